@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Set up the project's virtual environment from the lock file, then run a command in it.
+#
+#   bash dev.sh run     # set up, then run the pipeline on the bundled fixtures
+#   bash dev.sh test    # set up, then run the test suite
+#   bash dev.sh setup   # only set up
+#   bash dev.sh <any clubratings arguments>
+#
+# Needs only python3 (3.11+). Installs uv from PyPI into .venv and the locked dependency set
+# (requirements.lock) with it; reinstalls when the lock file or pyproject.toml changes.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV=.venv
+STAMP=$VENV/.installed
+
+setup() {
+    local want
+    want=$(cat requirements.lock pyproject.toml | sha256sum | cut -d' ' -f1)
+    if [[ -f $STAMP && $(cat "$STAMP") == "$want" ]]; then
+        return
+    fi
+    echo "setting up $VENV (locked dependencies)..." >&2
+    [[ -x $VENV/bin/python ]] || python3 -m venv "$VENV"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "uv==0.13.8"
+    "$VENV/bin/uv" pip sync --quiet --python "$VENV/bin/python" requirements.lock
+    "$VENV/bin/uv" pip install --quiet --python "$VENV/bin/python" --no-deps -e .
+    echo "$want" > "$STAMP"
+}
+
+[[ $# -gt 0 ]] || set -- run
+cmd=$1
+case "$cmd" in
+    setup) setup ;;
+    test) shift; setup; exec "$VENV/bin/python" -m pytest "$@" ;;
+    *) setup; exec "$VENV/bin/clubratings" "$@" ;;
+esac

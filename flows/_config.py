@@ -1,0 +1,123 @@
+"""The federation's configuration: where files come from, where outputs go, which lists to rate.
+
+Read from ``clubratings.toml`` (TOML); paths in it are relative to the file's folder. Without a
+file, the built-in defaults below apply with the current folder as the root.
+
+    [paths]
+    warehouse = "data/clubratings.duckdb"
+    inbox = "inbox"              # dropped files; loaded ones move to inbox/archive/
+    public = "public"            # published lists
+    sources = ["fixtures/club/*.csv"]   # read-only files scanned on every run (never moved)
+
+    [[pools]]                    # one rating list each
+    name = "bridge"
+    game = "bridge"
+    scheme = "belo2"
+    options = { period = "quarter" }
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CONFIG_NAME", "Config", "ConfigError", "PoolConfig", "load_config"]
+
+CONFIG_NAME = "clubratings.toml"
+
+
+class ConfigError(Exception):
+    """The configuration file is missing a value or has one of the wrong kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolConfig:
+    """One rating list: which game's events, rated by which scheme with which options."""
+
+    name: str
+    game: str = "bridge"
+    scheme: str = "belo2"
+    options: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    root: Path
+    warehouse: Path
+    inbox: Path
+    public: Path
+    sources: tuple[str, ...] = ()
+    pools: tuple[PoolConfig, ...] = (PoolConfig("bridge"),)
+
+    @property
+    def archive(self) -> Path:
+        return self.inbox / "archive"
+
+    @property
+    def rejected(self) -> Path:
+        return self.inbox / "rejected"
+
+    def source_files(self) -> list[Path]:
+        """Files matched by the ``sources`` patterns, in a stable order."""
+        found: set[Path] = set()
+        for pattern in self.sources:
+            found.update(p for p in self.root.glob(pattern) if p.is_file())
+        return sorted(found)
+
+
+def _expect(table: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    value = table[key]
+    if not isinstance(value, kind):
+        raise ConfigError(
+            f"{where}: {key} must be a {kind.__name__}, got {value!r}"
+        )
+    return value
+
+
+def load_config(path: Path | str | None = None) -> Config:
+    """Read ``path``, or ``./clubratings.toml`` if it exists, or use the defaults."""
+    if path is None:
+        candidate = Path.cwd() / CONFIG_NAME
+        if not candidate.exists():
+            root = Path.cwd()
+            return Config(root, root / "data/clubratings.duckdb", root / "inbox", root / "public")
+        path = candidate
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError(f"configuration file {str(path)!r} does not exist") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    root = path.resolve().parent
+    paths = data.get("paths", {})
+    where = f"{path} [paths]"
+    warehouse = _expect(paths, "warehouse", str, where) if "warehouse" in paths else "data/clubratings.duckdb"
+    inbox = _expect(paths, "inbox", str, where) if "inbox" in paths else "inbox"
+    public = _expect(paths, "public", str, where) if "public" in paths else "public"
+    sources = _expect(paths, "sources", list, where) if "sources" in paths else []
+    pools = []
+    for i, pool in enumerate(data.get("pools", [{"name": "bridge"}]), 1):
+        where = f"{path} [[pools]] #{i}"
+        if "name" not in pool:
+            raise ConfigError(f"{where}: a pool needs a name")
+        options = pool.get("options", {})
+        if not isinstance(options, dict):
+            raise ConfigError(f"{where}: options must be a table, got {options!r}")
+        pools.append(PoolConfig(
+            name=_expect(pool, "name", str, where),
+            game=_expect(pool, "game", str, where) if "game" in pool else "bridge",
+            scheme=_expect(pool, "scheme", str, where) if "scheme" in pool else "belo2",
+            options={str(k): str(v) for k, v in options.items()},
+        ))
+    return Config(
+        root=root,
+        warehouse=root / warehouse,
+        inbox=root / inbox,
+        public=root / public,
+        sources=tuple(str(s) for s in sources),
+        pools=tuple(pools),
+    )

@@ -1,0 +1,115 @@
+"""Taking files in: parse, load in one transaction, then archive or reject.
+
+What the inbox promises a webmaster (spec/inputs.md): a dropped file is loaded completely or not
+at all; a file that cannot be read moves to ``inbox/rejected/`` with ``<file>.reason.txt`` saying
+where it broke; the same bytes twice load nothing twice; a corrected file replaces its event.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from parsers import ParseError, parse_bytes
+from warehouse import LoadError, LoadReport, Warehouse, file_sha256, is_loaded, load_result
+
+__all__ = ["FileOutcome", "inbox_files", "ingest_file", "reason_text"]
+
+Status = Literal["loaded", "correction", "duplicate", "rejected"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    path: str
+    status: Status
+    message: str
+    events: int = 0
+    replaced_events: tuple[int, ...] = ()
+    players_created: int = 0
+    moved_to: str | None = None
+
+
+def inbox_files(inbox: Path) -> list[Path]:
+    """Files waiting in the inbox, oldest first (a correction comes after what it corrects)."""
+    if not inbox.is_dir():
+        return []
+    files = [
+        p for p in inbox.iterdir()
+        if p.is_file() and not p.name.startswith(".") and not p.name.endswith(".reason.txt")
+    ]
+    return sorted(files, key=lambda p: (p.stat().st_mtime_ns, p.name))
+
+
+def reason_text(path: Path, exc: Exception) -> str:
+    """The plain-language reason written next to a rejected file."""
+    lines = [f"file: {path.name}", f"error: {type(exc).__name__}"]
+    if isinstance(exc, ParseError):
+        if exc.table:
+            lines.append(f"table: {exc.table}")
+        if exc.row is not None:
+            lines.append(f"row: {exc.row}")
+        if exc.column:
+            lines.append(f"column: {exc.column}")
+        if exc.has_value:
+            lines.append(f"value: {exc.value!r}")
+        lines.append(f"problem: {exc.problem}")
+    lines.append(f"message: {exc}")
+    lines.append("")
+    lines.append(
+        "Nothing from this file was loaded. Correct it and drop it into the inbox again."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _move(src: Path, folder: Path) -> Path:
+    """Move ``src`` into ``folder``; an older file of the same name and other bytes is kept."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / src.name
+    if target.exists() and target.read_bytes() != src.read_bytes():
+        target = folder / f"{src.stem}.{file_sha256(src.read_bytes())[:10]}{src.suffix}"
+    if src.resolve() != target.resolve():
+        os.replace(src, target)
+    return target
+
+
+def _reject(path: Path, exc: Exception, rejected: Path | None) -> FileOutcome:
+    message = f"{path.name}: rejected: {exc}"
+    if rejected is None:  # a read-only source: leave it where it is
+        return FileOutcome(str(path), "rejected", message)
+    rejected.mkdir(parents=True, exist_ok=True)
+    target = rejected / path.name
+    shutil.move(str(path), target)
+    (rejected / f"{path.name}.reason.txt").write_text(reason_text(path, exc), encoding="utf-8")
+    return FileOutcome(str(path), "rejected", message, moved_to=str(target))
+
+
+def ingest_file(
+    wh: Warehouse,
+    path: Path,
+    *,
+    archive: Path | None = None,
+    rejected: Path | None = None,
+) -> FileOutcome:
+    """Parse and load one file. With ``archive``/``rejected`` the file is moved afterwards
+    (inbox files); without, it stays where it is (read-only source folders)."""
+    data = path.read_bytes()
+    known = is_loaded(wh, file_sha256(data))
+    if known is not None:
+        moved = str(_move(path, archive)) if archive is not None else None
+        return FileOutcome(
+            str(path), "duplicate",
+            f"{path.name}: already loaded (file {known}), nothing to do", moved_to=moved,
+        )
+    try:
+        result = parse_bytes(data, source=str(path))
+        report: LoadReport = load_result(wh, data, result, path=str(path))
+    except (ParseError, LoadError) as exc:
+        return _reject(path, exc, rejected)
+    moved = str(_move(path, archive)) if archive is not None else None
+    return FileOutcome(
+        str(path), report.status, report.summary(), report.events, report.replaced_events,
+        report.players_created, moved,
+    )

@@ -1,0 +1,102 @@
+"""The pipeline's steps as plain functions: what the Prefect flows wrap and the CLI can call.
+
+    ingest      sources + inbox ──► parsers ──► warehouse (one transaction per file)
+    recompute   warehouse frames ──► ratings scheme ──► rating run stored with its configuration
+    publish     latest rating run per pool ──► public/<pool>/<period>.csv|.html
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import ratings
+from publishing import publish_pool
+from warehouse import Warehouse, find_run, frame_sha256, open_warehouse, results_frame, store_run
+
+from ._config import Config, PoolConfig
+from ._inbox import FileOutcome, inbox_files, ingest_file
+
+__all__ = [
+    "PoolRun",
+    "code_version",
+    "ingest_path",
+    "pending_files",
+    "publish",
+    "rate_pool",
+]
+
+
+def code_version() -> str:
+    """The installed package version: recorded with every rating run."""
+    try:
+        return metadata.version("clubratings")
+    except metadata.PackageNotFoundError:  # running from a plain source tree
+        return "0+unknown"
+
+
+def pending_files(cfg: Config) -> list[tuple[Path, bool]]:
+    """Files to look at, as (path, from_inbox): read-only sources first, then the inbox."""
+    return [(p, False) for p in cfg.source_files()] + [(p, True) for p in inbox_files(cfg.inbox)]
+
+
+def ingest_path(cfg: Config, path: Path, from_inbox: bool) -> FileOutcome:
+    """Load one file; inbox files move to the archive or to ``rejected/`` afterwards."""
+    with open_warehouse(cfg.warehouse) as wh:
+        if from_inbox:
+            return ingest_file(wh, path, archive=cfg.archive, rejected=cfg.rejected)
+        return ingest_file(wh, path)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolRun:
+    pool: str
+    run_id: int | None
+    reused: bool
+    periods: tuple[str, ...]
+    players: int
+
+    def summary(self) -> str:
+        if self.run_id is None:
+            return f"{self.pool}: no events to rate"
+        what = "unchanged inputs, kept run" if self.reused else "new run"
+        span = f"{self.periods[0]}..{self.periods[-1]}" if self.periods else "no periods"
+        return f"{self.pool}: {what} {self.run_id}, {span}, {self.players} players"
+
+
+def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
+    """Rate the pool's whole history; an identical earlier run (same inputs, configuration and
+    code version) is kept rather than stored again."""
+    params = ratings.parse_options(pool.scheme, pool.options)
+    options = ratings.params_to_options(params)
+    results = results_frame(wh, pool.game)
+    if results.empty:
+        return PoolRun(pool.name, None, False, (), 0)
+    sha = frame_sha256(results)
+    version = code_version()
+    existing = find_run(
+        wh, pool=pool.name, scheme=pool.scheme, options=options, inputs_sha256=sha,
+        code_version=version,
+    )
+    if existing is not None:
+        periods = wh.con.execute(
+            "SELECT DISTINCT period FROM ratings WHERE run_id = ? ORDER BY 1", [existing],
+        ).fetchall()
+        players = wh.con.execute(
+            "SELECT count(DISTINCT player_id) FROM ratings WHERE run_id = ?", [existing],
+        ).fetchall()[0][0]
+        return PoolRun(pool.name, existing, True, tuple(p[0] for p in periods), int(players))
+    run = ratings.SCHEMES[pool.scheme].rate(results, params)
+    run_id = store_run(
+        wh, pool=pool.name, scheme=pool.scheme, options=options,
+        period_unit=options.get("period", ""), inputs_sha256=sha, code_version=version,
+        ratings=run.ratings, contributions=run.contributions,
+        normalisations=run.normalisations,
+    )
+    periods = tuple(sorted(run.ratings["period"].unique()))
+    return PoolRun(pool.name, run_id, False, periods, int(run.ratings["player"].nunique()))
+
+
+def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
+    return publish_pool(wh, pool.name, cfg.public)

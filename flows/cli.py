@@ -1,0 +1,291 @@
+"""``clubratings``: the command line, a thin layer over the library and the flows.
+
+Domain errors end as one line on stderr and exit code 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+import pandas as pd
+
+__all__ = ["main"]
+
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A problem the user can fix; printed as one line."""
+
+
+def _fail(message: str) -> NoReturn:
+    raise CliError(message)
+
+
+# ---------------------------------------------------------------- options shared by commands
+
+def _config_parent() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--config", type=Path, default=None, metavar="FILE",
+        help="configuration file (default: ./clubratings.toml if present, else built-in defaults)",
+    )
+    return parent
+
+
+def _load_config(path: Path | None):  # type: ignore[no-untyped-def]
+    from ._config import ConfigError, load_config
+
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+# ---------------------------------------------------------------- parse
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    from parsers import FORMATS, ParseError, parse_bytes, result_to_json
+
+    if args.list_formats:
+        for fmt in FORMATS.values():
+            print(f"{fmt.name}\t{fmt.description}")
+        return 0
+    if args.file is None:
+        _fail("parse needs a FILE (or --list-formats)")
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as exc:
+        _fail(f"cannot read {args.file}: {exc.strerror}")
+    try:
+        result = parse_bytes(data, source=str(args.file), fmt=args.format, strict=args.strict)
+    except ParseError as exc:
+        _fail(str(exc))
+    json.dump(result_to_json(result), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+# ---------------------------------------------------------------- rate
+
+def _read_initial(path: Path) -> pd.DataFrame:
+    try:
+        frame = pd.read_csv(path, dtype={"player": str}, keep_default_na=False)
+    except (OSError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        _fail(f"cannot read initial ratings {path}: {exc}")
+    missing = {"player", "rating"} - set(frame.columns)
+    if missing:
+        _fail(f"{path}: initial ratings need columns player,rating; missing {', '.join(sorted(missing))}")
+    values = pd.to_numeric(frame["rating"], errors="coerce")
+    bad = values.isna() | ~values.map(lambda v: math.isfinite(v) if v == v else False)
+    if bad.any():
+        i = int(bad.to_numpy().nonzero()[0][0])
+        _fail(f"{path}: row {i + 2}, column rating: not a number: {frame['rating'].iloc[i]!r}")
+    return pd.DataFrame({"player": frame["player"].str.strip(), "rating": values.astype(float)})
+
+
+def _options(pairs: Sequence[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--set takes key=value, got {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def cmd_rate(args: argparse.Namespace) -> int:
+    import ratings
+    from parsers import FORMATS, ParseError
+
+    from ._frames import events_to_results
+
+    try:
+        params = ratings.parse_options(args.scheme, _options(args.set))
+    except ratings.RatingError as exc:
+        _fail(str(exc))
+    try:
+        data = Path(args.results).read_bytes()
+    except OSError as exc:
+        _fail(f"cannot read {args.results}: {exc.strerror}")
+    try:
+        parsed = FORMATS["csv_template"].parse(data, source=str(args.results))
+    except ParseError as exc:
+        _fail(str(exc.with_file(Path(args.results).name)))
+    results = events_to_results(parsed.events)
+    initial = _read_initial(args.initial) if args.initial else None
+    try:
+        run = ratings.SCHEMES[args.scheme].rate(results, params, initial=initial)
+    except ratings.RatingError as exc:
+        _fail(str(exc))
+    final = run.final
+    counted = run.contributions[run.contributions["counted"]]
+    events = counted.groupby("player")["event_id"].nunique()
+    out = final.assign(events=final["player"].map(events).fillna(0).astype(int))
+    out = out.sort_values(["rating", "player"], ascending=[False, True], kind="mergesort")
+    target = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
+    try:
+        writer = csv.writer(target, lineterminator="\n")
+        writer.writerow(["player", "rating", "events"])
+        for rec in out.itertuples(index=False):
+            writer.writerow([rec.player, f"{rec.rating:.4f}", rec.events])
+    finally:
+        if args.out:
+            target.close()
+    return 0
+
+
+# ---------------------------------------------------------------- pipeline
+
+def _print_summary(summary: dict[str, object]) -> None:
+    files = summary["files"]
+    runs = summary["runs"]
+    published = summary["published"]
+    assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
+    counts: dict[str, int] = {}
+    for outcome in files:
+        counts[outcome.status] = counts.get(outcome.status, 0) + 1
+        print(outcome.message)
+    for run in runs:
+        print(run.summary())
+    parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no files"
+    print(f"files: {parts}; published {len(published)} files")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ._env import configure_prefect
+
+    cfg = _load_config(args.config)
+    configure_prefect(cfg.root)
+    from .pipeline import pipeline
+
+    summary = pipeline(cfg)
+    _print_summary(summary)
+    rejected = [o for o in summary["files"] if o.status == "rejected"]  # type: ignore[attr-defined]
+    return 1 if rejected else 0
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from ._steps import ingest_path, pending_files
+
+    cfg = _load_config(args.config)
+    status = 0
+    for path, from_inbox in pending_files(cfg):
+        outcome = ingest_path(cfg, path, from_inbox)
+        print(outcome.message)
+        status = 1 if outcome.status == "rejected" else status
+    return status
+
+
+def cmd_recompute(args: argparse.Namespace) -> int:
+    import ratings
+    from warehouse import open_warehouse
+
+    from ._steps import rate_pool
+
+    cfg = _load_config(args.config)
+    with open_warehouse(cfg.warehouse) as wh:
+        for pool in cfg.pools:
+            try:
+                print(rate_pool(wh, pool).summary())
+            except ratings.RatingError as exc:
+                _fail(f"pool {pool.name}: {exc}")
+    return 0
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    from warehouse import open_warehouse
+
+    from ._steps import publish
+
+    cfg = _load_config(args.config)
+    with open_warehouse(cfg.warehouse) as wh:
+        for pool in cfg.pools:
+            files = publish(wh, cfg, pool)
+            print(f"{pool.name}: {len(files)} files under {cfg.public / pool.name}")
+    return 0
+
+
+# ---------------------------------------------------------------- entry point
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clubratings",
+        description="Rating lists for mind-sport clubs: result files in, rating lists out.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    config = _config_parent()
+
+    p = sub.add_parser(
+        "run", parents=[config],
+        help="ingest sources and inbox, recompute ratings, publish lists (Prefect pipeline)",
+        description="Run the whole pipeline as a Prefect flow. Without PREFECT_API_URL Prefect "
+        "starts a temporary local server; with it, the run reports to that server.",
+    )
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("ingest", parents=[config],
+                       help="load configured sources and inbox files (no Prefect)")
+    p.set_defaults(func=cmd_ingest)
+    p = sub.add_parser("recompute", parents=[config],
+                       help="rate every pool from the warehouse (no Prefect)")
+    p.set_defaults(func=cmd_recompute)
+    p = sub.add_parser("publish", parents=[config],
+                       help="write CSV/HTML lists of every pool's latest run (no Prefect)")
+    p.set_defaults(func=cmd_publish)
+
+    p = sub.add_parser(
+        "parse", help="parse one result file and print its events as JSON",
+        description="Parse FILE with the format that recognises it and print "
+        '{"events": [...], "issues": [...]} as JSON.',
+    )
+    p.add_argument("file", nargs="?", type=Path, metavar="FILE")
+    p.add_argument("--format", default=None, help="skip detection and use this format")
+    p.add_argument("--strict", action="store_true", help="fail on the first issue")
+    p.add_argument("--list-formats", action="store_true", help="list the known formats")
+    p.set_defaults(func=cmd_parse)
+
+    p = sub.add_parser(
+        "rate", help="rate a results CSV (the CSV template) without the warehouse",
+        description="Rate RESULTS (a CSV in the documented template) and write "
+        "player,rating,events sorted by rating.",
+    )
+    p.add_argument("results", type=Path, metavar="RESULTS.csv")
+    p.add_argument("--scheme", required=True, help="rating scheme, e.g. belo or belo2")
+    p.add_argument("--initial", type=Path, metavar="RATINGS.csv",
+                   help="starting ratings, columns player,rating")
+    p.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
+                   help="scheme option; repeat or list several: --set field=k partner=linear")
+    p.add_argument("--out", type=Path, metavar="FILE", help="write the CSV here, not to stdout")
+    p.set_defaults(func=cmd_rate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except CliError as exc:
+        print(f"clubratings: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # domain errors of the library: one line, no traceback
+        from parsers import ParseError
+        from warehouse import WarehouseError
+
+        if isinstance(exc, (ParseError, WarehouseError)):
+            print(f"clubratings: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        raise
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

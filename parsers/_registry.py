@@ -1,0 +1,87 @@
+"""The registry of result formats: name -> ``detect()`` and ``parse()``.
+
+Adding a format is one module with a ``FORMAT`` object plus one line in ``_FORMAT_MODULES``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Protocol
+
+from ._errors import ParseError, UnknownFormat
+from ._model import ParseResult
+
+__all__ = ["Format", "FORMATS", "detect_format", "parse_bytes"]
+
+
+class _Detect(Protocol):
+    def __call__(self, data: bytes, filename: str = "") -> bool: ...
+
+
+class _Parse(Protocol):
+    def __call__(self, data: bytes, *, source: str = "", strict: bool = False) -> ParseResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    name: str
+    description: str
+    detect: _Detect
+    parse: _Parse
+
+
+_FORMAT_MODULES = (
+    "parsers.jfr_pary",
+    "parsers.csv_template",
+)
+
+
+def _load() -> dict[str, Format]:
+    formats: dict[str, Format] = {}
+    for module_name in _FORMAT_MODULES:
+        fmt: Format = importlib.import_module(module_name).FORMAT
+        formats[fmt.name] = fmt
+    return formats
+
+
+FORMATS: dict[str, Format] = _load()
+"""Every registered format by name, in detection order."""
+
+
+def detect_format(data: bytes, filename: str = "") -> Format:
+    """The one format that recognises ``data``; ``UnknownFormat`` if none or several do."""
+    hits = [fmt for fmt in FORMATS.values() if fmt.detect(data, filename)]
+    name = PurePath(filename).name if filename else None
+    if not hits:
+        raise UnknownFormat(
+            f"unknown result format; known formats: {', '.join(FORMATS)}", file=name,
+        )
+    if len(hits) > 1:
+        raise UnknownFormat(
+            f"ambiguous result format, claimed by {', '.join(f.name for f in hits)}", file=name,
+        )
+    return hits[0]
+
+
+def parse_bytes(
+    data: bytes, *, source: str = "", fmt: str | None = None, strict: bool = False,
+) -> ParseResult:
+    """Detect the format of ``data`` (unless ``fmt`` names it) and parse it.
+
+    Every error raised is a :class:`ParseError` naming ``source``.
+    """
+    name = PurePath(source).name if source else ""
+    try:
+        if fmt is not None:
+            if fmt not in FORMATS:
+                raise UnknownFormat(
+                    f"unknown format {fmt!r}; known formats: {', '.join(FORMATS)}", file=name,
+                )
+            chosen = FORMATS[fmt]
+        else:
+            chosen = detect_format(data, source)
+        return chosen.parse(data, source=source, strict=strict)
+    except ParseError as exc:
+        raise exc.with_file(name) from exc

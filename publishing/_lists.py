@@ -1,0 +1,123 @@
+"""Rating lists per period as CSV and HTML: ``public/<pool>/<period>.csv`` and ``.html``.
+
+The same warehouse content gives the same bytes: no timestamps, a total order on every row.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+import pandas as pd
+
+from warehouse import Warehouse, latest_run, run_tables
+
+__all__ = ["LIST_COLUMNS", "ListRow", "list_rows", "publish_pool"]
+
+LIST_COLUMNS = ("rank", "player", "club", "rating", "change", "events", "player_id")
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("publishing", "templates"),
+    autoescape=jinja2.select_autoescape(["html"]),
+    keep_trailing_newline=True,
+    undefined=jinja2.StrictUndefined,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    rank: int
+    player: str
+    club: str
+    rating: str
+    change: str
+    """Signed change since the previous period's list, ``""`` for a player new to the list."""
+    events: int
+    player_id: int
+
+
+def list_rows(period_frame: pd.DataFrame, previous: pd.DataFrame | None) -> list[ListRow]:
+    """Rank one period's ratings. Equal shown ratings share a rank (1, 2, 2, 4)."""
+    frame = period_frame.copy()
+    frame["shown"] = frame["rating"].round(1)
+    frame = frame.sort_values(
+        ["shown", "name", "player_id"], ascending=[False, True, True], kind="mergesort",
+    )
+    before = {} if previous is None else dict(zip(previous["player_id"], previous["rating"]))
+    rows, rank, last_shown = [], 0, None
+    for position, rec in enumerate(frame.itertuples(index=False), 1):
+        if rec.shown != last_shown:
+            rank, last_shown = position, rec.shown
+        old = before.get(rec.player_id)
+        change = "" if old is None else f"{rec.rating - old:+.1f}"
+        if change in ("+0.0", "-0.0"):
+            change = "0.0"
+        rows.append(ListRow(
+            rank, str(rec.name), str(rec.club), f"{rec.rating:.1f}", change, int(rec.events),
+            int(rec.player_id),
+        ))
+    return rows
+
+
+def _csv_bytes(rows: Sequence[ListRow]) -> bytes:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(LIST_COLUMNS)
+    for r in rows:
+        writer.writerow([r.rank, r.player, r.club, r.rating, r.change, r.events, r.player_id])
+    return buf.getvalue().encode("utf-8")
+
+
+def _write_if_changed(path: Path, data: bytes) -> bool:
+    if path.exists() and path.read_bytes() == data:
+        return False
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return True
+
+
+def publish_pool(wh: Warehouse, pool: str, public: Path) -> list[Path]:
+    """Write every period of the pool's latest rating run; returns the files written or kept."""
+    run = latest_run(wh, pool)
+    if run is None:
+        return []
+    table = run_tables(wh, run.run_id)
+    out = public / pool
+    out.mkdir(parents=True, exist_ok=True)
+    periods = sorted(table["period"].unique())
+    options = sorted(run.options.items())
+    written: list[Path] = []
+    index = []
+    previous: pd.DataFrame | None = None
+    for i, period in enumerate(periods):
+        frame = table[table["period"] == period]
+        rows = list_rows(frame, previous)
+        previous = frame
+        html = _ENV.get_template("list.html").render(
+            pool=pool, period=period, rows=rows, scheme=run.scheme, options=options,
+            period_start=frame["period_start"].iloc[0].date().isoformat(),
+            period_end=frame["period_end"].iloc[0].date().isoformat(),
+            active=sum(1 for r in rows if r.events > 0),
+            previous=periods[i - 1] if i > 0 else None,
+            next=periods[i + 1] if i + 1 < len(periods) else None,
+        )
+        for path, data in (
+            (out / f"{period}.csv", _csv_bytes(rows)),
+            (out / f"{period}.html", html.encode("utf-8")),
+        ):
+            _write_if_changed(path, data)
+            written.append(path)
+        index.append({"period": period, "players": len(rows)})
+    index_path = out / "index.html"
+    _write_if_changed(
+        index_path,
+        _ENV.get_template("index.html").render(pool=pool, periods=index[::-1]).encode("utf-8"),
+    )
+    written.append(index_path)
+    return written

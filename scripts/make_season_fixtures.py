@@ -1,0 +1,105 @@
+"""Regenerate ``fixtures/club_season/*.csv``: a club's weekly pairs events in the CSV template.
+
+The players are the real players of the JFR sample (``fixtures/jfr_pary/W-wb130808.html``: names,
+PZBS ids and clubs) plus a few club regulars, so the bundled history has recurring players across
+formats and quarters. Strengths, partnerships and scores are simulated from a fixed seed: the
+files are realistic, not real. Run from the repository root:
+
+    python scripts/make_season_fixtures.py
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import html
+import random
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+JFR = ROOT / "fixtures/jfr_pary/W-wb130808.html"
+if not JFR.exists():  # before the fixture is copied in
+    JFR = ROOT.parent / "shared/data/real/jfr_pary/W-wb130808.html"
+OUT = ROOT / "fixtures/club_season"
+ORGANISER = "Klub Singleton Warszawa"
+SEED = 20130808
+
+EXTRA = [  # club regulars who do not appear in the JFR sample (no federation id given)
+    ("Barbara Wiśniewska", None), ("Tadeusz Zieliński", None), ("Halina Wójcik", None),
+    ("Stanisław Kamiński", None), ("Elżbieta Lewandowska", None), ("Ryszard Dudek", None),
+]
+
+
+def jfr_players() -> list[tuple[str, str | None]]:
+    text = JFR.read_text(encoding="utf-8")
+    found = re.findall(r"cezar/\?[^\"]*?r=(\d+)\"[^>]*>([^<]+)</a>", text)
+    return [(html.unescape(name).strip(), fid) for fid, name in found]
+
+
+def thursdays(start: dt.date, end: dt.date) -> list[dt.date]:
+    day = start + dt.timedelta(days=(3 - start.weekday()) % 7)
+    out = []
+    while day <= end:
+        out.append(day)
+        day += dt.timedelta(days=7)
+    return out
+
+
+def main() -> None:
+    rng = random.Random(SEED)
+    players = jfr_players() + EXTRA
+    strength = {name: rng.gauss(0, 1) for name, _ in players}
+    ids = dict(players)
+    names = [name for name, _ in players]
+    rng.shuffle(names)
+    # Regular partnerships, re-formed now and then.
+    partnerships = [tuple(names[i:i + 2]) for i in range(0, len(names) - 1, 2)]
+    OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("*.csv"):
+        old.unlink()
+    by_month: dict[str, list[list[str]]] = {}
+    for date in thursdays(dt.date(2013, 7, 1), dt.date(2013, 12, 31)):
+        if date == dt.date(2013, 8, 8):
+            continue  # that Thursday's event is the real JFR file
+        if rng.random() < 0.15:
+            a, b = rng.sample(range(len(partnerships)), 2)
+            (p1, p2), (q1, q2) = partnerships[a], partnerships[b]
+            partnerships[a], partnerships[b] = (p1, q2), (q1, p2)
+        present = [p for p in partnerships if rng.random() < 0.6]
+        boards = rng.choice([24, 26, 27, 28])
+        scores = {
+            pair: 50 + 6 * (strength[pair[0]] + strength[pair[1]]) / 2 + rng.gauss(0, 5)
+            for pair in present
+        }
+        ranked = sorted(present, key=lambda p: -scores[p])
+        rows = by_month.setdefault(date.strftime("%Y-%m"), [])
+        place_of = {}
+        for i, pair in enumerate(ranked, 1):
+            score = round(scores[pair], 2)
+            tied = [j for j, q in enumerate(ranked, 1) if round(scores[q], 2) == score]
+            place_of[pair] = f"{tied[0]}-{tied[-1]}" if len(tied) > 1 else str(i)
+        numbers = list(range(1, len(ranked) + 1))
+        rng.shuffle(numbers)  # pair numbers are seats, not ranks
+        for number, pair in zip(numbers, ranked):
+            for name in pair:
+                fid = ids.get(name)
+                written = name
+                if fid and rng.random() < 0.1:
+                    fid = None  # the webmaster left the id out this time
+                rows.append([
+                    ORGANISER, "Turniej par - czwartek", date.isoformat(), "pairs", "MP",
+                    str(boards), str(number),
+                    place_of[pair], f"{scores[pair]:.2f}", written, fid or "",
+                ])
+    header = ["organiser", "event", "date", "kind", "scoring", "boards", "unit", "place",
+              "score", "player", "federation_id"]
+    for month, rows in sorted(by_month.items()):
+        with open(OUT / f"singleton-{month}.csv", "w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh, lineterminator="\n")
+            writer.writerow(header)
+            writer.writerows(rows)
+
+
+if __name__ == "__main__":
+    main()

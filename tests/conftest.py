@@ -1,0 +1,51 @@
+"""Shared test setup. Prefect settings go into the environment before anything imports prefect."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="clubratings-prefect-"))
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "90")
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+JFR_SAMPLE = FIXTURES / "jfr_pary" / "W-wb130808.html"
+SEASON = sorted((FIXTURES / "club_season").glob("*.csv"))
+
+
+@pytest.fixture
+def wh(tmp_path: Path) -> Iterator[object]:
+    from warehouse import open_warehouse
+
+    with open_warehouse(tmp_path / "data" / "wh.duckdb") as w:
+        yield w
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project folder with a configuration whose sources are copies of the bundled fixtures."""
+    (tmp_path / "fixtures").mkdir()
+    shutil.copytree(FIXTURES / "club_season", tmp_path / "fixtures" / "club_season")
+    (tmp_path / "fixtures" / "jfr_pary").mkdir()
+    shutil.copy(JFR_SAMPLE, tmp_path / "fixtures" / "jfr_pary")
+    (tmp_path / "clubratings.toml").write_text(
+        (ROOT / "clubratings.toml").read_text(encoding="utf-8"), encoding="utf-8",
+    )
+    return tmp_path
+
+
+@pytest.fixture(scope="session")
+def prefect_harness() -> Iterator[None]:
+    """One temporary Prefect server for the whole session (only the end-to-end flow tests)."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=90):
+        yield

@@ -1,0 +1,134 @@
+"""The command line: parse, rate, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from flows.cli import main
+
+from .conftest import JFR_SAMPLE
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_parse_jfr_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "parse", str(JFR_SAMPLE))
+    assert code == 0
+    doc = json.loads(out)
+    (event,) = doc["events"]
+    assert event["date"] == "2013-08-08"
+    assert event["kind"] == "pairs"
+    assert event["scoring"] == "MP"
+    assert len(event["units"]) == 23
+    winner = event["units"][0]
+    assert winner["place"] == 1
+    assert winner["label"] == "13"
+    assert [(p["name"], p["federation_id"]) for p in winner["players"]] == [
+        ("Irena Chodorowska", "06542"), ("Jan Chodorowski", "06543"),
+    ]
+
+
+def test_parse_unknown_format_is_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("nothing to see\n")
+    code, out, err = _run(capsys, "parse", str(path))
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "unknown result format" in err
+    assert "Traceback" not in err
+
+
+SECTION4 = "spec/bridge-belo.md §4: ten pairs, a 700/300 pair placed 6th, eighteen players at 500"
+
+
+@pytest.fixture
+def section4(tmp_path: Path) -> tuple[Path, Path]:
+    """The worked example of spec/bridge-belo.md §4 as a results CSV and initial ratings."""
+    results = ["event,date,kind,scoring,boards,unit,place,player"]
+    initial = ["player,rating"]
+    place = 1
+    for unit in range(1, 11):
+        if unit == 6:
+            members = ["Strong", "Weak"]
+        else:
+            members = [f"P{unit}a", f"P{unit}b"]
+        for m in members:
+            results.append(f"Club pairs,2013-10-03,pairs,MP,,{unit},{place},{m}")
+        place += 1
+    for unit in range(1, 11):
+        if unit != 6:
+            initial += [f"P{unit}a,500", f"P{unit}b,500"]
+    initial += ["Strong,700", "Weak,300"]
+    (tmp_path / "r.csv").write_text("\n".join(results) + "\n", encoding="utf-8")
+    (tmp_path / "i.csv").write_text("\n".join(initial) + "\n", encoding="utf-8")
+    return tmp_path / "r.csv", tmp_path / "i.csv"
+
+
+def test_rate_reproduces_section_4(
+    capsys: pytest.CaptureFixture[str], section4: tuple[Path, Path],
+) -> None:
+    results, initial = section4
+    code, out, err = _run(
+        capsys, "rate", str(results), "--scheme", "belo", "--initial", str(initial),
+        "--set", "field=k", "partner=linear", "event_normalisation=off",
+        "periodic_normalisation=never",
+    )
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0]) [:3] == ["player", "rating", "events"]
+    by_player = {r["player"]: r for r in rows}
+    assert float(by_player["Strong"]["rating"]) == pytest.approx(698.6, abs=0.01), SECTION4
+    assert float(by_player["Weak"]["rating"]) == pytest.approx(299.4, abs=0.01), SECTION4
+    assert by_player["Strong"]["events"] == "1"
+    ratings = [float(r["rating"]) for r in rows]
+    assert ratings == sorted(ratings, reverse=True)
+
+
+def test_rate_writes_out_file(
+    capsys: pytest.CaptureFixture[str], section4: tuple[Path, Path], tmp_path: Path,
+) -> None:
+    results, initial = section4
+    out_file = tmp_path / "out.csv"
+    code, out, _ = _run(capsys, "rate", str(results), "--scheme", "belo2", "--initial",
+                        str(initial), "--set", "period=month", "--set", "partner=damped",
+                        "--out", str(out_file))
+    assert code == 0 and out == ""
+    assert out_file.read_text(encoding="utf-8").startswith("player,rating,events\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--set", "feild=k"], "valid options"),
+        (["--set", "partner=maybe"], "valid values"),
+        (["--set", "partner"], "key=value"),
+    ],
+)
+def test_rate_bad_option_exit_2(
+    capsys: pytest.CaptureFixture[str], section4: tuple[Path, Path], args: list[str],
+    needle: str,
+) -> None:
+    results, _ = section4
+    code, out, err = _run(capsys, "rate", str(results), "--scheme", "belo", *args)
+    assert code == 2
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_rate_unknown_scheme_exit_2(
+    capsys: pytest.CaptureFixture[str], section4: tuple[Path, Path],
+) -> None:
+    results, _ = section4
+    code, _, err = _run(capsys, "rate", str(results), "--scheme", "nope")
+    assert code == 2 and "belo" in err

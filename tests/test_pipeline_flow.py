@@ -1,0 +1,46 @@
+"""End to end through real Prefect flows: bundled fixtures → warehouse → ratings → lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from flows import load_config
+from warehouse import open_warehouse
+
+pytestmark = pytest.mark.flow
+
+
+def _snapshot(public: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(public)): p.read_bytes() for p in sorted(public.rglob("*"))
+            if p.is_file()}
+
+
+def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
+    prefect_harness: None, project: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from flows.cli import main
+    from flows.pipeline import pipeline
+
+    cfg = load_config(project / "clubratings.toml")
+    first = pipeline(cfg)
+    statuses = [o.status for o in first["files"]]  # type: ignore[attr-defined]
+    assert statuses == ["loaded"] * 7
+    public = project / "public" / "bridge"
+    assert (public / "2013Q3.csv").exists() and (public / "2013Q3.html").exists()
+    assert (public / "2013Q4.csv").exists() and (public / "2013Q4.html").exists()
+    header, *rows = (public / "2013Q4.csv").read_text(encoding="utf-8").splitlines()
+    assert header.startswith("rank,player,club,rating,change,events")
+    assert len(rows) >= 40
+    before = _snapshot(project / "public")
+    with open_warehouse(cfg.warehouse) as wh:
+        counts = wh.row_counts()
+
+    code = main(["run", "--config", str(project / "clubratings.toml")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "7 duplicate" in out
+    assert _snapshot(project / "public") == before
+    with open_warehouse(cfg.warehouse) as wh:
+        assert wh.row_counts() == counts  # nothing loaded, the same rating run kept

@@ -1,0 +1,134 @@
+"""Loading into the warehouse: all or nothing, duplicates, corrections, migrations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from parsers import ParseResult, PlayerAsWritten, parse_bytes
+from warehouse import (
+    ExactResolver,
+    LoadError,
+    Warehouse,
+    load_result,
+    open_warehouse,
+    raw_bytes,
+    results_frame,
+)
+
+from ._csvs import club_event, csv_file
+
+
+def _load(wh: Warehouse, data: bytes, name: str = "club.csv"):  # type: ignore[no-untyped-def]
+    return load_result(wh, data, parse_bytes(data, source=name), path=name)
+
+
+def test_migrations_are_recorded_once(tmp_path: Path) -> None:
+    path = tmp_path / "wh.duckdb"
+    with open_warehouse(path) as wh:
+        first = wh.con.execute("SELECT version, name FROM schema_migrations").fetchall()
+    with open_warehouse(path) as wh:
+        again = wh.con.execute("SELECT version, name FROM schema_migrations").fetchall()
+    assert first == again == [(1, "core")]
+
+
+def test_load_writes_every_table_and_keeps_the_raw_file(wh: Warehouse) -> None:
+    data = csv_file(club_event())
+    report = _load(wh, data)
+    assert report.status == "loaded"
+    assert report.events == 1
+    assert report.players_created == 8
+    counts = wh.row_counts()
+    assert counts["source_files"] == 1
+    assert counts["events"] == 1
+    assert counts["units"] == 4
+    assert counts["unit_members"] == 8
+    assert counts["players"] == 8
+    assert counts["player_aliases"] == 8
+    (event_file,) = wh.con.execute("SELECT file_id FROM events").fetchall()[0]
+    assert event_file == report.file_id
+    assert raw_bytes(wh, report.file_id) == data
+
+
+def test_same_bytes_again_load_nothing(wh: Warehouse) -> None:
+    data = csv_file(club_event())
+    first = _load(wh, data)
+    before = wh.row_counts()
+    second = _load(wh, data, name="renamed.csv")
+    assert second.status == "duplicate"
+    assert second.file_id == first.file_id
+    assert wh.row_counts() == before
+
+
+def test_players_recur_across_files_by_name_key(wh: Warehouse) -> None:
+    _load(wh, csv_file(club_event("2013-10-03")), "a.csv")
+    # Same people, one written without diacritics and in the other name order.
+    pairs = [("Novak Jan", "Peter Kováč"), ("Eva Horváthová", "Mária Tóthová"),
+             ("Jozef Varga", "Anna Nagyová")]
+    report = _load(wh, csv_file(club_event("2013-10-10", pairs=pairs)), "b.csv")
+    assert report.players_created == 0
+    aliases = wh.con.execute(
+        "SELECT spelling FROM player_aliases a JOIN players p USING (player_id) "
+        "WHERE p.name = 'Ján Novák' ORDER BY spelling"
+    ).fetchall()
+    assert aliases == [("Novak Jan",), ("Ján Novák",)]
+
+
+def test_correction_replaces_the_event_and_is_recorded(wh: Warehouse) -> None:
+    original = _load(wh, csv_file(club_event(places=["1", "2", "3", "4"])), "a.csv")
+    corrected = _load(wh, csv_file(club_event(places=["2", "1", "3", "4"])), "a-fixed.csv")
+    assert corrected.status == "correction"
+    assert len(corrected.replaced_events) == 1
+    old_event = corrected.replaced_events[0]
+    rows = wh.con.execute(
+        "SELECT event_id, replaced_by, file_id FROM event_replacements").fetchall()
+    new_event = wh.con.execute(
+        "SELECT event_id FROM events WHERE file_id = ?", [corrected.file_id]).fetchall()[0][0]
+    assert rows == [(old_event, new_event, corrected.file_id)]
+    assert wh.con.execute("SELECT count(*) FROM active_events").fetchall()[0][0] == 1
+    assert wh.con.execute("SELECT count(*) FROM events").fetchall()[0][0] == 2
+    frame = results_frame(wh)
+    assert set(frame["event_id"]) == {str(new_event)}
+    winner = frame[frame["place"] == 1.0]
+    names = set(wh.con.execute(
+        "SELECT name FROM players WHERE player_id IN ("
+        + ",".join(winner["player"]) + ")").fetchall())
+    assert names == {("Eva Horváthová",), ("Mária Tóthová",)}
+    assert original.file_id != corrected.file_id
+
+
+def test_failed_load_leaves_the_warehouse_exactly_as_before(wh: Warehouse) -> None:
+    _load(wh, csv_file(club_event("2013-10-03")), "a.csv")
+    before = wh.row_counts()
+    players_before = wh.con.execute("SELECT * FROM players ORDER BY 1").fetchall()
+    raw_before = sorted(p.name for p in wh.raw_dir.rglob("*") if p.is_file())
+
+    class Exploding(ExactResolver):
+        calls = 0
+
+        def resolve(self, player: PlayerAsWritten):  # type: ignore[no-untyped-def]
+            Exploding.calls += 1
+            if Exploding.calls > 5:  # some rows of the file are already inserted by now
+                raise RuntimeError("disk on fire")
+            return super().resolve(player)
+
+    data = csv_file(club_event("2013-10-10", title="Other"), club_event("2013-10-17"))
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        load_result(wh, data, parse_bytes(data, source="b.csv"), path="b.csv",
+                    resolver=Exploding)
+    assert wh.row_counts() == before
+    assert wh.con.execute("SELECT * FROM players ORDER BY 1").fetchall() == players_before
+    assert sorted(p.name for p in wh.raw_dir.rglob("*") if p.is_file()) == raw_before
+    # and the warehouse still takes the file afterwards
+    assert _load(wh, data, "b.csv").events == 2
+
+
+def test_one_event_twice_in_a_file_is_refused(wh: Warehouse) -> None:
+    data = csv_file(club_event())
+    (event,) = parse_bytes(data, source="club.csv").events
+    twice = ParseResult("csv_template", (event, event))
+    with pytest.raises(LoadError, match="same organiser, date, title and section"):
+        load_result(wh, data, twice, path="twice.csv")
+    assert wh.row_counts()["events"] == 0
+    assert wh.row_counts()["source_files"] == 0

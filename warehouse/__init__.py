@@ -1,0 +1,46 @@
+"""The DuckDB warehouse: schema and migrations, loading parsed files, player identity, and the
+frames the rating engine reads and writes.
+
+Default file: ``data/clubratings.duckdb``; raw files are kept content-addressed in ``data/raw/``.
+"""
+
+from ._db import DEFAULT_PATH, Warehouse, open_warehouse
+from ._errors import LoadError, TransientWarehouseError, WarehouseError
+from ._load import LoadReport, file_sha256, is_loaded, load_result, raw_bytes
+from ._runs import (
+    RunRecord,
+    find_run,
+    frame_sha256,
+    latest_run,
+    results_frame,
+    run_tables,
+    store_run,
+)
+from .identity import ExactResolver, KnownPlayer, PlayerId, Resolution, Resolver, name_key
+
+__all__ = [
+    "DEFAULT_PATH",
+    "ExactResolver",
+    "KnownPlayer",
+    "LoadError",
+    "LoadReport",
+    "PlayerId",
+    "Resolution",
+    "Resolver",
+    "RunRecord",
+    "TransientWarehouseError",
+    "Warehouse",
+    "WarehouseError",
+    "file_sha256",
+    "find_run",
+    "frame_sha256",
+    "is_loaded",
+    "latest_run",
+    "load_result",
+    "name_key",
+    "open_warehouse",
+    "raw_bytes",
+    "results_frame",
+    "run_tables",
+    "store_run",
+]

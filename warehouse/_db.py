@@ -1,0 +1,134 @@
+"""Opening the DuckDB warehouse, numbered migrations, transactions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from ._errors import TransientWarehouseError, WarehouseError
+
+__all__ = ["DEFAULT_PATH", "Warehouse", "open_warehouse"]
+
+DEFAULT_PATH = Path("data/clubratings.duckdb")
+
+_MIGRATION_NAME = re.compile(r"^(\d{3})_(\w+)\.sql$")
+
+
+@dataclass
+class Warehouse:
+    """An open warehouse: the DuckDB connection plus the folder that keeps raw files."""
+
+    con: duckdb.DuckDBPyConnection
+    path: Path
+
+    @property
+    def raw_dir(self) -> Path:
+        """Content-addressed store of every loaded file (``raw/ab/abcdef...``)."""
+        base = self.path.parent if str(self.path) != ":memory:" else Path(".")
+        return base / "raw"
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Warehouse:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """All or nothing: commit when the block ends, roll back if it raises."""
+        self.con.begin()
+        try:
+            yield self.con
+        except BaseException:
+            self.con.rollback()
+            raise
+        self.con.commit()
+
+    def insert_frame(self, table: str, frame: pd.DataFrame) -> None:
+        """Append a DataFrame whose columns name columns of ``table`` (Arrow scan, no executemany)."""
+        if frame.empty:
+            return
+        view = f"_insert_{table}"
+        self.con.register(view, frame)
+        try:
+            cols = ", ".join(frame.columns)
+            self.con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {view}")
+        finally:
+            self.con.unregister(view)
+
+    def query(self, sql: str, params: list[object] | None = None) -> pd.DataFrame:
+        return self.con.execute(sql, params or []).df()
+
+    def row_counts(self) -> dict[str, int]:
+        """Rows per base table: what a test compares before and after a failed load."""
+        tables = [
+            r[0] for r in self.con.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1"
+            ).fetchall()
+        ]
+        return {
+            t: int(self.con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]) for t in tables
+        }
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    found = []
+    for entry in resources.files("warehouse.migrations").iterdir():
+        m = _MIGRATION_NAME.match(entry.name)
+        if m:
+            found.append((int(m.group(1)), m.group(2), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def _migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
+    """Apply the migrations not yet recorded, each in its own transaction. Returns those applied."""
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)"
+    )
+    done = {r[0] for r in con.execute("SELECT version FROM schema_migrations").fetchall()}
+    applied = []
+    for version, name, sql in _migrations():
+        if version in done:
+            continue
+        con.begin()
+        try:
+            con.execute(sql)
+            con.execute(
+                "INSERT INTO schema_migrations VALUES (?, ?, current_timestamp::TIMESTAMP)",
+                [version, name],
+            )
+        except BaseException:
+            con.rollback()
+            raise
+        con.commit()
+        applied.append(version)
+    return applied
+
+
+def open_warehouse(path: Path | str = DEFAULT_PATH, *, read_only: bool = False) -> Warehouse:
+    """Open (creating if needed) the warehouse at ``path`` and bring its schema up to date."""
+    path = Path(path)
+    if str(path) != ":memory:" and not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        con = duckdb.connect(str(path), read_only=read_only)
+    except duckdb.IOException as exc:
+        # DuckDB allows one writing process; another holding the file is a lock, not corruption.
+        raise TransientWarehouseError(f"cannot open warehouse {str(path)!r}: {exc}") from exc
+    except duckdb.Error as exc:
+        raise WarehouseError(f"cannot open warehouse {str(path)!r}: {exc}") from exc
+    if not read_only:
+        _migrate(con)
+    return Warehouse(con=con, path=path)

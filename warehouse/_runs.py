@@ -1,0 +1,159 @@
+"""Frames for the rating engine, and rating runs stored back with their configuration.
+
+The results frame has the columns ``ratings`` documents: ``event_id, date, kind, scoring, boards,
+unit, place, player`` (one row per player per unit per event in force). Player ids travel as
+strings there and come back as integers here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ._db import Warehouse
+
+__all__ = [
+    "RunRecord", "find_run", "frame_sha256", "latest_run", "results_frame", "run_tables",
+    "store_run",
+]
+
+
+def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
+    """One row per rated player per unit per event in force, in a stable order."""
+    return wh.query(
+        """
+        SELECT e.event_id::VARCHAR AS event_id, e.event_date AS date, e.kind, e.scoring,
+               e.boards::DOUBLE AS boards, u.unit_no::VARCHAR AS unit, u.place,
+               m.player_id::VARCHAR AS player
+        FROM active_events e
+        JOIN units u USING (event_id)
+        JOIN unit_members m USING (event_id, unit_no)
+        WHERE e.game = ? AND u.place IS NOT NULL
+        ORDER BY e.event_date, e.event_id, u.unit_no, m.seat
+        """,
+        [game],
+    )
+
+
+def frame_sha256(*frames: pd.DataFrame | None) -> str:
+    """A content hash of frames (values and column names), independent of the index."""
+    digest = hashlib.sha256()
+    for frame in frames:
+        if frame is None:
+            digest.update(b"<none>")
+            continue
+        digest.update(json.dumps(list(map(str, frame.columns))).encode())
+        digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    run_id: int
+    pool: str
+    scheme: str
+    options: dict[str, str]
+    first_period: str | None
+    last_period: str | None
+
+
+def find_run(
+    wh: Warehouse, *, pool: str, scheme: str, options: Mapping[str, str], inputs_sha256: str,
+    code_version: str,
+) -> int | None:
+    """The run that already rated exactly these inputs with this configuration, if any."""
+    rows = wh.con.execute(
+        "SELECT run_id FROM rating_runs WHERE pool = ? AND scheme = ? AND options = ? "
+        "AND inputs_sha256 = ? AND code_version = ? ORDER BY run_id DESC LIMIT 1",
+        [pool, scheme, _options_json(options), inputs_sha256, code_version],
+    ).fetchall()
+    return int(rows[0][0]) if rows else None
+
+
+def _options_json(options: Mapping[str, str]) -> str:
+    return json.dumps(dict(sorted(options.items())), sort_keys=True)
+
+
+def store_run(
+    wh: Warehouse,
+    *,
+    pool: str,
+    scheme: str,
+    options: Mapping[str, str],
+    period_unit: str,
+    inputs_sha256: str,
+    code_version: str,
+    ratings: pd.DataFrame,
+    contributions: pd.DataFrame,
+    normalisations: pd.DataFrame,
+    now: dt.datetime | None = None,
+) -> int:
+    """Record a run and its per-period ratings in one transaction; returns the run id."""
+    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    periods = sorted(ratings["period"].unique()) if not ratings.empty else []
+    with wh.transaction() as con:
+        run_id = int(con.execute(
+            "SELECT coalesce(max(run_id), 0) + 1 FROM rating_runs").fetchall()[0][0])
+        wh.insert_frame("rating_runs", pd.DataFrame([{
+            "run_id": run_id, "pool": pool, "scheme": scheme,
+            "options": _options_json(options), "period_unit": period_unit,
+            "first_period": periods[0] if periods else None,
+            "last_period": periods[-1] if periods else None,
+            "inputs_sha256": inputs_sha256, "code_version": code_version, "created_at": now,
+        }]).astype({"first_period": "object", "last_period": "object"}))
+        r = ratings.assign(run_id=run_id, player_id=ratings["player"].astype("int64"))
+        wh.insert_frame("ratings", r[[
+            "run_id", "period", "period_start", "period_end", "player_id", "rating_before",
+            "rating", "events",
+        ]])
+        if not contributions.empty:
+            c = contributions.assign(
+                run_id=run_id,
+                player_id=contributions["player"].astype("int64"),
+                event_id=contributions["event_id"].astype("int64"),
+                unit_no=contributions["unit"].astype("int64"),
+            )
+            wh.insert_frame("rating_contributions", c[[
+                "run_id", "period", "event_id", "player_id", "unit_no", "place", "n", "r",
+                "field_factor", "partner_factor", "weight", "norm_factor", "r_prime", "counted",
+                "reason",
+            ]])
+        if not normalisations.empty:
+            wh.insert_frame(
+                "rating_normalisations",
+                normalisations.assign(run_id=run_id)[["run_id", "period", "factor"]],
+            )
+    return run_id
+
+
+def latest_run(wh: Warehouse, pool: str) -> RunRecord | None:
+    rows = wh.con.execute(
+        "SELECT run_id, pool, scheme, options, first_period, last_period FROM rating_runs "
+        "WHERE pool = ? ORDER BY run_id DESC LIMIT 1",
+        [pool],
+    ).fetchall()
+    if not rows:
+        return None
+    run_id, pool_, scheme, options, first, last = rows[0]
+    return RunRecord(int(run_id), pool_, scheme, json.loads(options), first, last)
+
+
+def run_tables(wh: Warehouse, run_id: int) -> pd.DataFrame:
+    """A run's ratings with each player's name and club: what rating lists are made from."""
+    return wh.query(
+        """
+        SELECT r.period, r.period_start, r.period_end, r.player_id, p.name,
+               coalesce(c.club, '') AS club, r.rating_before, r.rating, r.events
+        FROM ratings r
+        JOIN players p USING (player_id)
+        LEFT JOIN player_clubs c USING (player_id)
+        WHERE r.run_id = ?
+        ORDER BY r.period, r.player_id
+        """,
+        [run_id],
+    )
