@@ -70,9 +70,9 @@ def test_players_recur_across_files_by_name_key(wh: Warehouse) -> None:
     assert report.players_created == 0
     aliases = wh.con.execute(
         "SELECT spelling FROM player_aliases a JOIN players p USING (player_id) "
-        "WHERE p.name = 'Ján Novák' ORDER BY spelling"
+        "WHERE p.name = 'Ján Novák'"
     ).fetchall()
-    assert aliases == [("Novak Jan",), ("Ján Novák",)]
+    assert sorted(aliases) == [("Ján Novák",), ("Novak Jan",)]
 
 
 def test_correction_replaces_the_event_and_is_recorded(wh: Warehouse) -> None:

@@ -1,0 +1,96 @@
+"""Golden fixture pairs: ``fixtures/<source>/<case>.<ext>`` beside ``<case>.expected.json``.
+
+One test per pair. Only inputs with an expected file are golden cases. Regenerate the expected
+files with ``python scripts/update_golden.py`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parsers import FORMATS, detect_format, result_to_json
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SUFFIX = ".expected.json"
+CASES = sorted(FIXTURES.glob(f"**/*{SUFFIX}"))
+
+
+def _source(expected: Path) -> Path:
+    case = expected.name.removesuffix(SUFFIX)
+    candidates = [
+        p for p in expected.parent.iterdir()
+        if p.is_file() and p.name.startswith(case + ".") and not p.name.endswith(SUFFIX)
+        and "." not in p.name[len(case) + 1:]
+    ]
+    assert len(candidates) == 1, f"{expected.name}: want one input {case}.<ext>, got {candidates}"
+    return candidates[0]
+
+
+def _differences(expected: Any, actual: Any, path: str = "") -> Iterator[str]:
+    """Every field where ``actual`` differs from ``expected``, as ``events[0].units[3].score``."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in sorted(expected.keys() | actual.keys()):
+            where = f"{path}.{key}" if path else key
+            if key not in actual:
+                yield f"{where}: missing (expected {expected[key]!r})"
+            elif key not in expected:
+                yield f"{where}: unexpected field (got {actual[key]!r})"
+            else:
+                yield from _differences(expected[key], actual[key], where)
+    elif isinstance(expected, list) and isinstance(actual, list):
+        for index, (want, got) in enumerate(zip(expected, actual)):
+            yield from _differences(want, got, f"{path}[{index}]")
+        if len(expected) != len(actual):
+            yield f"{path}: expected {len(expected)} items, got {len(actual)}"
+    elif type(expected) is not type(actual) or expected != actual:
+        yield f"{path}: expected {expected!r}, got {actual!r}"
+
+
+def test_there_are_golden_cases_for_every_format() -> None:
+    covered = set()
+    for expected in CASES:
+        data = json.loads(expected.read_text(encoding="utf-8"))
+        covered |= {event["format"] for event in data["events"]}
+    assert covered == set(FORMATS)
+
+
+@pytest.mark.parametrize("expected_path", CASES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_golden(expected_path: Path) -> None:
+    source = _source(expected_path)
+    data = source.read_bytes()
+    expected = json.loads(expected_path.read_text(encoding="utf-8"))
+    recorded = {event["format"] for event in expected["events"]}
+    assert len(recorded) == 1, f"expected file names several formats: {recorded}"
+    (fmt,) = recorded
+
+    claimed = [f.name for f in FORMATS.values() if f.detect(data, source.name)]
+    assert claimed == [fmt], f"formats claiming {source.name}: {claimed}, recorded: {fmt}"
+    assert detect_format(data, source.name).name == fmt
+
+    result = FORMATS[fmt].parse(data, source=source.name)
+    actual = json.loads(json.dumps(result_to_json(result), ensure_ascii=False))
+    differences = list(_differences(expected, actual))
+    assert not differences, "\n".join(differences)
+
+
+@pytest.mark.parametrize("expected_path", CASES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_golden_file_is_as_the_script_writes_it(expected_path: Path) -> None:
+    text = expected_path.read_text(encoding="utf-8")
+    canonical = json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    assert text == canonical, "regenerate with scripts/update_golden.py"
+
+
+def test_differences_name_the_field() -> None:
+    expected = {"events": [{"units": [{"players": [{"federation_id": "06543"}]}]}]}
+    actual = {"events": [{"units": [{"players": [{"federation_id": "6543"}]}]}]}
+    assert list(_differences(expected, actual)) == [
+        "events[0].units[0].players[0].federation_id: expected '06543', got '6543'"
+    ]
+    assert list(_differences({"place": 1.0}, {"place": 1})) == [
+        "place: expected 1.0, got 1"
+    ]
