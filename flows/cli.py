@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import math
 import sys
@@ -130,15 +131,15 @@ def cmd_rate(args: argparse.Namespace) -> int:
     events = counted.groupby("player")["event_id"].nunique()
     out = final.assign(events=final["player"].map(events).fillna(0).astype(int))
     out = out.sort_values(["rating", "player"], ascending=[False, True], kind="mergesort")
-    target = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
-    try:
-        writer = csv.writer(target, lineterminator="\n")
-        writer.writerow(["player", "rating", "events"])
-        for rec in out.itertuples(index=False):
-            writer.writerow([rec.player, f"{rec.rating:.4f}", rec.events])
-    finally:
-        if args.out:
-            target.close()
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["player", "rating", "events"])
+    for rec in out.itertuples(index=False):
+        writer.writerow([rec.player, f"{rec.rating:.4f}", rec.events])
+    if args.out:
+        Path(args.out).write_text(buf.getvalue(), encoding="utf-8")
+    else:
+        sys.stdout.write(buf.getvalue())
     return 0
 
 

@@ -48,7 +48,7 @@ def list_rows(period_frame: pd.DataFrame, previous: pd.DataFrame | None) -> list
     frame = frame.sort_values(
         ["shown", "name", "player_id"], ascending=[False, True, True], kind="mergesort",
     )
-    before = {} if previous is None else dict(zip(previous["player_id"], previous["rating"]))
+    before = {} if previous is None else dict(zip(previous["player_id"], previous["rating"], strict=True))
     rows, rank, last_shown = [], 0, None
     for position, rec in enumerate(frame.itertuples(index=False), 1):
         if rec.shown != last_shown:

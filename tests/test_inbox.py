@@ -6,7 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
-from flows import ingest_file, inbox_files
+from flows import inbox_files, ingest_file
 from warehouse import Warehouse, file_sha256
 
 from ._csvs import HEADER, club_event, csv_file
