@@ -22,8 +22,9 @@ setup() {
     fi
     echo "setting up $VENV (locked dependencies)..." >&2
     [[ -x $VENV/bin/python ]] || python3 -m venv "$VENV"
+    "$VENV/bin/python" -m pip --version >/dev/null 2>&1 || "$VENV/bin/python" -m ensurepip --upgrade >/dev/null
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "uv==0.13.8"
-    "$VENV/bin/uv" pip sync --quiet --python "$VENV/bin/python" requirements.lock
+    "$VENV/bin/uv" pip install --quiet --python "$VENV/bin/python" -r requirements.lock
     "$VENV/bin/uv" pip install --quiet --python "$VENV/bin/python" --no-deps -e .
     echo "$want" > "$STAMP"
 }
