@@ -1,0 +1,84 @@
+"""Rating schemes: results frames in, ratings per player per period plus explanations out.
+
+Pure and vectorised: no I/O, imports nothing else of the project, never mutates its inputs.
+Every scheme is listed in :data:`SCHEMES` (name -> :class:`Scheme`) and configured by a frozen
+params object built from text options with :func:`parse_options`.
+
+Input frames
+------------
+**results**: one row per player per unit per event.
+
+    ==========  ====================================================================
+    event_id    text, unique per event
+    date        date of the event: datetime64, ``datetime.date`` or ISO text; one date
+                per event (times and time zones are dropped)
+    kind        ``individual`` | ``pairs`` | ``teams`` (other games' kinds pass through;
+                BELO treats ``individual`` specially)
+    scoring     text (``MP``, ``IMP``, ...); not used by BELO, filter on it for
+                separate lists (spec/bridge-belo.md §12)
+    boards      number of boards of the event, NaN when unknown
+    unit        text, the competing unit's id, unique within the event
+    place       the unit's place, 1 = best, ties already averaged; 1 <= place <= n
+    player      text, the player's id
+    ==========  ====================================================================
+
+``n`` of an event is its number of distinct units. Ids may arrive as numbers; they are read as
+text. Date, kind, scoring and boards must be the same on every row of an event, and a unit's
+players must share one place; otherwise :class:`InputError`.
+
+**initial** (optional): ``player``, ``rating`` (positive) -- ratings at the start of the first
+period. Players not in it are newcomers, started by the scheme's newcomer rule.
+
+Output
+------
+A :class:`RatingRun` with three frames:
+
+- ``ratings``: ``period, period_start, period_end, player, rating_before, rating, events`` --
+  one row per player per period for every player rated by the end of that period, sorted by
+  period then player. Periods are consecutive from the first period with an event to the last;
+  labels ``2013Q3`` (quarter), ``2013-08`` (month), ``2013`` (year).
+- ``contributions``: ``period, event_id, date, player, unit, place, n, r, field_factor,
+  partner_factor, weight, norm_factor, r_prime, counted, reason`` -- one row per player per
+  event (spec §13); ``reason`` says why a row did not count, ``''`` when it did.
+- ``normalisations``: ``period, factor`` -- one row per periodic normalisation applied.
+
+``RatingRun.final`` is the latest rating per player (``player, rating``).
+
+Errors
+------
+:class:`RatingError` is the base; :class:`OptionError` (with :class:`UnknownScheme`) for
+configuration, :class:`InputError` for the frames. See ``_errors`` for the tree.
+"""
+
+from ._belo import BeloParams, rate_belo
+from ._errors import InputError, OptionError, RatingError, UnknownScheme
+from ._frames import (
+    CONTRIBUTIONS_COLUMNS,
+    INITIAL_COLUMNS,
+    NORMALISATIONS_COLUMNS,
+    RATINGS_COLUMNS,
+    RESULTS_COLUMNS,
+    RatingRun,
+)
+from ._registry import SCHEMES, RateFunction, Scheme, parse_options, params_to_options, rate
+
+__all__ = [
+    "CONTRIBUTIONS_COLUMNS",
+    "INITIAL_COLUMNS",
+    "NORMALISATIONS_COLUMNS",
+    "RATINGS_COLUMNS",
+    "RESULTS_COLUMNS",
+    "SCHEMES",
+    "BeloParams",
+    "InputError",
+    "OptionError",
+    "RateFunction",
+    "RatingError",
+    "RatingRun",
+    "Scheme",
+    "UnknownScheme",
+    "params_to_options",
+    "parse_options",
+    "rate",
+    "rate_belo",
+]

@@ -1,0 +1,252 @@
+"""The frames going in and out of every scheme: column lists, input checks, periods, ``RatingRun``.
+
+Inputs are checked and normalised once here, so a scheme can rely on clean columns:
+``event_id``, ``unit`` and ``player`` as text, ``date`` as a midnight ``datetime64``, ``boards``
+and ``place`` as floats, every event-level column constant within an event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+import numpy as np
+import pandas as pd
+
+from ._errors import InputError
+
+__all__ = [
+    "CONTRIBUTIONS_COLUMNS",
+    "INITIAL_COLUMNS",
+    "NORMALISATIONS_COLUMNS",
+    "PERIOD_FREQUENCIES",
+    "RATINGS_COLUMNS",
+    "RESULTS_COLUMNS",
+    "PeriodUnit",
+    "RatingRun",
+    "check_initial",
+    "check_results",
+    "empty_contributions",
+    "empty_normalisations",
+    "empty_ratings",
+    "period_range",
+]
+
+PeriodUnit: TypeAlias = Literal["quarter", "month", "year"]
+
+PERIOD_FREQUENCIES: dict[PeriodUnit, str] = {"quarter": "Q", "month": "M", "year": "Y"}
+"""pandas period frequency per period unit; labels come out as ``2013Q3``, ``2013-08``, ``2013``."""
+
+RESULTS_COLUMNS = (
+    "event_id", "date", "kind", "scoring", "boards", "unit", "place", "player",
+)
+INITIAL_COLUMNS = ("player", "rating")
+RATINGS_COLUMNS = (
+    "period", "period_start", "period_end", "player", "rating_before", "rating", "events",
+)
+CONTRIBUTIONS_COLUMNS = (
+    "period", "event_id", "date", "player", "unit", "place", "n", "r", "field_factor",
+    "partner_factor", "weight", "norm_factor", "r_prime", "counted", "reason",
+)
+NORMALISATIONS_COLUMNS = ("period", "factor")
+
+_DATE = "datetime64[us]"
+
+
+@dataclass(frozen=True, eq=False)
+class RatingRun:
+    """What a scheme returns: ratings per player per period plus the rows that explain them.
+
+    - ``ratings``: one row per player per period for every player rated by the end of that
+      period (players without events carried forward with ``events == 0``), sorted by period
+      then player. Columns :data:`RATINGS_COLUMNS`.
+    - ``contributions``: one row per player per event, how the event entered the rating
+      (spec/bridge-belo.md §13). Columns :data:`CONTRIBUTIONS_COLUMNS`.
+    - ``normalisations``: one row per periodic normalisation applied (spec §9).
+      Columns :data:`NORMALISATIONS_COLUMNS`.
+    """
+
+    ratings: pd.DataFrame
+    contributions: pd.DataFrame
+    normalisations: pd.DataFrame
+
+    @property
+    def final(self) -> pd.DataFrame:
+        """The latest rating of every rated player: columns ``player, rating``."""
+        if self.ratings.empty:
+            return pd.DataFrame({
+                "player": pd.Series([], dtype=str), "rating": pd.Series([], dtype=float),
+            })
+        last = self.ratings["period"].iloc[-1]
+        rows = self.ratings.loc[self.ratings["period"] == last, ["player", "rating"]]
+        return rows.reset_index(drop=True)
+
+
+def empty_ratings() -> pd.DataFrame:
+    return pd.DataFrame({
+        "period": pd.Series([], dtype=str),
+        "period_start": pd.Series([], dtype=_DATE),
+        "period_end": pd.Series([], dtype=_DATE),
+        "player": pd.Series([], dtype=str),
+        "rating_before": pd.Series([], dtype=float),
+        "rating": pd.Series([], dtype=float),
+        "events": pd.Series([], dtype="int64"),
+    })
+
+
+def empty_contributions() -> pd.DataFrame:
+    frame = pd.DataFrame({c: pd.Series([], dtype=float) for c in CONTRIBUTIONS_COLUMNS})
+    return frame.astype({
+        "period": str, "event_id": str, "date": _DATE, "player": str, "unit": str,
+        "n": "int64", "counted": bool, "reason": str,
+    })
+
+
+def empty_normalisations() -> pd.DataFrame:
+    return pd.DataFrame({
+        "period": pd.Series([], dtype=str), "factor": pd.Series([], dtype=float),
+    })
+
+
+def period_range(
+    first: pd.Timestamp, last: pd.Timestamp, unit: PeriodUnit,
+) -> pd.PeriodIndex:
+    """Consecutive periods from the one containing ``first`` to the one containing ``last``."""
+    freq = PERIOD_FREQUENCIES[unit]
+    return pd.period_range(pd.Period(first, freq), pd.Period(last, freq), freq=freq)
+
+
+def _missing_columns(frame: pd.DataFrame, wanted: tuple[str, ...], name: str) -> None:
+    missing = [c for c in wanted if c not in frame.columns]
+    if missing:
+        raise InputError(
+            f"missing columns {missing!r}; expected {', '.join(wanted)}", frame=name,
+        )
+
+
+def _text_column(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
+    values = frame[column]
+    null = values.isna()
+    if null.any():
+        row = values.index[np.flatnonzero(null.to_numpy())[0]]
+        raise InputError(f"column {column!r} is empty at row {row!r}", frame=name)
+    return values.astype(str)
+
+
+def _float_column(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
+    try:
+        return pd.to_numeric(frame[column], errors="raise").astype(float)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"column {column!r} is not numeric: {exc}", frame=name) from exc
+
+
+def _constant_per_event(results: pd.DataFrame, column: str) -> None:
+    per_event = results.groupby("event_id", sort=False)[column].nunique(dropna=False)
+    varying = per_event[per_event > 1]
+    if not varying.empty:
+        event = varying.index[0]
+        values = sorted(map(str, results.loc[results["event_id"] == event, column].unique()))
+        raise InputError(
+            f"event {event!r} has more than one {column}: {', '.join(values)}", frame="results",
+        )
+
+
+def check_results(results: pd.DataFrame) -> pd.DataFrame:
+    """The results frame checked and normalised (a new frame; the input is not touched).
+
+    Raises :class:`InputError` for a missing column, an empty id, a date that does not parse,
+    an event whose date/kind/scoring/boards vary between rows, a unit with two places, a place
+    outside ``1..n``, a player listed twice in one event, or negative boards.
+    """
+    _missing_columns(results, RESULTS_COLUMNS, "results")
+    out = pd.DataFrame({
+        "event_id": _text_column(results, "event_id", "results"),
+        "unit": _text_column(results, "unit", "results"),
+        "player": _text_column(results, "player", "results"),
+        "kind": results["kind"].astype(str),
+        "scoring": results["scoring"].astype(str),
+    })
+    try:
+        dates = pd.to_datetime(results["date"])
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"column 'date' does not parse as dates: {exc}", frame="results") from exc
+    if dates.isna().any():
+        row = results.index[np.flatnonzero(dates.isna().to_numpy())[0]]
+        raise InputError(f"column 'date' is empty at row {row!r}", frame="results")
+    if dates.dt.tz is not None:
+        dates = dates.dt.tz_localize(None)
+    out["date"] = dates.dt.normalize().astype(_DATE)
+    out["boards"] = _float_column(results, "boards", "results")
+    out["place"] = _float_column(results, "place", "results")
+    out = out.reset_index(drop=True)
+
+    bad_boards = out["boards"] < 0
+    if bad_boards.any():
+        row = out.loc[bad_boards].iloc[0]
+        raise InputError(
+            f"event {row['event_id']!r} has a negative number of boards {float(row['boards'])!r}",
+            frame="results",
+        )
+    for column in ("date", "kind", "scoring", "boards"):
+        _constant_per_event(out, column)
+
+    if out["place"].isna().any():
+        row = out.loc[out["place"].isna()].iloc[0]
+        raise InputError(
+            f"event {row['event_id']!r}, unit {row['unit']!r}: no place", frame="results",
+        )
+    places = out.groupby(["event_id", "unit"], sort=False)["place"].nunique()
+    if (places > 1).any():
+        event, unit = places[places > 1].index[0]
+        seen = sorted(
+            float(p) for p in out.loc[(out["event_id"] == event) & (out["unit"] == unit), "place"]
+            .unique()
+        )
+        raise InputError(
+            f"event {event!r}, unit {unit!r}: players have different places {seen!r}",
+            frame="results",
+        )
+    twice = out.duplicated(["event_id", "player"], keep=False)
+    if twice.any():
+        row = out.loc[twice].iloc[0]
+        raise InputError(
+            f"event {row['event_id']!r}: player {row['player']!r} is listed more than once",
+            frame="results",
+        )
+    n = out.groupby("event_id", sort=False)["unit"].transform("nunique")
+    outside = (out["place"] < 1) | (out["place"] > n)
+    if outside.any():
+        row = out.loc[outside].iloc[0]
+        raise InputError(
+            f"event {row['event_id']!r}, unit {row['unit']!r}: place {float(row['place'])!r} "
+            f"outside 1..{int(n[outside].iloc[0])}",
+            frame="results",
+        )
+    return out
+
+
+def check_initial(initial: pd.DataFrame | None) -> pd.Series:
+    """Initial ratings as a float Series indexed by player (text), sorted by player.
+
+    Raises :class:`InputError` for a missing column, a player listed twice, or a rating that is
+    missing, not finite or not positive.
+    """
+    if initial is None:
+        return pd.Series([], index=pd.Index([], dtype=str, name="player"), dtype=float)
+    _missing_columns(initial, INITIAL_COLUMNS, "initial")
+    players = _text_column(initial, "player", "initial")
+    values = _float_column(initial, "rating", "initial")
+    twice = players.duplicated()
+    if twice.any():
+        raise InputError(
+            f"player {players[twice].iloc[0]!r} is listed more than once", frame="initial",
+        )
+    bad = ~(np.isfinite(values) & (values > 0))
+    if bad.any():
+        raise InputError(
+            f"player {players[bad].iloc[0]!r} has rating {float(values[bad].iloc[0])!r}; "
+            "ratings must be positive numbers",
+            frame="initial",
+        )
+    series = pd.Series(values.to_numpy(), index=pd.Index(players.to_numpy(), name="player"))
+    return series.sort_index()

@@ -1,0 +1,121 @@
+"""The registry of rating schemes: name -> params type, defaults and ``rate()``.
+
+Adding a scheme is one module with a frozen params dataclass (options declared with
+``_options.option``) and a pure ``rate(results, params, initial=None) -> RatingRun``, plus one
+entry in :func:`_schemes`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+import pandas as pd
+
+from ._belo import BeloParams, rate_belo
+from ._errors import OptionError, UnknownScheme
+from ._frames import RatingRun
+from ._options import apply_options, option_specs, options_to_text
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+__all__ = ["SCHEMES", "RateFunction", "Scheme", "parse_options", "params_to_options", "rate"]
+
+P = TypeVar("P", bound="DataclassInstance")
+P_contra = TypeVar("P_contra", contravariant=True)
+
+
+class RateFunction(Protocol[P_contra]):
+    """``rate(results, params, initial=None) -> RatingRun``: pure, never mutates its inputs."""
+
+    def __call__(
+        self, results: pd.DataFrame, params: P_contra, initial: pd.DataFrame | None = None,
+    ) -> RatingRun: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme(Generic[P]):
+    """One rating scheme: its options (``params_type`` with ``defaults``) and its ``rate``."""
+
+    name: str
+    description: str
+    params_type: type[P]
+    defaults: P
+    rate: RateFunction[P]
+
+    def options(self) -> dict[str, str]:
+        """The scheme's default configuration as text, one entry per option."""
+        return options_to_text(self.defaults)
+
+
+def _schemes() -> dict[str, Scheme[Any]]:
+    belo2 = BeloParams()
+    belo = dataclasses.replace(belo2, field="k")
+    schemes: tuple[Scheme[Any], ...] = (
+        Scheme(
+            name="belo",
+            description="BELO, placement-based bridge rating with field factor k = Rt/500 "
+            "(spec/bridge-belo.md)",
+            params_type=BeloParams,
+            defaults=belo,
+            rate=rate_belo,
+        ),
+        Scheme(
+            name="belo2",
+            description="BELO2, placement-based bridge rating with field factor "
+            "c = Rt^2 / (500 Ru) (spec/bridge-belo.md)",
+            params_type=BeloParams,
+            defaults=belo2,
+            rate=rate_belo,
+        ),
+    )
+    return {s.name: s for s in schemes}
+
+
+SCHEMES: dict[str, Scheme[Any]] = _schemes()
+"""Every registered rating scheme by name. Built once at import; never modified."""
+
+
+def _scheme(name: str) -> Scheme[Any]:
+    try:
+        return SCHEMES[name]
+    except KeyError:
+        raise UnknownScheme(
+            f"unknown rating scheme {name!r}; valid schemes: {', '.join(sorted(SCHEMES))}"
+        ) from None
+
+
+def parse_options(scheme_name: str, pairs: Mapping[str, str]) -> Any:
+    """The scheme's params: its defaults with the user's options (name -> text) applied.
+
+    Raises :class:`UnknownScheme` for an unknown scheme and :class:`OptionError` for an unknown
+    option, an invalid value or a variant not implemented yet; the message lists what is valid.
+    """
+    scheme = _scheme(scheme_name)
+    return apply_options(scheme.defaults, pairs)
+
+
+def params_to_options(params: DataclassInstance) -> dict[str, str]:
+    """The full resolved configuration of ``params`` as text, sorted by option name.
+
+    ``parse_options(name, params_to_options(p)) == p`` for any params ``p`` of scheme ``name``.
+    """
+    if not dataclasses.is_dataclass(params) or not option_specs(type(params)):
+        raise OptionError(f"{type(params).__name__} is not a params type of a rating scheme")
+    return options_to_text(params)
+
+
+def rate(
+    scheme_name: str,
+    results: pd.DataFrame,
+    *,
+    options: Mapping[str, str] | None = None,
+    initial: pd.DataFrame | None = None,
+) -> RatingRun:
+    """Rate ``results`` with the named scheme and the given options over its defaults."""
+    scheme = _scheme(scheme_name)
+    params = apply_options(scheme.defaults, options or {})
+    return scheme.rate(results, params, initial)
