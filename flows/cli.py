@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -277,6 +278,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"clubratings: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # domain errors of the library: one line, no traceback
         from parsers import ParseError
         from warehouse import WarehouseError
