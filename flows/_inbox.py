@@ -47,12 +47,7 @@ def reason_text(path: Path, exc: Exception) -> str:
     """The plain-language reason written next to a rejected file."""
     lines = [f"file: {path.name}", f"error: {type(exc).__name__}"]
     if isinstance(exc, ParseError):
-        if exc.table:
-            lines.append(f"table: {exc.table}")
-        if exc.row is not None:
-            lines.append(f"row: {exc.row}")
-        if exc.column:
-            lines.append(f"column: {exc.column}")
+        lines += [f"{label}: {value}" for label, value in exc.location() if label != "file"]
         if exc.has_value:
             lines.append(f"value: {exc.value!r}")
         lines.append(f"problem: {exc.problem}")

@@ -41,18 +41,15 @@ class ParseError(Exception):
         self.has_value = value is not None if has_value is None else has_value
         super().__init__(self.describe())
 
+    def location(self) -> list[tuple[str, str]]:
+        """The known parts of where it broke, as (``file``/``table``/``row``/``column``, text)."""
+        parts = [("file", self.file), ("table", self.table), ("row", self.row),
+                 ("column", self.column)]
+        return [(label, str(value)) for label, value in parts if value not in (None, "")]
+
     @property
     def where(self) -> str:
-        parts = []
-        if self.file:
-            parts.append(f"file {self.file}")
-        if self.table:
-            parts.append(f"table {self.table}")
-        if self.row is not None:
-            parts.append(f"row {self.row}")
-        if self.column:
-            parts.append(f"column {self.column}")
-        return ", ".join(parts)
+        return ", ".join(f"{label} {value}" for label, value in self.location())
 
     def describe(self) -> str:
         text = self.problem
