@@ -30,6 +30,9 @@ class Format:
     description: str
     detect: _Detect
     parse: _Parse
+    fallback: bool = False
+    """A generic format (any table, any spreadsheet): asked only when no specific format
+    recognises the file, so it never competes with one."""
 
 
 _FORMAT_MODULES = (
@@ -51,8 +54,13 @@ FORMATS: dict[str, Format] = _load()
 
 
 def detect_format(data: bytes, filename: str = "") -> Format:
-    """The one format that recognises ``data``; ``UnknownFormat`` if none or several do."""
-    hits = [fmt for fmt in FORMATS.values() if fmt.detect(data, filename)]
+    """The one format that recognises ``data``; ``UnknownFormat`` if none or several do.
+
+    Specific formats are asked first; fallback (generic) formats only when none answers.
+    """
+    hits = [f for f in FORMATS.values() if not f.fallback and f.detect(data, filename)]
+    if not hits:
+        hits = [f for f in FORMATS.values() if f.fallback and f.detect(data, filename)]
     name = PurePath(filename).name if filename else None
     if not hits:
         raise UnknownFormat(
