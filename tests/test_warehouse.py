@@ -8,6 +8,9 @@ import pytest
 
 from parsers import ParseResult, PlayerAsWritten, parse_bytes
 from warehouse import (
+    Loader,
+    LoadReport,
+    Parsed,
     ExactResolver,
     LoadError,
     Warehouse,
@@ -132,3 +135,44 @@ def test_one_event_twice_in_a_file_is_refused(wh: Warehouse) -> None:
         load_result(wh, data, twice, path="twice.csv")
     assert wh.row_counts()["events"] == 0
     assert wh.row_counts()["source_files"] == 0
+
+
+def _table_rows(wh: Warehouse) -> dict[str, list[tuple[object, ...]]]:
+    skip = {"loaded_at", "created_at", "replaced_at", "applied_at"}
+    out = {}
+    for table in wh.row_counts():
+        cols = [
+            r[0] for r in wh.con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "ORDER BY ordinal_position", [table]).fetchall() if r[0] not in skip
+        ]
+        out[table] = wh.con.execute(
+            f"SELECT {', '.join(cols)} FROM {table} ORDER BY ALL").fetchall()
+    return out
+
+
+def test_batch_load_equals_file_by_file_and_isolates_a_bad_file(tmp_path: Path) -> None:
+    files = [
+        csv_file(club_event("2013-10-03")),
+        csv_file(club_event("2013-10-10", places=["2", "1", "3", "4"])),
+        csv_file(club_event("2013-10-03", places=["1", "2", "4", "3"])),  # corrects the first
+        csv_file(club_event("2013-10-17")),
+    ]
+    parsed = [Parsed(d, parse_bytes(d, source=f"f{i}.csv"), f"f{i}.csv")
+              for i, d in enumerate(files)]
+    (event,) = parsed[1].result.events
+    bad = Parsed(b"bad", ParseResult("csv_template", (event, event)), "bad.csv")
+
+    with open_warehouse(tmp_path / "one" / "wh.duckdb") as one:
+        for p in parsed:
+            load_result(one, p.data, p.result, path=p.path)
+        expected = _table_rows(one)
+    with open_warehouse(tmp_path / "batch" / "wh.duckdb") as batch:
+        outcomes = Loader(batch).load_many([*parsed[:2], bad, *parsed[2:]])
+        assert [type(o).__name__ for o in outcomes] == [
+            "LoadReport", "LoadReport", "LoadError", "LoadReport", "LoadReport",
+        ]
+        assert [o.status for o in outcomes if isinstance(o, LoadReport)] == [
+            "loaded", "loaded", "correction", "loaded",
+        ]
+        assert _table_rows(batch) == expected

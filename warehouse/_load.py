@@ -25,7 +25,8 @@ from ._errors import LoadError
 from .identity import ExactResolver, KnownPlayer, PlayerId, Resolver, name_key
 
 __all__ = [
-    "LoadReport", "ResolverFactory", "file_sha256", "is_loaded", "load_result", "raw_bytes",
+    "LoadReport", "Loader", "Parsed", "ResolverFactory", "file_sha256", "is_loaded",
+    "load_result", "raw_bytes",
 ]
 
 ResolverFactory = Callable[[Iterable[KnownPlayer], PlayerId], Resolver]
@@ -102,138 +103,208 @@ def load_result(
     now: dt.datetime | None = None,
 ) -> LoadReport:
     """Load the parsed events of one file (its raw ``data`` kept) in one transaction."""
-    name = PurePath(path).name
-    sha = file_sha256(data)
-    existing = is_loaded(wh, sha)
-    if existing is not None:
-        return LoadReport(name, sha, "duplicate", existing, 0, (), 0)
-    _check_keys(result.events, name)
-    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
-
-    raw_rel, raw_new = _store_raw(wh, data, sha, PurePath(path).suffix)
-    try:
-        with wh.transaction():
-            report = _insert(wh, data, result, path, name, sha, raw_rel, resolver, now)
-    except BaseException:
-        if raw_new:
-            (wh.raw_dir.parent / raw_rel).unlink(missing_ok=True)
-        raise
-    return report
+    return Loader(wh, resolver=resolver).load(data, result, path=path, now=now)
 
 
-def _insert(
-    wh: Warehouse,
-    data: bytes,
-    result: ParseResult,
-    path: str,
-    name: str,
-    sha: str,
-    raw_rel: str,
-    resolver_factory: ResolverFactory,
-    now: dt.datetime,
-) -> LoadReport:
-    file_id = _next_id(wh, "source_files", "file_id")
-    first_event = _next_id(wh, "events", "event_id")
-    known = [
-        KnownPlayer(int(r[0]), r[1], r[2], r[3])
-        for r in wh.con.execute(
-            "SELECT player_id, name, name_key, federation_id FROM players "
-            "UNION ALL SELECT a.player_id, p.name, a.name_key, p.federation_id "
-            "FROM player_aliases a JOIN players p USING (player_id)"
-        ).fetchall()
-    ]
-    resolver = resolver_factory(known, _next_id(wh, "players", "player_id"))
-    alias_rows = {
-        (int(r[0]), r[1])
-        for r in wh.con.execute("SELECT player_id, spelling FROM player_aliases").fetchall()
-    }
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """One file ready to load: its bytes, where it came from, and what the parser made of it."""
 
-    events, units, members, new_players, aliases, replacements = [], [], [], [], [], []
-    learned: dict[int, str] = {}
-    for offset, ev in enumerate(result.events):
-        event_id = first_event + offset
-        old = wh.con.execute(
-            "SELECT event_id FROM active_events "
-            "WHERE organiser = ? AND event_date = ? AND title = ? AND section = ?",
-            [ev.organiser, ev.date, ev.title, ev.section],
-        ).fetchall()
-        for (old_id,) in old:
-            replacements.append({
-                "event_id": int(old_id), "replaced_by": event_id, "file_id": file_id,
-                "replaced_at": now,
-            })
-        events.append({
-            "event_id": event_id, "file_id": file_id, "game": ev.game,
-            "organiser": ev.organiser, "event_date": ev.date, "title": ev.title,
-            "section": ev.section, "kind": ev.kind, "scoring": ev.scoring, "boards": ev.boards,
-            "format": ev.format or result.format, "n_units": len(ev.units),
-            "end_date": ev.end_date, "round": ev.round, "parent": ev.parent,
-            "handicap": ev.handicap, "komi": ev.komi, "deals": ev.deals,
-            "variant": ev.variant, "pulka": ev.pulka, "segment": ev.segment,
-        })
-        for unit_no, unit in enumerate(ev.units, 1):
-            units.append({
-                "event_id": event_id, "unit_no": unit_no, "label": unit.label,
-                "place": unit.place, "place_text": unit.place_text, "score": unit.score,
-                "colour": unit.colour,
-            })
-            for seat, p in enumerate(unit.players, 1):
-                res = resolver.resolve(p)
-                if res.is_new:
-                    new_players.append({
-                        "player_id": res.player_id, "name": p.name,
-                        "name_key": name_key(p.name), "federation_id": p.federation_id or None,
-                        "created_at": now, "created_by_file": file_id,
-                    })
-                if res.learned_federation_id:
-                    learned[res.player_id] = res.learned_federation_id
-                if (res.player_id, p.name) not in alias_rows:
-                    alias_rows.add((res.player_id, p.name))
-                    aliases.append({
-                        "player_id": res.player_id, "spelling": p.name,
-                        "name_key": name_key(p.name), "first_file_id": file_id,
-                    })
-                members.append({
-                    "event_id": event_id, "unit_no": unit_no, "seat": seat,
-                    "player_id": res.player_id, "name_as_written": p.name,
-                    "federation_id": p.federation_id or None, "club": p.club or None,
-                    "initials": p.initials,
-                })
+    data: bytes
+    result: ParseResult
+    path: str
 
-    status: Literal["loaded", "correction"] = "correction" if replacements else "loaded"
-    wh.insert_frame("source_files", pd.DataFrame([{
-        "file_id": file_id, "sha256": sha, "path": path, "name": name, "size": len(data),
-        "format": result.format, "raw_path": raw_rel, "loaded_at": now, "status": status,
-        "n_events": len(result.events),
-        "issues": json.dumps(
-            [{"level": i.level, "message": i.message, "where": i.where} for i in result.issues],
-            ensure_ascii=False,
-        ),
-    }]))
-    # Explicit dtypes: an all-empty optional column must not arrive as a float column.
-    wh.insert_frame("events", _frame(events, {
+
+_TABLES = (
+    "source_files", "events", "units", "players", "player_aliases", "unit_members",
+    "event_replacements",
+)
+# Explicit dtypes: an all-empty optional column must not arrive as a float column.
+_DTYPES: dict[str, dict[str, str]] = {
+    "events": {
         "variant": "object", "handicap": "Int64", "deals": "Int64", "pulka": "Int64",
         "segment": "Int64", "round": "Int64", "boards": "Int64", "komi": "float64",
-    }))
-    wh.insert_frame("units", _frame(units, {"colour": "object", "score": "float64",
-                                            "place": "float64"}))
-    wh.insert_frame("players", _frame(new_players, {"federation_id": "object"}))
-    wh.insert_frame("player_aliases", _frame(aliases, {}))
-    wh.insert_frame("unit_members", _frame(members, {"federation_id": "object", "club": "object"}))
-    wh.insert_frame("event_replacements", _frame(replacements, {}))
-    for pid, fid in learned.items():
-        wh.con.execute(
-            "UPDATE players SET federation_id = ? WHERE player_id = ? AND federation_id IS NULL",
-            [fid, pid],
-        )
-    return LoadReport(
-        name, sha, status, file_id, len(events),
-        tuple(r["event_id"] for r in replacements), len(new_players),
-    )
+        "end_date": "object",
+    },
+    "units": {"colour": "object", "score": "float64", "place": "float64"},
+    "players": {"federation_id": "object"},
+    "unit_members": {"federation_id": "object", "club": "object"},
+}
 
 
-def _frame(rows: list[dict[str, object]], dtypes: dict[str, str]) -> pd.DataFrame:
-    frame = pd.DataFrame(rows)
+class Loader:
+    """Loads files into one warehouse, keeping what it needs to know between files in memory
+    (loaded hashes, events in force, players and their spellings, next ids).
+
+    Every file is all or nothing. :meth:`load_many` writes a batch of files in one transaction
+    for speed; if that fails it rolls back and loads the batch file by file, so one bad file
+    never takes the others with it. After any failure the memory is read again from the
+    warehouse, which the rollback left as it was.
+    """
+
+    def __init__(self, wh: Warehouse, *, resolver: ResolverFactory = ExactResolver) -> None:
+        self.wh = wh
+        self._resolver_factory = resolver
+        self._refresh()
+
+    def _refresh(self) -> None:
+        con = self.wh.con
+        self._loaded = {
+            r[0]: int(r[1]) for r in con.execute("SELECT sha256, file_id FROM source_files").fetchall()
+        }
+        self._active = {
+            (r[0], r[1].isoformat(), r[2], r[3]): int(r[4])
+            for r in con.execute(
+                "SELECT organiser, event_date, title, section, event_id FROM active_events"
+            ).fetchall()
+        }
+        known = [
+            KnownPlayer(int(r[0]), r[1], r[2], r[3])
+            for r in con.execute(
+                "SELECT player_id, name, name_key, federation_id FROM players "
+                "UNION ALL SELECT a.player_id, p.name, a.name_key, p.federation_id "
+                "FROM player_aliases a JOIN players p USING (player_id)"
+            ).fetchall()
+        ]
+        self._aliases = {
+            (int(r[0]), r[1])
+            for r in con.execute("SELECT player_id, spelling FROM player_aliases").fetchall()
+        }
+        self._next_file = _next_id(self.wh, "source_files", "file_id")
+        self._next_event = _next_id(self.wh, "events", "event_id")
+        self._resolver = self._resolver_factory(known, _next_id(self.wh, "players", "player_id"))
+
+    def load(
+        self, data: bytes, result: ParseResult, *, path: str, now: dt.datetime | None = None,
+    ) -> LoadReport:
+        """Load one file in its own transaction."""
+        return self._load_batch([Parsed(data, result, path)], now)[0]
+
+    def load_many(
+        self, files: Iterable[Parsed], *, now: dt.datetime | None = None,
+    ) -> list[LoadReport | Exception]:
+        """Load several files: a report for each, or the error that kept it out."""
+        files = list(files)
+        if not files:
+            return []
+        try:
+            return list(self._load_batch(files, now))
+        except Exception:  # fall back to one transaction per file
+            outcomes: list[LoadReport | Exception] = []
+            for f in files:
+                try:
+                    outcomes.append(self._load_batch([f], now)[0])
+                except Exception as exc:  # noqa: BLE001 - reported per file
+                    outcomes.append(exc)
+            return outcomes
+
+    def _load_batch(self, files: list[Parsed], now: dt.datetime | None) -> list[LoadReport]:
+        now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+        rows: dict[str, dict[str, list[object]]] = {t: {} for t in _TABLES}
+        reports: list[LoadReport] = []
+        learned: dict[int, str] = {}
+        new_raw: list[Path] = []
+        try:
+            for f in files:
+                reports.append(self._stage(f, rows, learned, new_raw, now))
+            with self.wh.transaction():
+                for table in _TABLES:
+                    if rows[table]:
+                        self.wh.insert_frame(table, _frame(rows[table], _DTYPES.get(table, {})))
+                for pid, fid in learned.items():
+                    self.wh.con.execute(
+                        "UPDATE players SET federation_id = ? "
+                        "WHERE player_id = ? AND federation_id IS NULL",
+                        [fid, pid],
+                    )
+        except BaseException:
+            for raw in new_raw:
+                raw.unlink(missing_ok=True)
+            self._refresh()
+            raise
+        return reports
+
+    def _stage(
+        self,
+        f: Parsed,
+        rows: dict[str, dict[str, list[object]]],
+        learned: dict[int, str],
+        new_raw: list[Path],
+        now: dt.datetime,
+    ) -> LoadReport:
+        """Resolve one file's players and add its rows to the batch (memory only)."""
+        name = PurePath(f.path).name
+        sha = file_sha256(f.data)
+        if sha in self._loaded:
+            return LoadReport(name, sha, "duplicate", self._loaded[sha], 0, (), 0)
+        _check_keys(f.result.events, name)
+        raw_rel, raw_new = _store_raw(self.wh, f.data, sha, PurePath(f.path).suffix)
+        if raw_new:
+            new_raw.append(self.wh.raw_dir.parent / raw_rel)
+        file_id = self._next_file
+        self._next_file += 1
+        replaced: list[int] = []
+        created = 0
+        for ev in f.result.events:
+            event_id = self._next_event
+            self._next_event += 1
+            old = self._active.get(ev.key)
+            if old is not None:
+                replaced.append(old)
+                _add(rows["event_replacements"], event_id=old, replaced_by=event_id,
+                     file_id=file_id, replaced_at=now)
+            self._active[ev.key] = event_id
+            _add(rows["events"],
+                 event_id=event_id, file_id=file_id, game=ev.game, organiser=ev.organiser,
+                 event_date=ev.date, title=ev.title, section=ev.section, kind=ev.kind,
+                 scoring=ev.scoring, boards=ev.boards, format=ev.format or f.result.format,
+                 n_units=len(ev.units), end_date=ev.end_date, round=ev.round, parent=ev.parent,
+                 handicap=ev.handicap, komi=ev.komi, deals=ev.deals, variant=ev.variant,
+                 pulka=ev.pulka, segment=ev.segment)
+            for unit_no, unit in enumerate(ev.units, 1):
+                _add(rows["units"], event_id=event_id, unit_no=unit_no, label=unit.label,
+                     place=unit.place, place_text=unit.place_text, score=unit.score,
+                     colour=unit.colour)
+                for seat, p in enumerate(unit.players, 1):
+                    res = self._resolver.resolve(p)
+                    key = name_key(p.name)
+                    if res.is_new:
+                        created += 1
+                        _add(rows["players"], player_id=res.player_id, name=p.name,
+                             name_key=key, federation_id=p.federation_id or None,
+                             created_at=now, created_by_file=file_id)
+                    if res.learned_federation_id:
+                        learned[res.player_id] = res.learned_federation_id
+                    if (res.player_id, p.name) not in self._aliases:
+                        self._aliases.add((res.player_id, p.name))
+                        _add(rows["player_aliases"], player_id=res.player_id, spelling=p.name,
+                             name_key=key, first_file_id=file_id)
+                    _add(rows["unit_members"], event_id=event_id, unit_no=unit_no, seat=seat,
+                         player_id=res.player_id, name_as_written=p.name,
+                         federation_id=p.federation_id or None, club=p.club or None,
+                         initials=p.initials)
+        status: Literal["loaded", "correction"] = "correction" if replaced else "loaded"
+        _add(rows["source_files"],
+             file_id=file_id, sha256=sha, path=f.path, name=name, size=len(f.data),
+             format=f.result.format, raw_path=raw_rel, loaded_at=now, status=status,
+             n_events=len(f.result.events),
+             issues=json.dumps(
+                 [{"level": i.level, "message": i.message, "where": i.where}
+                  for i in f.result.issues],
+                 ensure_ascii=False,
+             ))
+        self._loaded[sha] = file_id
+        return LoadReport(name, sha, status, file_id, len(f.result.events), tuple(replaced),
+                          created)
+
+
+def _add(table: dict[str, list[object]], **values: object) -> None:
+    for column, value in values.items():
+        table.setdefault(column, []).append(value)
+
+
+def _frame(columns: dict[str, list[object]], dtypes: dict[str, str]) -> pd.DataFrame:
+    frame = pd.DataFrame(columns)
     if frame.empty:
         return frame
     for column, dtype in dtypes.items():

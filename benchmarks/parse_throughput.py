@@ -1,0 +1,131 @@
+"""Parse-and-load throughput on generated JFR Pary result pages.
+
+Generates N pages (default 2,000) from the real JFR sample's markup with other players, pair
+counts (8-30) and dates, then measures, on this machine:
+
+- lxml's raw HTML parse rate of the same pages (the floor any HTML parser stands on);
+- the `jfr_pary` parser alone, in one process;
+- end to end: parsing fanned out over the machine's cores, loading through one writer
+  (``warehouse.Loader.load_many`` in batches, each file still all or nothing) into a fresh
+  DuckDB warehouse.
+
+    python benchmarks/parse_throughput.py [--pages 2000] [--workers N] [--batch 250]
+
+Prints pages/s for each; nothing is asserted (the target is >= 300 pages/s end to end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import lxml.html  # noqa: E402
+
+from parsers import FORMATS, ParseResult  # noqa: E402
+from warehouse import Loader, Parsed, open_warehouse  # noqa: E402
+
+SAMPLE = ROOT / "fixtures/jfr_pary/W-wb130808.html"
+MONTHS = ("stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia",
+          "września", "października", "listopada", "grudnia")
+FIRST = ("Jan", "Anna", "Piotr", "Maria", "Krzysztof", "Ewa", "Andrzej", "Barbara", "Tomasz",
+         "Joanna", "Paweł", "Małgorzata", "Michał", "Katarzyna", "Łukasz", "Zofia", "Jerzy")
+LAST = ("Nowak", "Kowalski", "Wiśniewski", "Wójcik", "Kamiński", "Lewandowski", "Zieliński",
+        "Szymański", "Woźniak", "Dąbrowski", "Kozłowski", "Jankowski", "Mazur", "Kwiatkowski",
+        "Krawczyk", "Piotrowski", "Grabowski", "Nowakowski", "Pawłowski", "Michalski")
+CLUBS = ("Singleton Warszawa", "Czwórka Warszawa", "AZS PW WEKTOR", "Spójnia II Warszawa",
+         "KBS Legionowianin 2", "INWIT Pabianice")
+
+
+def make_pages(count: int, seed: int = 1) -> list[tuple[str, bytes]]:
+    text = SAMPLE.read_text(encoding="utf-8")
+    rows = re.findall(r'<tr><td class="n">&nbsp;</td><td class="c">\d+</td>.*?</tr>', text)
+    head = text[: text.index(rows[0])]
+    tail = text[text.index(rows[-1]) + len(rows[-1]):]
+    template = rows[0]
+    rng = random.Random(seed)
+    players = [(f"{rng.choice(FIRST)} {rng.choice(LAST)}", f"{10000 + i:05d}")
+               for i in range(3000)]
+    start = dt.date(2008, 1, 1)
+    pages = []
+    for k in range(count):
+        day = start + dt.timedelta(days=k)
+        heading = f"Warszawa - Polinezyjska, {day.day} {MONTHS[day.month - 1]} {day.year}"
+        page_head = head.replace("Warszawa - Polinezyjska, 8 sierpnia 2013", heading)
+        n = rng.randint(8, 30)
+        scores = sorted((round(rng.uniform(35, 68), 2) for _ in range(n)), reverse=True)
+        body = []
+        for place, score in enumerate(scores, 1):
+            (a, ida), (b, idb) = rng.sample(players, 2)
+            row = template
+            row = re.sub(r'(<td class="c">)1(</td>)', rf"\g<1>{place}\2", row, count=1)
+            row = row.replace("Irena Chodorowska", a).replace("Jan Chodorowski", b)
+            row = row.replace("r=06542", f"r={ida}").replace("r=06543", f"r={idb}")
+            row = row.replace("Spójnia II Warszawa", rng.choice(CLUBS))
+            row = row.replace("  61.83", f"  {score:.2f}")
+            body.append(row)
+        pages.append((f"W-gen{k:05d}.html", (page_head + "".join(body) + tail).encode()))
+    return pages
+
+
+def _parse(page: tuple[str, bytes]) -> tuple[str, bytes, ParseResult]:
+    name, data = page
+    return name, data, FORMATS["jfr_pary"].parse(data, source=name)
+
+
+def rate(label: str, pages: int, seconds: float) -> None:
+    print(f"{label:<44} {pages / seconds:9.0f} pages/s  ({pages} pages, {seconds:.2f} s)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pages", type=int, default=2000)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--batch", type=int, default=250)
+    args = ap.parse_args()
+
+    pages = make_pages(args.pages)
+    size = sum(len(d) for _, d in pages)
+    print(f"{len(pages)} generated pages, {size / 1e6:.1f} MB, {args.workers} worker(s)")
+
+    t = time.perf_counter()
+    for _, data in pages:
+        lxml.html.document_fromstring(data)
+    rate("lxml raw parse (1 process)", len(pages), time.perf_counter() - t)
+
+    t = time.perf_counter()
+    for page in pages:
+        _parse(page)
+    rate("jfr_pary parse (1 process)", len(pages), time.perf_counter() - t)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        with open_warehouse(Path(tmp) / "bench.duckdb") as wh, \
+                ProcessPoolExecutor(args.workers) as pool:
+            loader = Loader(wh)
+            batch: list[Parsed] = []
+            loaded = 0
+            for name, data, result in pool.map(_parse, pages, chunksize=25):
+                batch.append(Parsed(data, result, name))
+                if len(batch) >= args.batch:
+                    loaded += sum(1 for o in loader.load_many(batch) if not isinstance(o, Exception))
+                    batch = []
+            loaded += sum(1 for o in loader.load_many(batch) if not isinstance(o, Exception))
+            events = wh.con.execute("SELECT count(*) FROM events").fetchall()[0][0]
+            members = wh.con.execute("SELECT count(*) FROM unit_members").fetchall()[0][0]
+        rate("end to end: parse + load into DuckDB", len(pages), time.perf_counter() - t)
+        print(f"loaded {loaded} files: {events} events, {members} player-results")
+
+
+if __name__ == "__main__":
+    main()
