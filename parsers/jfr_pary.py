@@ -30,7 +30,26 @@ are not on this page (None). Rows in messages are counted from the first pair (r
 
 Checks: a pair placed below another must not score more, tied pairs must score the same, places
 must follow on (``1, 2, 2, 4``): each failure is a warning (``InconsistentResult`` in strict mode).
-A page with several results tables (sections) is an ``UnsupportedVariant`` for now.
+
+Sections (spec/inputs.md: "several tables on one page (sections A/B, NS/EW lines of a Mitchell)"):
+a page - the full results or one of the ranking pages JFR writes beside them for a sector or a
+line - may carry several rankings, each with its own ``m-ce | nr | ...`` header. A header starts a
+new section when it opens another ``<table>`` or when a *caption row* sits right above it: a row
+whose only text is ``Sektor A``, ``Grupa B``, ``Linia NS``, ``Klasyfikacja EW``, ``NS``, ... (or,
+for a header that opens its table, the last text before that table). Each section is one event
+with ``section`` = the caption as written; a page of several sections where one has no caption
+names that one by its position (``"2"``, with a note). A single ranking with a caption (a side
+page for one sector) is one event with that section; without one, ``section`` is ``""``. A header
+repeated inside a section without a caption (long tables) is skipped. Rows are counted from the
+first pair of their section; messages name the section as the table (``results`` when the page
+has a single ranking without caption).
+
+Phantom pairs: a player line ``PHANTOM``, ``ROBOT``, ``Bye``, ``pauza`` is not a player; the pair
+keeps its place with the real players only (an info note).
+
+Detection refuses pages that are not JFR Pary rankings although they share its markup: KoPS2www
+pages (generator ``KoPS2www, JFR 2005``, see ``kops``) and JFR Teamy pages (a ``drużyna``
+column or the ``Teamy.x.y`` footer, see ``jfr_teamy``).
 """
 
 from __future__ import annotations
@@ -52,6 +71,8 @@ from ._registry import Format
 from ._text import decode_bytes, html_declared_charset, normalise_space, parse_decimal
 
 __all__ = ["FORMAT", "detect", "parse"]
+# The readers below (``_br_lines``, ``_cells``, heading and date helpers, ``_jfr_generator``,
+# ``_is_placeholder``) are shared with ``jfr_teamy`` and ``kops``, which write the same markup.
 
 NAME = "jfr_pary"
 _TABLE = "results"
@@ -62,6 +83,12 @@ _META = re.compile(rb"<meta\b[^>]*>", re.IGNORECASE)
 _FOOTER = re.compile(rb"\bPary\.\d+\.\d+")
 _PLACE_HEADER = re.compile(rb">\s*(?:m-ce|miejsce)\s*<", re.IGNORECASE)
 _NUMBER_HEADER = re.compile(rb">\s*nr\s*<", re.IGNORECASE)
+_TEAMY_FOOTER = re.compile(rb"\bTeamy\.\d+\.\d+")
+_TEAM_HEADER = re.compile(
+    rb">\s*(?:dru(?:\xc5\xbc|\xbf|&#380;|&zdot;|z)yna|team|"
+    rb"zesp(?:\xc3\xb3|\xf3|&oacute;|&#243;|o)(?:\xc5\x82|\xb3|&#322;|l))\s*<",
+    re.IGNORECASE,
+)
 
 
 def _jfr_generator(data: bytes) -> bool:
@@ -73,11 +100,26 @@ def _jfr_generator(data: bytes) -> bool:
     return False
 
 
+def _kops_generator(data: bytes) -> bool:
+    """``<meta name="GENERATOR" content="KoPS2www, JFR 2005">``: a KoPS page, not JFR Pary."""
+    return any(
+        b"generator" in (lowered := tag.lower()) and re.search(rb"content\s*=[^>]*kops", lowered)
+        for tag in _META.findall(data[:16384])
+    )
+
+
+def _teamy_page(data: bytes) -> bool:
+    """A JFR Teamy page: its footer, or a ``drużyna`` (team) column header."""
+    return _TEAMY_FOOTER.search(data) is not None or _TEAM_HEADER.search(data) is not None
+
+
 def detect(data: bytes, filename: str = "") -> bool:
-    """A JFR page (generator meta or ``Pary.4.1`` footer) with the ``m-ce`` / ``nr`` header."""
+    """A JFR page (generator meta or ``Pary.4.1`` footer) with the ``m-ce`` / ``nr`` header,
+    neither a KoPS2www page nor a JFR Teamy page."""
     made_by_jfr = _jfr_generator(data) or _FOOTER.search(data) is not None
     return bool(
         made_by_jfr and _PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data)
+        and not _kops_generator(data) and not _teamy_page(data)
     )
 
 
@@ -221,25 +263,93 @@ def _scoring(score_header: str) -> Scoring:
     return "unknown"
 
 
-def _find_header(doc: Element, file: str) -> tuple[Element, _Columns]:
-    """The results table's header row; ``MalformedFile`` if the page has none."""
-    found: list[tuple[Element, _Columns]] = []
+_SECTION_CAPTION = re.compile(
+    r"^(?:(?:sektor|sekcja|grupa|linia|klasyfikacja|ranking|strefa|kategoria)\b.*"
+    r"|(?:linia\s+)?(?:NS|EW|N-S|E-W|NS/EW))$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Section:
+    """One ranking of the page: its header row, columns and caption (None if it has none)."""
+
+    header: Element
+    columns: _Columns
+    caption: str | None
+
+
+def _caption_text(lines: Sequence[str]) -> str | None:
+    """The caption if ``lines`` (one row or block of text) is nothing but a section caption."""
+    if len(lines) == 1 and _SECTION_CAPTION.match(lines[0]):
+        return lines[0]
+    return None
+
+
+def _row_caption(row: Element) -> str | None:
+    """The caption a row carries (its only text, once, matching :data:`_SECTION_CAPTION`)."""
+    texts = list(dict.fromkeys(t for c in _cells(row) if (t := _cell_text(c))))
+    return _caption_text(texts)
+
+
+def _enclosing_table(row: Element) -> Element:
+    parent = row.getparent()
+    if parent is not None and parent.tag in ("tbody", "thead") and parent.getparent() is not None:
+        return parent.getparent()
+    return parent
+
+
+def _caption(header_row: Element) -> str | None:
+    """The section caption of a header row (see module doc), None if it has none."""
+    for row in header_row.itersiblings(preceding=True):
+        if isinstance(row.tag, str) and row.tag == "tr" and _text_lines(row):
+            return _row_caption(row)
+    table = _enclosing_table(header_row)
+    if table is None:
+        return None
+    for element in table.itersiblings(preceding=True):
+        if not isinstance(element.tag, str) or element.tag in ("script", "style"):
+            continue  # comments, processing instructions, scripts
+        if element.tag == "table":
+            break
+        lines = _text_lines(element)
+        if lines:
+            return _caption_text(lines[-1:])
+    return None
+
+
+def _find_sections(doc: Element, file: str) -> list[_Section]:
+    """The page's rankings in order; ``MalformedFile`` if it has none (see module doc)."""
+    sections: list[_Section] = []
     for row in doc.iter("tr"):
         columns = _columns([_cell_text(c) for c in _cells(row)])
-        if columns is not None:
-            found.append((row, columns))
-    if not found:
+        if columns is None:
+            continue
+        caption = _caption(row)
+        other_table = not sections or row.getparent() is not sections[-1].header.getparent()
+        if other_table or caption is not None:
+            sections.append(_Section(row, columns, caption))
+    if not sections:
         raise MalformedFile(
             "no results table: no row with the columns 'm-ce', 'nr', names and 'wynik'",
             file=file,
         )
-    first_row, columns = found[0]
-    table = first_row.getparent()
-    if any(row.getparent() is not table for row, _ in found[1:]):
-        raise UnsupportedVariant(
-            "several results tables on one page (sections); not handled yet", file=file,
-        )
-    return first_row, columns
+    return sections
+
+
+def _section_names(sections: Sequence[_Section], log: IssueLog) -> list[str]:
+    """``Event.section`` per ranking: the caption, else ``""`` alone, else the position."""
+    if len(sections) == 1:
+        return [sections[0].caption or ""]
+    names: list[str] = []
+    for number, section in enumerate(sections, start=1):
+        if section.caption is None:
+            log.report(MalformedFile(
+                f"ranking {number} of {len(sections)} has no section caption; named {number!r}",
+                table=str(number), has_value=False,
+            ), level="info")
+        names.append(section.caption or str(number))
+    return names
 
 
 # --- the heading: title, date, organiser ----------------------------------------------------
@@ -360,16 +470,29 @@ def _clubs(cell: Element | None, n_players: int) -> tuple[list[str | None], bool
     return [lines[i] if i < len(lines) else None for i in range(n_players)], False
 
 
-def _iter_rows(header_row: Element) -> Iterator[Element]:
-    return (r for r in header_row.itersiblings() if isinstance(r.tag, str) and r.tag == "tr")
+def _iter_rows(header_row: Element, stop: Element | None) -> Iterator[Element]:
+    """The rows below ``header_row`` in its table, up to (not including) the row ``stop``."""
+    for row in header_row.itersiblings():
+        if row is stop:
+            return
+        if isinstance(row.tag, str) and row.tag == "tr":
+            yield row
+
+
+_PLACEHOLDER = re.compile(r"^(?:phantom|fantom|robot|bye|pauza|pause|-+)$", re.IGNORECASE)
+
+
+def _is_placeholder(name: str) -> bool:
+    """``PHANTOM``, ``ROBOT``, ``Bye``, ``pauza``: a seat filler, not a player."""
+    return _PLACEHOLDER.match(name.strip(" .()")) is not None
 
 
 def _read_row(
     number: int, cells: Sequence[Element], columns: _Columns, headers: Sequence[str],
-    log: IssueLog,
+    log: IssueLog, table: str = _TABLE,
 ) -> _Row:
     def where(column: int) -> dict[str, Any]:
-        return {"file": log.file, "table": _TABLE, "row": number, "column": headers[column]}
+        return {"file": log.file, "table": table, "row": number, "column": headers[column]}
 
     place_text = _cell_text(cells[columns.place])
     try:
@@ -404,46 +527,55 @@ def _read_row(
                                  **where(columns.score)))
     players = tuple(
         PlayerAsWritten(name=name, federation_id=fid, club=club)
-        for (name, fid), club in zip(names, clubs)
+        for (name, fid), club in zip(names, clubs) if not _is_placeholder(name)
     )
+    if len(players) < len(names):
+        log.report(MalformedFile(
+            f"pair {label}: a phantom/robot seat is not a player; the pair keeps its place",
+            value=_cell_text(cells[columns.names]), **where(columns.names),
+        ), level="info")
     return _Row(number, place_text, written, label, score, players)
 
 
-def _read_rows(header_row: Element, columns: _Columns, log: IssueLog) -> list[_Row]:
-    """Every pair's row below the header; blank spacer rows and repeated headers are skipped."""
+def _read_rows(
+    header_row: Element, columns: _Columns, log: IssueLog, *, table: str = _TABLE,
+    stop: Element | None = None,
+) -> list[_Row]:
+    """Every pair's row below the header up to ``stop`` (the next section's header); blank
+    spacer rows, caption rows and repeated headers are skipped."""
     headers = [_cell_text(c) for c in _cells(header_row)]
     rows: list[_Row] = []
-    for tr in _iter_rows(header_row):
+    for tr in _iter_rows(header_row, stop):
         cells = _cells(tr)
         texts = [_cell_text(c) for c in cells]
-        if not any(texts) or _columns(texts) is not None:
+        if not any(texts) or _columns(texts) is not None or _row_caption(tr) is not None:
             continue
         if len(cells) < columns.width:
             log.report(MalformedFile(
-                "row has fewer cells than the header; skipped", table=_TABLE,
+                "row has fewer cells than the header; skipped", table=table,
                 row=len(rows) + 1, value=" | ".join(texts),
             ))
             continue
-        rows.append(_read_row(len(rows) + 1, cells, columns, headers, log))
+        rows.append(_read_row(len(rows) + 1, cells, columns, headers, log, table))
     if not rows:
-        raise MalformedFile("the results table has no pairs", file=log.file, table=_TABLE)
+        raise MalformedFile("the results table has no pairs", file=log.file, table=table)
     return rows
 
 
 def _units(rows: Sequence[_Row], columns: _Columns, headers: Sequence[str],
-           log: IssueLog) -> tuple[Unit, ...]:
+           log: IssueLog, table: str = _TABLE) -> tuple[Unit, ...]:
     """Units with shared places for ties; odd places and places contradicting scores are noted."""
     places, problems = shared_places([r.written for r in rows])
     for problem in problems:
         row = rows[problem.index]
         log.report(InconsistentResult(
-            problem.message, table=_TABLE, row=row.number, column=headers[columns.place],
+            problem.message, table=table, row=row.number, column=headers[columns.place],
             value=row.place_text,
         ))
     for problem in order_problems(places, [r.score for r in rows]):
         row = rows[problem.index]
         log.report(InconsistentResult(
-            f"pair {row.label}: {problem.message}", table=_TABLE, row=row.number,
+            f"pair {row.label}: {problem.message}", table=table, row=row.number,
             column=headers[columns.score], value=row.score,
         ))
     return tuple(
@@ -471,28 +603,35 @@ def _document(text: str, file: str) -> Element:
 
 
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
-    """One pairs event from a JFR Pary full-results page; see the module docstring."""
+    """One pairs event per ranking of a JFR Pary results page; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
     text = _decode(data, log)
     doc = _document(text, log.file)
-    header_row, columns = _find_header(doc, log.file)
-    headers = [_cell_text(c) for c in _cells(header_row)]
-    heading = _read_heading(_heading_lines(header_row))
+    sections = _find_sections(doc, log.file)
+    heading = _read_heading(_heading_lines(sections[0].header))
     title, date_found = _event_date_and_title(doc, text, heading, log)
     if not title:
         log.report(MalformedFile("no event title on the page", table="heading", has_value=False))
-    scoring = _scoring(columns.score_header)
-    if scoring == "unknown":
-        log.report(UnsupportedVariant(
-            "result column is neither percent nor IMP; scoring left unknown",
-            table=_TABLE, column=columns.score_header, value=columns.score_header,
-        ), level="info")
-    units = _units(_read_rows(header_row, columns, log), columns, headers, log)
-    event = Event(
-        game="bridge", title=title, date=date_found.date, kind="pairs", scoring=scoring,
-        units=units, boards=None, section="", organiser=heading.organiser, format=NAME,
-    )
-    return ParseResult(format=NAME, events=(event,), issues=log.issues)
+    names = _section_names(sections, log)
+    events: list[Event] = []
+    for index, (section, name) in enumerate(zip(sections, names)):
+        table = name or _TABLE
+        stop = sections[index + 1].header if index + 1 < len(sections) else None
+        columns = section.columns
+        scoring = _scoring(columns.score_header)
+        if scoring == "unknown":
+            log.report(UnsupportedVariant(
+                "result column is neither percent nor IMP; scoring left unknown",
+                table=table, column=columns.score_header, value=columns.score_header,
+            ), level="info")
+        headers = [_cell_text(c) for c in _cells(section.header)]
+        rows = _read_rows(section.header, columns, log, table=table, stop=stop)
+        events.append(Event(
+            game="bridge", title=title, date=date_found.date, kind="pairs", scoring=scoring,
+            units=_units(rows, columns, headers, log, table), boards=None, section=name,
+            organiser=heading.organiser, format=NAME,
+        ))
+    return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
 
 
 FORMAT = Format(

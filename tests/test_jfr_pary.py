@@ -16,7 +16,6 @@ from parsers import (
     MalformedFile,
     ParseError,
     ParseResult,
-    UnsupportedVariant,
     detect_format,
 )
 from parsers import jfr_pary
@@ -312,12 +311,119 @@ def test_page_without_results_table() -> None:
         _parse(text)
 
 
-def test_two_results_tables_are_not_handled_yet() -> None:
+def test_invalid_place_in_a_section_names_the_section() -> None:
+    text = (FIXTURES / "jfr_pary" / "two-sectors.html").read_text(encoding="utf-8")
+    marker = '<b>Sektor B</b>'
+    head, tail = text.split(marker)
+    tail = tail.replace('<td class="n">&nbsp;</td><td class="c">3</td>',
+                        '<td class="n">&nbsp;</td><td class="c">x3</td>', 1)
+    with pytest.raises(MalformedFile) as caught:
+        _parse(head + marker + tail)
+    error = caught.value
+    assert (error.table, error.row, error.column, error.value) == ("Sektor B", 3, "m-ce", "x3")
+
+
+# --- sections -------------------------------------------------------------------------------
+
+
+def test_two_sectors_in_two_tables() -> None:
+    data = (FIXTURES / "jfr_pary" / "two-sectors.html").read_bytes()
+    result = jfr_pary.parse(data, source="two-sectors.html", strict=True)
+    assert [e.section for e in result.events] == ["Sektor A", "Sektor B"]
+    for event in result.events:
+        assert event.title == "Turniej Par - Dwa Sektory"
+        assert event.date == dt.date(2013, 8, 29)
+        assert event.organiser == "Warszawa - Polinezyjska"
+        assert event.scoring == "MP"
+        assert [u.place for u in event.units] == [1.0, 2.0, 3.0, 4.0, 5.0]
+    a, b = result.events
+    assert [u.label for u in a.units] == ["13", "23", "16", "21", "20"]
+    assert [u.label for u in b.units] == ["8", "22", "9", "12", "4"]
+    assert b.units[0].players[0].name == "Jacek Ciechomski"
+    assert a.key != b.key
+    assert result.issues == ()
+
+
+def test_ns_and_ew_rankings_in_one_table() -> None:
+    data = (FIXTURES / "jfr_pary" / "mitchell-ns-ew-one-table.html").read_bytes()
+    result = jfr_pary.parse(data, source="mitchell-ns-ew-one-table.html", strict=True)
+    assert [(e.section, e.n_units) for e in result.events] == [
+        ("Klasyfikacja NS", 6), ("Klasyfikacja EW", 6),
+    ]
+    ns, ew = result.events
+    assert ns.units[-1].label == "14" and ew.units[0].label == "8"
+    assert [u.place for u in ew.units] == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    # The EW caption row is not a pair of the NS ranking.
+    assert all(len(u.players) == 2 for e in result.events for u in e.units)
+
+
+def test_uncaptioned_tables_are_sections_by_position() -> None:
     start = SAMPLE_TEXT.index("<table")
     end = SAMPLE_TEXT.index("</table>") + len("</table>")
     text = SAMPLE_TEXT[:end] + SAMPLE_TEXT[start:end] + SAMPLE_TEXT[end:]
-    with pytest.raises(UnsupportedVariant):
-        _parse(text)
+    result = _parse(text, strict=True)  # only notes
+    assert [(e.section, e.n_units) for e in result.events] == [("1", 23), ("2", 23)]
+    assert [(i.level, i.where) for i in result.issues] == [
+        ("info", "file W-test.html, table 1"), ("info", "file W-test.html, table 2"),
+    ]
+    assert "has no section caption" in result.issues[0].message
+
+
+def test_side_page_of_one_sector_has_its_section() -> None:
+    header = '<tr><td class="n">&nbsp;</td><td class="c">m-ce</td>'
+    caption = '<tr><td class="n">&nbsp;</td><td class="u" colspan="9">Sektor B</td></tr>'
+    event = _parse(SAMPLE_TEXT.replace(header, caption + header, 1), strict=True).events[0]
+    assert event.section == "Sektor B"
+    assert event.n_units == 23
+
+
+def test_caption_before_a_table_that_opens_with_its_header() -> None:
+    text = (FIXTURES / "jfr_pary" / "two-sectors.html").read_text(encoding="utf-8")
+    row = '<tr><td class="n">&nbsp;</td><td class="u" colspan="9"><b>Sektor B</b></td></tr>'
+    table = '<table border="0" cellspacing="0">'
+    assert text.count(table + row) == 1
+    text = text.replace(table + row, "<h3>Linia EW</h3>" + table)
+    result = _parse(text, strict=True)
+    assert [e.section for e in result.events] == ["Sektor A", "Linia EW"]
+
+
+def test_repeated_header_without_caption_continues_the_ranking() -> None:
+    header_start = SAMPLE_TEXT.index('<tr><td class="n">&nbsp;</td><td class="c">m-ce</td>')
+    header = SAMPLE_TEXT[header_start:SAMPLE_TEXT.index("</tr>", header_start) + 5]
+    text = _set_place(SAMPLE_TEXT, 12, "12").replace(
+        '<tr><td class="n">&nbsp;</td><td class="c">12</td>',
+        header + '<tr><td class="n">&nbsp;</td><td class="c">12</td>', 1)
+    result = _parse(text, strict=True)
+    assert [(e.section, e.n_units) for e in result.events] == [("", 23)]
+
+
+# --- IMP scoring and phantoms ---------------------------------------------------------------
+
+
+def test_imp_fixture() -> None:
+    data = (FIXTURES / "jfr_pary" / "imp-scoring.html").read_bytes()
+    result = jfr_pary.parse(data, source="imp-scoring.html", strict=True)
+    event = result.events[0]
+    assert (event.scoring, event.title, event.date) == (
+        "IMP", "Turniej Par na IMP", dt.date(2013, 8, 15),
+    )
+    assert [u.score for u in event.units][:2] == [31.4, 18.9]
+    assert event.units[-1].score == -29.3
+    assert sum(u.score for u in event.units if u.score is not None) == pytest.approx(0.0)
+    assert [(u.place, u.place_text) for u in event.units[4:7]] == [
+        (5.5, "5"), (5.5, ""), (7.0, "7"),
+    ]
+    assert result.issues == ()
+
+
+def test_phantom_partner_is_not_a_player() -> None:
+    text = SAMPLE_TEXT.replace(">Waldemar Putz</a>", ">PHANTOM</a>", 1)
+    result = _parse(text)
+    last = result.events[0].units[-1]
+    assert (last.place, last.label) == (23.0, "1")
+    assert [p.name for p in last.players] == ["Mariusz Łasiewicki"]
+    assert [i.level for i in result.issues] == ["info"]
+    assert "phantom" in result.issues[0].message
 
 
 # --- detection ------------------------------------------------------------------------------
@@ -340,6 +446,20 @@ def test_detect_refuses_csv_and_plain_html() -> None:
     assert not jfr_pary.detect(b"<html><body><p>Hello</p></body></html>", "index.html")
 
 
+def test_detect_refuses_kops_and_jfr_teamy_pages() -> None:
+    for path in [*(FIXTURES / "kops").glob("*.html"), *(FIXTURES / "jfr_teamy").glob("*.html")]:
+        assert not jfr_pary.detect(path.read_bytes(), path.name), path.name
+    # A KoPS page keeps being refused when its header uses JFR's "m-ce" / "nr".
+    kops = (FIXTURES / "kops" / "PCH1003_wyn.html").read_bytes()
+    kops = kops.replace(b">miejsce<", b">m-ce<").replace(b">numer<", b">nr<")
+    assert not jfr_pary.detect(kops)
+    # A Pary-like page with a team column is a JFR Teamy page.
+    teams = SAMPLE_TEXT.replace('<td class="c">&nbsp;</td><td class="c">wk</td>',
+                                '<td class="c">drużyna</td><td class="c">wk</td>', 1)
+    assert not jfr_pary.detect(teams.encode("utf-8"))
+    assert not jfr_pary.detect(teams.encode("iso-8859-2"))
+
+
 def test_detect_refuses_a_jfr_page_without_the_results_table() -> None:
     # JFR's frame page "WYNIKI" has the generator meta and footer but no ranking.
     frame = SAMPLE_TEXT[: SAMPLE_TEXT.index("<body")] + (
@@ -352,6 +472,7 @@ def test_detect_refuses_a_jfr_page_without_the_results_table() -> None:
 # --- robustness -----------------------------------------------------------------------------
 
 TIES = (FIXTURES / "jfr_pary" / "ties-empty-place.html").read_bytes()
+SECTIONS = (FIXTURES / "jfr_pary" / "mitchell-ns-ew-one-table.html").read_bytes()
 
 
 @given(st.integers(0, len(TIES)), st.integers(0, 200), st.binary(max_size=20))
@@ -363,3 +484,16 @@ def test_damaged_pages_fail_only_with_parse_errors(start: int, cut: int, junk: b
         assert error.file == "damaged.html"
     else:
         assert result.events[0].n_units >= 1
+
+
+@given(st.integers(0, len(SECTIONS)), st.integers(0, 300), st.binary(max_size=20))
+def test_damaged_section_pages_fail_only_with_parse_errors(
+    start: int, cut: int, junk: bytes,
+) -> None:
+    data = SECTIONS[:start] + junk + SECTIONS[start + cut:]
+    try:
+        result = jfr_pary.parse(data, source="damaged.html")
+    except ParseError as error:
+        assert error.file == "damaged.html"
+    else:
+        assert all(event.n_units >= 1 for event in result.events)

@@ -1,0 +1,334 @@
+"""KoPS2www results pages (``wyn.html``) from the Polish club pairs scoring program KoPS.
+
+Layout (fixtures/kops/PCH1003_wyn.html, Chorzów 3 Oct 2011): the generator meta reads
+``KoPS2www, JFR 2005`` (the page borrows JFR's ``kolorki.css``, but not its markup). Above the one
+results table an ``<h4>`` holds the heading: the title, then ``<place>, <date> r.``. The table's
+first row (``class=nagl``) is the column header
+
+    miejsce | numer | (names) | WK | okręg | PZBS | (category) | % | PKL | PDF
+
+and one row per pair follows (``class=niep`` / ``class=parz``, odd and even). ``WK`` (members'
+ranking), ``okręg`` (district), the unnamed category column (``S`` senior, ``K`` woman, ``N``,
+``J``...), ``PKL`` (ranking points) and ``PDF`` are not part of the event model and are ignored.
+
+Quirks handled:
+
+- **names**: both players of a pair in *one* link to the pair's history page, separated by
+  ``<br>`` inside the ``<a>`` (unlike JFR Pary, one ``<a>`` per player); every line is a player;
+- **federation ids**: the ``PZBS`` column has one line per player, the member id as the link text
+  (``03499``, zero-padded to five digits like JFR Pary's; the link's ``r=3499`` drops the zeros),
+  kept as written. An empty line is a player without an id; a line that is not digits is noted
+  and ignored; a different number of lines than players is a warning (ids assigned in order);
+- **ties** (spec/inputs.md: shared places): a range ``9-10``, a repeated place or an empty place
+  cell below a placed row all give the averaged place (9.5); ``place_text`` keeps the cell;
+- **charset**: ISO-8859-2 declared; an undeclared or mislabelled page is detected (``_text``);
+- **scoring**: ``%`` is matchpoints; ``+/-`` / ``IMP`` IMPs; anything else ``unknown`` (a note);
+- **phantom** seats (``PHANTOM``, ``ROBOT``, ``pauza``) are not players: the pair keeps its place.
+
+Event fields: ``title`` is the first heading line, ``date`` the first date in the heading (else in
+``<title>``); none is malformed (never today's date). ``organiser`` is the date line without its
+date (``Chorzów``). Boards are not on the page (None); ``section`` is ``""``. Rows in messages
+are counted from the first pair (row 1), the table is ``results``.
+
+Checks as in ``jfr_pary``: places that do not follow on and scores contradicting places are
+warnings (``InconsistentResult`` in strict mode).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
+from ._issues import IssueLog, source_name
+from ._model import Event, ParseResult, PlayerAsWritten, Unit
+from ._places import WrittenPlace, order_problems, parse_place, shared_places
+from ._registry import Format
+from ._text import normalise_space, parse_decimal
+from .jfr_pary import (
+    Element,
+    _cell_text,
+    _cells,
+    _decode,
+    _document,
+    _event_date_and_title,
+    _is_placeholder,
+    _kops_generator,
+    _read_heading,
+    _scoring,
+    _text_lines,
+)
+
+__all__ = ["FORMAT", "detect", "parse"]
+
+NAME = "kops"
+_TABLE = "results"
+
+# --- detection ------------------------------------------------------------------------------
+
+_PLACE_HEADER = re.compile(rb">\s*miejsce\s*<", re.IGNORECASE)
+_NUMBER_HEADER = re.compile(rb">\s*numer\s*<", re.IGNORECASE)
+
+
+def detect(data: bytes, filename: str = "") -> bool:
+    """The KoPS2www generator meta and the ``miejsce`` / ``numer`` column header."""
+    return bool(
+        _kops_generator(data) and _PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data)
+    )
+
+
+# --- the column header ----------------------------------------------------------------------
+
+_PLACE_NAMES = frozenset({"miejsce", "m-ce"})
+_LABEL_NAMES = frozenset({"numer", "nr"})
+_ID_NAMES = frozenset({"pzbs", "id", "nr pzbs"})
+_SCORE_NAMES = frozenset({"%", "wynik", "wynik %", "+/-", "imp", "impy"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """Column positions of the results table and the header texts as written."""
+
+    place: int
+    label: int
+    names: int
+    score: int
+    ids: int | None
+    headers: tuple[str, ...]
+
+    @property
+    def width(self) -> int:
+        return max(self.place, self.label, self.names, self.score, self.ids or 0) + 1
+
+
+def _columns(headers: Sequence[str]) -> _Columns | None:
+    """Column positions from a header row's texts, None if it is not the results header."""
+    lowered = [h.lower() for h in headers]
+    place = next((i for i, h in enumerate(lowered) if h in _PLACE_NAMES), None)
+    label = next((i for i, h in enumerate(lowered) if h in _LABEL_NAMES), None)
+    if place is None or label is None:
+        return None
+    names = next((i for i, h in enumerate(lowered) if i > label and h == ""), None)
+    score = next((i for i, h in enumerate(lowered) if h in _SCORE_NAMES), None)
+    ids = next((i for i, h in enumerate(lowered) if h in _ID_NAMES), None)
+    if names is None or score is None:
+        return None
+    return _Columns(place, label, names, score, ids, tuple(headers))
+
+
+def _find_header(doc: Element, file: str) -> tuple[Element, _Columns]:
+    """The results header row; ``MalformedFile`` if none, ``UnsupportedVariant`` if several."""
+    found = [
+        (row, columns) for row in doc.iter("tr")
+        if (columns := _columns([_cell_text(c) for c in _cells(row)])) is not None
+    ]
+    if not found:
+        raise MalformedFile(
+            "no results table: no row with the columns 'miejsce', 'numer', names and '%'",
+            file=file,
+        )
+    if any(row.getparent() is not found[0][0].getparent() for row, _ in found[1:]):
+        raise UnsupportedVariant("several results tables on one page", file=file)
+    return found[0]
+
+
+# --- the heading ----------------------------------------------------------------------------
+
+
+def _heading_lines(header_row: Element) -> list[str]:
+    """Text above the results table: the body's elements before it (the ``<h4>``), in order."""
+    table = header_row.getparent()
+    if table is not None and table.tag in ("tbody", "thead"):
+        table = table.getparent()
+    if table is None:
+        return []
+    lines: list[str] = []
+    for element in reversed(list(table.itersiblings(preceding=True))):
+        if isinstance(element.tag, str) and element.tag not in ("script", "style"):
+            lines.extend(_text_lines(element))
+        if element.tail and (tail := normalise_space(element.tail)):
+            lines.append(tail)
+    parent = table.getparent()
+    leading = normalise_space(parent.text or "") if parent is not None else ""
+    return ([leading] if leading else []) + lines
+
+
+# --- the rows -------------------------------------------------------------------------------
+
+
+def _lines(cell: Element) -> list[str]:
+    """The cell's text split at every ``<br>``, also inside links (KoPS puts both names of a
+    pair in one ``<a>``)."""
+    lines: list[list[str]] = [[]]
+
+    def walk(element: Element) -> None:
+        lines[-1].append(element.text or "")
+        for child in element:
+            if isinstance(child.tag, str):
+                if child.tag == "br":
+                    lines.append([])
+                else:
+                    walk(child)
+            lines[-1].append(child.tail or "")
+
+    walk(cell)
+    return [normalise_space("".join(parts)) for parts in lines]
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    number: int
+    place_text: str
+    written: WrittenPlace | None
+    label: str
+    score: float | None
+    players: tuple[PlayerAsWritten, ...]
+
+
+def _federation_ids(
+    cell: Element | None, n_players: int, label: str, where: dict[str, Any], log: IssueLog,
+) -> list[str | None]:
+    """One id per player from the ``PZBS`` column (see module doc)."""
+    if cell is None:
+        return [None] * n_players
+    lines = _lines(cell)
+    if len(lines) != n_players and any(lines):
+        log.report(MalformedFile(
+            f"pair {label}: {n_players} players but {len(lines)} id lines; ids assigned in order",
+            value=_cell_text(cell), **where,
+        ))
+    ids: list[str | None] = []
+    for i in range(n_players):
+        text = lines[i] if i < len(lines) else ""
+        if text and not text.isdigit():
+            log.report(MalformedFile(
+                f"pair {label}: member id is not a number; ignored", value=text, **where,
+            ))
+            text = ""
+        ids.append(text or None)
+    return ids
+
+
+def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: IssueLog) -> _Row:
+    def where(column: int) -> dict[str, Any]:
+        return {"file": log.file, "table": _TABLE, "row": number,
+                "column": columns.headers[column] or f"column {column + 1}"}
+
+    place_text = _cell_text(cells[columns.place])
+    try:
+        written = parse_place(place_text)
+    except ValueError:
+        raise MalformedFile("invalid place", value=place_text, **where(columns.place)) from None
+    label = _cell_text(cells[columns.label])
+    if not label:
+        raise MalformedFile("pair without a number", value=label, **where(columns.label))
+    names = [line for line in _lines(cells[columns.names]) if line]
+    if not names:
+        raise MalformedFile(
+            f"pair {label} without player names", has_value=False, **where(columns.names),
+        )
+    id_cell = cells[columns.ids] if columns.ids is not None else None
+    id_where = where(columns.ids) if columns.ids is not None else {}
+    ids = _federation_ids(id_cell, len(names), label, id_where, log)
+    score_text = _cell_text(cells[columns.score])
+    score: float | None = None
+    try:
+        score = parse_decimal(score_text)
+    except ValueError:
+        log.report(MalformedFile("invalid result; left empty", value=score_text,
+                                 **where(columns.score)))
+    if score is None and not score_text:
+        log.report(MalformedFile(f"pair {label} has no result", value=score_text,
+                                 **where(columns.score)))
+    players = tuple(
+        PlayerAsWritten(name=name, federation_id=fid)
+        for name, fid in zip(names, ids) if not _is_placeholder(name)
+    )
+    if len(players) < len(names):
+        log.report(MalformedFile(
+            f"pair {label}: a phantom/robot seat is not a player; the pair keeps its place",
+            value=" / ".join(names), **where(columns.names),
+        ), level="info")
+    return _Row(number, place_text, written, label, score, players)
+
+
+def _read_rows(header_row: Element, columns: _Columns, log: IssueLog) -> list[_Row]:
+    """Every pair's row below the header; blank rows and repeated headers are skipped."""
+    rows: list[_Row] = []
+    for tr in header_row.itersiblings():
+        if not isinstance(tr.tag, str) or tr.tag != "tr":
+            continue
+        cells = _cells(tr)
+        texts = [_cell_text(c) for c in cells]
+        if not any(texts) or _columns(texts) is not None:
+            continue
+        if len(cells) < columns.width:
+            log.report(MalformedFile(
+                "row has fewer cells than the header; skipped", table=_TABLE,
+                row=len(rows) + 1, value=" | ".join(texts),
+            ))
+            continue
+        rows.append(_read_row(len(rows) + 1, cells, columns, log))
+    if not rows:
+        raise MalformedFile("the results table has no pairs", file=log.file, table=_TABLE)
+    return rows
+
+
+def _units(rows: Sequence[_Row], columns: _Columns, log: IssueLog) -> tuple[Unit, ...]:
+    """Units with shared places for ties; odd places and places contradicting scores are noted."""
+    places, problems = shared_places([r.written for r in rows])
+    for problem in problems:
+        row = rows[problem.index]
+        log.report(InconsistentResult(
+            problem.message, table=_TABLE, row=row.number,
+            column=columns.headers[columns.place], value=row.place_text,
+        ))
+    for problem in order_problems(places, [r.score for r in rows]):
+        row = rows[problem.index]
+        log.report(InconsistentResult(
+            f"pair {row.label}: {problem.message}", table=_TABLE, row=row.number,
+            column=columns.headers[columns.score], value=row.score,
+        ))
+    return tuple(
+        Unit(place=place, place_text=row.place_text, label=row.label, score=row.score,
+             players=row.players)
+        for place, row in zip(places, rows)
+    )
+
+
+# --- parse ----------------------------------------------------------------------------------
+
+
+def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
+    """One pairs event from a KoPS2www results page; see the module docstring."""
+    log = IssueLog(file=source_name(source), strict=strict)
+    text = _decode(data, log)
+    doc = _document(text, log.file)
+    header_row, columns = _find_header(doc, log.file)
+    heading = _read_heading(_heading_lines(header_row))
+    title, date_found = _event_date_and_title(doc, text, heading, log)
+    if not title:
+        log.report(MalformedFile("no event title on the page", table="heading", has_value=False))
+    score_header = columns.headers[columns.score]
+    scoring = _scoring(score_header)
+    if scoring == "unknown":
+        log.report(UnsupportedVariant(
+            "result column is neither percent nor IMP; scoring left unknown",
+            table=_TABLE, column=score_header, value=score_header,
+        ), level="info")
+    units = _units(_read_rows(header_row, columns, log), columns, log)
+    event = Event(
+        game="bridge", title=title, date=date_found.date, kind="pairs", scoring=scoring,
+        units=units, boards=None, section="", organiser=heading.organiser, format=NAME,
+    )
+    return ParseResult(format=NAME, events=(event,), issues=log.issues)
+
+
+FORMAT = Format(
+    name=NAME,
+    description="KoPS2www results page (wyn.html), Polish club pairs scoring program",
+    detect=detect,
+    parse=parse,
+)
