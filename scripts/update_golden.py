@@ -4,8 +4,10 @@
     python scripts/update_golden.py FILE...      # create or refresh the pairs of these inputs
 
 Each input is parsed with the format that detection picks (leniently, so issues are recorded),
-and written as ``parsers.result_to_json`` with sorted keys. Review the diff before committing:
-a changed expected file is a changed parser behaviour.
+and written as ``parsers.result_to_json`` with sorted keys. When that format refuses the file
+(a ``ParseError``, e.g. a seating list that has no results), the expected file records the
+refusal instead: ``{"error": {"message": ..., "type": ...}, "format": ...}``. Review the diff
+before committing: a changed expected file is a changed parser behaviour.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from parsers import ParseError, parse_bytes, result_to_json  # noqa: E402
+from parsers import ParseError, detect_format, result_to_json  # noqa: E402
 
 FIXTURES = ROOT / "fixtures"
 SUFFIX = ".expected.json"
@@ -44,9 +46,20 @@ def source_path(expected: Path) -> Path:
 
 
 def render(source: Path) -> str:
-    """The expected-file text for ``source``: what the golden test compares against."""
-    result = parse_bytes(source.read_bytes(), source=source.name)
-    return json.dumps(result_to_json(result), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """The expected-file text for ``source``: what the golden test compares against.
+
+    A file no format recognises raises ``UnknownFormat``; a file the detected format refuses
+    gives the error form (see the module docstring).
+    """
+    data = source.read_bytes()
+    fmt = detect_format(data, source.name)
+    expected: dict[str, object]
+    try:
+        expected = result_to_json(fmt.parse(data, source=source.name))
+    except ParseError as exc:
+        expected = {"error": {"message": str(exc), "type": type(exc).__name__},
+                    "format": fmt.name}
+    return json.dumps(expected, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,7 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         if old != text:
             target.write_text(text, encoding="utf-8")
         state = "unchanged" if old == text else ("created" if old is None else "updated")
-        print(f"{state}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
+        refused = json.loads(text).get("error")
+        note = f" (expects {refused['type']}: {refused['message']})" if refused else ""
+        print(f"{state}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}"
+              f"{note}")
     return status
 
 

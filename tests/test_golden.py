@@ -2,6 +2,10 @@
 
 One test per pair. Only inputs with an expected file are golden cases. Regenerate the expected
 files with ``python scripts/update_golden.py`` and review the diff.
+
+An expected file can also record a refusal, for files a format recognises but cannot turn into
+events: ``{"error": {"message": "...", "type": "UnsupportedVariant"}, "format": "<name>"}``. Then
+detection must pick that format and parsing must raise that exception type with that message.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from parsers import FORMATS, detect_format, result_to_json
+import parsers
+from parsers import FORMATS, ParseError, detect_format, result_to_json
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SUFFIX = ".expected.json"
@@ -51,11 +56,29 @@ def _differences(expected: Any, actual: Any, path: str = "") -> Iterator[str]:
         yield f"{path}: expected {expected!r}, got {actual!r}"
 
 
+def _assert_refused(fmt: str, data: bytes, name: str, error: dict[str, str]) -> None:
+    """Parsing with ``fmt`` raises exactly the recorded exception type and message."""
+    assert set(error) == {"message", "type"}, f"error form wants message and type: {error}"
+    expected_type = getattr(parsers, error["type"], None)
+    assert isinstance(expected_type, type) and issubclass(expected_type, ParseError), (
+        f"{error['type']!r} is not a ParseError of the parsers package"
+    )
+    with pytest.raises(ParseError) as raised:
+        FORMATS[fmt].parse(data, source=name)
+    assert type(raised.value) is expected_type, (
+        f"raised {type(raised.value).__name__}, expected {error['type']}: {raised.value}"
+    )
+    assert str(raised.value) == error["message"]
+
+
 def test_there_are_golden_cases_for_every_format() -> None:
     covered = set()
     for expected in CASES:
         data = json.loads(expected.read_text(encoding="utf-8"))
-        covered |= {event["format"] for event in data["events"]}
+        if "error" in data:
+            covered.add(data["format"])
+        else:
+            covered |= {event["format"] for event in data["events"]}
     assert covered == set(FORMATS)
 
 
@@ -64,7 +87,10 @@ def test_golden(expected_path: Path) -> None:
     source = _source(expected_path)
     data = source.read_bytes()
     expected = json.loads(expected_path.read_text(encoding="utf-8"))
-    recorded = {event["format"] for event in expected["events"]}
+    if "error" in expected:
+        recorded = {expected["format"]}
+    else:
+        recorded = {event["format"] for event in expected["events"]}
     assert len(recorded) == 1, f"expected file names several formats: {recorded}"
     (fmt,) = recorded
 
@@ -75,6 +101,9 @@ def test_golden(expected_path: Path) -> None:
     assert claimed == [fmt], f"formats claiming {source.name}: {claimed}, recorded: {fmt}"
     assert detect_format(data, source.name).name == fmt
 
+    if "error" in expected:
+        _assert_refused(fmt, data, source.name, expected["error"])
+        return
     result = FORMATS[fmt].parse(data, source=source.name)
     actual = json.loads(json.dumps(result_to_json(result), ensure_ascii=False))
     differences = list(_differences(expected, actual))
@@ -97,3 +126,13 @@ def test_differences_name_the_field() -> None:
     assert list(_differences({"place": 1.0}, {"place": 1})) == [
         "place: expected 1.0, got 1"
     ]
+
+
+def test_a_refusal_must_match_type_and_message() -> None:
+    data = (FIXTURES / "cobalt_session" / "cobalt_club_session_basic.csv").read_bytes()
+    name = "cobalt_club_session_basic.csv"
+    with pytest.raises(AssertionError, match="raised UnsupportedVariant, expected MalformedFile"):
+        _assert_refused("cobalt_session", data, name, {"message": "x", "type": "MalformedFile"})
+    with pytest.raises(AssertionError):
+        _assert_refused("cobalt_session", data, name,
+                        {"message": "another message", "type": "UnsupportedVariant"})
