@@ -177,7 +177,7 @@ def _boards(cells: _Cells) -> int | None:
     value = cells["boards"]
     if not value:
         return None
-    if not value.isdigit() or int(value) < 1:
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
         raise cells.error("invalid boards (expected a whole number of boards)", "boards")
     return int(value)
 

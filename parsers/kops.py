@@ -202,7 +202,7 @@ def _federation_ids(
     ids: list[str | None] = []
     for i in range(n_players):
         text = lines[i] if i < len(lines) else ""
-        if text and not text.isdigit():
+        if text and not (text.isascii() and text.isdigit()):
             log.report(MalformedFile(
                 f"pair {label}: member id is not a number; ignored", value=text, **where,
             ))

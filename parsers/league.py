@@ -372,7 +372,7 @@ class _Header:
 def _boards(text: str, make_error: Callable[[str], ParseError]) -> int | None:
     if not text:
         return None
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise make_error("invalid boards (expected a whole number of boards)")
     return int(text)
 
@@ -528,7 +528,7 @@ class _Match:
 
 def _round(table: _Table, record: _Record) -> int:
     text = table.required(record, "round")
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise table.error("invalid round (expected a whole number from 1)", record, "round", text)
     return int(text)
 

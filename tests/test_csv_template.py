@@ -422,3 +422,14 @@ def test_damaged_files_fail_only_with_parse_errors(start: int, cut: int, junk: b
         assert error.file == "damaged.csv"
     else:
         assert all(event.units for event in result.events)
+
+
+def test_superscript_digit_in_boards_is_a_parse_error() -> None:
+    data = (
+        "event,date,kind,scoring,boards,unit,place,player\n"
+        "Club pairs,2013-10-03,pairs,MP,2\u00b2,1,1,Ján Novák\n"
+    ).encode("utf-8")
+    with pytest.raises(ParseError) as info:
+        csv_template.parse(data, source="x.csv")
+    assert info.value.column == "boards"
+    assert info.value.value == "2\u00b2"
