@@ -1,0 +1,526 @@
+"""USEBIO XML (versions 1.0-1.2): the EBU's interchange format for bridge results.
+
+Scoring programs (Compscore, EBUScore, ScoreBridge, ...) write one ``<USEBIO Version="1.2">``
+document per session or event (fixtures/usebio/cobalt_mp_pairs_howell.xml is a real Compscore3
+file). Layout read here::
+
+    USEBIO
+    ├── CLUB/CLUB_NAME                       -> Event.organiser
+    └── EVENT EVENT_TYPE="MP_PAIRS"          one or more
+        ├── EVENT_DESCRIPTION (else TITLE)   -> Event.title
+        ├── DATE  dd/mm/yyyy                 -> Event.date
+        ├── WINNER_TYPE  1 | 2               2 = two rankings (NS and EW) in one field
+        ├── SCORING_METHOD  IMPS | VPS | ... overrides the scoring implied by EVENT_TYPE
+        ├── PARTICIPANTS/PAIR|TEAM|PLAYER    the ranking ("flat" layout)
+        ├── BOARD/TRAVELLER_LINE             travellers: boards are counted from these
+        └── SESSION/SECTION                  "nested" layout: one PARTICIPANTS per section
+            ├── PARTICIPANTS/...
+            └── BOARD/TRAVELLER_LINE
+
+Event kinds and scorings by ``EVENT_TYPE`` (``SCORING_METHOD`` wins when it is given)::
+
+    MP_PAIRS              pairs       MP
+    BUTLER_PAIRS          pairs       IMP   (IMPs against a datum)
+    CROSS_IMP             pairs       IMP   (also IMP_PAIRS, CROSS_IMP_PAIRS)
+    SWISS_PAIRS           pairs       VP
+    TEAMS                 teams       IMP   (also TEAMS_OF_FOUR)
+    SWISS_TEAMS           teams       VP
+    INDIVIDUAL            individual  MP
+
+Any other ``EVENT_TYPE`` is an :class:`UnsupportedVariant`.
+
+Quirks handled:
+
+- **rankings**: the event's own PARTICIPANTS is the ranking when present (a multi-session
+  event's totals); otherwise every SESSION/SECTION with PARTICIPANTS is one event whose
+  ``section`` is the section's id (``SECTION_ID``/``SECTION_LABEL``/``SECTION_NAME``, as an
+  attribute or a child; prefixed with the session number when there are several sessions);
+- **two-winner movements**: ``WINNER_TYPE`` 2 (of the section, else of the event) splits a
+  ranking by ``DIRECTION`` into two events, section ``"NS"`` / ``"EW"`` (``"A NS"`` / ``"A EW"``
+  inside a section); without ``WINNER_TYPE``, a ranking whose NS and EW pairs both have a 1st
+  place is split too (with an info note);
+- **places**: participants are listed in any order (pair number order in Compscore) and are
+  sorted by ``PLACE``; ``5=`` is a tie written with an ``=`` (the units written ``5=`` share
+  5th-6th: 5.5), ``5-6`` a tie written as a range; ``place_text`` keeps what the file writes.
+  A unit without a PLACE is kept at the end with no place (a warning); a ranking without any
+  PLACE is ranked by score (a warning);
+- **scores**: ``PERCENTAGE`` when the unit has one, else ``TOTAL_SCORE``;
+- **players**: ``PLAYER_NAME`` as written (Compscore writes capitals) and
+  ``NATIONAL_ID_NUMBER`` as the federation id, kept as text (leading zeros matter: ``0748821``);
+  a PLAYER's ``CLUB_NAME``, if any, is its club (``CLUB_ID_NUMBER`` alone is not a club name);
+- **phantoms**: a pair/team whose players are all called PHANTOM / ROBOT / BYE / SIT OUT (or
+  have no name) is not players (spec/inputs.md; the preamble of every format): a ranked one
+  keeps its place with no players, an unranked one is dropped; both with an info note;
+- **boards**: the number of distinct ``BOARD_NUMBER`` of BOARD elements that have
+  TRAVELLER_LINEs in the ranking's scope, counted per session; the HANDSET's BOARDs are hand
+  records, not played boards. No travellers: ``boards`` is None;
+- **safety**: the XML is parsed with defusedxml: no entity expansion (billion laughs), no
+  external entities, no DTD fetch; the ``<!DOCTYPE USEBIO SYSTEM "...">`` line is allowed but
+  never fetched. A document with entity declarations is a :class:`MalformedFile`.
+
+Checks: places against scores (a unit placed lower must not score more, tied units score the
+same) and places that do not follow on (``1, 3``): warnings, ``InconsistentResult`` when strict.
+Rows in messages are the unit's position among its ranking's participants in the file (1 = the
+first PAIR/TEAM/PLAYER element), ``table`` names the ranking (``EVENT 1``, ``EVENT 1 SECTION A``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+import defusedxml
+import defusedxml.ElementTree as SafeET
+
+from ._dates import parse_date
+from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
+from ._issues import IssueLog, source_name
+from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
+from ._places import WrittenPlace, order_problems, parse_place, shared_places
+from ._registry import Format
+from ._text import normalise_space, parse_decimal
+
+__all__ = ["EVENT_TYPES", "FORMAT", "detect", "parse"]
+
+NAME = "usebio"
+
+EVENT_TYPES: dict[str, tuple[Kind, Scoring]] = {
+    "MP_PAIRS": ("pairs", "MP"),
+    "BUTLER_PAIRS": ("pairs", "IMP"),
+    "CROSS_IMP": ("pairs", "IMP"),
+    "CROSS_IMP_PAIRS": ("pairs", "IMP"),
+    "IMP_PAIRS": ("pairs", "IMP"),
+    "SWISS_PAIRS": ("pairs", "VP"),
+    "TEAMS": ("teams", "IMP"),
+    "TEAMS_OF_FOUR": ("teams", "IMP"),
+    "SWISS_TEAMS": ("teams", "VP"),
+    "INDIVIDUAL": ("individual", "MP"),
+}
+"""EVENT_TYPE -> (kind, scoring unless SCORING_METHOD says otherwise); see the module doc."""
+
+_SCORING_METHODS: dict[str, Scoring] = {
+    "MATCHPOINTS": "MP", "MATCH_POINTS": "MP", "MP": "MP", "MPS": "MP", "PERCENTAGE": "MP",
+    "IMPS": "IMP", "IMP": "IMP", "CROSS_IMPS": "IMP", "BUTLER": "IMP",
+    "VPS": "VP", "VP": "VP", "VICTORY_POINTS": "VP",
+    "BAM": "BAM", "POINT_A_BOARD": "BAM", "BOARD_A_MATCH": "BAM",
+}
+
+_VERSIONS = frozenset({"1.0", "1.1", "1.2"})
+_UNIT_TAGS = ("PAIR", "TEAM", "PLAYER")
+_NOT_PLAYERS = re.compile(r"^(?:phantom|robot|bye|sit\s*-?\s*out|ghost)\b", re.IGNORECASE)
+_SLASH_DATE = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$")
+_TIE_MARK = re.compile(r"^\s*=?\s*(\d+)\s*=\s*$|^\s*=\s*(\d+)\s*$")
+
+# --- detection ------------------------------------------------------------------------------
+
+_ROOT = re.compile(rb"<USEBIO[\s>]")
+
+
+def detect(data: bytes, filename: str = "") -> bool:
+    """An XML document whose root element is ``<USEBIO`` (looked for in the first 4 KB)."""
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head.startswith(b"<") and _ROOT.search(head) is not None
+
+
+# --- reading the XML ------------------------------------------------------------------------
+
+
+def _xml(data: bytes, file: str) -> ET.Element:
+    """The document's root, parsed safely (see the module docstring, "safety")."""
+    try:
+        root = SafeET.fromstring(
+            data, forbid_dtd=False, forbid_entities=True, forbid_external=True,
+        )
+    except defusedxml.DefusedXmlException as exc:
+        raise MalformedFile(
+            f"XML with entity declarations or external references is refused ({exc})",
+            file=file,
+        ) from exc
+    except (ValueError, LookupError) as exc:  # unknown or unsupported declared encoding
+        raise MalformedFile(f"not readable as XML ({exc})", file=file) from exc
+    except ET.ParseError as exc:
+        line, column = exc.position
+        raise MalformedFile(
+            f"not well-formed XML ({exc})", file=file, row=f"line {line}",
+            column=f"character {column}",
+        ) from exc
+    if root.tag != "USEBIO":
+        raise MalformedFile("the root element is not USEBIO", file=file, value=root.tag)
+    return root
+
+
+def _text(element: ET.Element | None, tag: str) -> str:
+    """Whitespace-normalised text of ``element``'s child ``tag`` ("" when absent)."""
+    if element is None:
+        return ""
+    child = element.find(tag)
+    return normalise_space(child.text or "") if child is not None else ""
+
+
+def _attr_or_child(element: ET.Element, *names: str) -> str:
+    for name in names:
+        value = normalise_space(element.get(name) or "") or _text(element, name)
+        if value:
+            return value
+    return ""
+
+
+# --- event-level fields ---------------------------------------------------------------------
+
+
+def _date(text: str) -> dt.date:
+    """USEBIO writes ``dd/mm/yyyy``; ``dd-mm-yyyy`` and the forms of ``_dates`` are accepted."""
+    match = _SLASH_DATE.match(text.strip())
+    if match:
+        return dt.date(int(match[3]), int(match[2]), int(match[1]))
+    return parse_date(text)
+
+
+def _event_date(event: ET.Element, table: str, file: str) -> dt.date:
+    """EVENT/DATE, else the first SESSION's DATE or SESSION_DATE; none -> MalformedFile."""
+    candidates = [("DATE", _text(event, "DATE"))]
+    for session in event.findall("SESSION"):
+        candidates += [("SESSION/DATE", _text(session, "DATE")),
+                       ("SESSION/SESSION_DATE", _text(session, "SESSION_DATE"))]
+    for column, text in candidates:
+        if not text:
+            continue
+        try:
+            return _date(text)
+        except ValueError:
+            raise MalformedFile(
+                "invalid date (USEBIO writes dd/mm/yyyy)", file=file, table=table, column=column,
+                value=text,
+            ) from None
+    raise MalformedFile("the event has no DATE", file=file, table=table, column="DATE")
+
+
+def _kind_and_scoring(
+    event: ET.Element, table: str, log: IssueLog,
+) -> tuple[str, Kind, Scoring]:
+    event_type = normalise_space(event.get("EVENT_TYPE") or _text(event, "EVENT_TYPE")).upper()
+    if event_type not in EVENT_TYPES:
+        raise UnsupportedVariant(
+            f"EVENT_TYPE not handled; known: {', '.join(EVENT_TYPES)}", file=log.file,
+            table=table, column="EVENT_TYPE", value=event_type,
+        )
+    kind, scoring = EVENT_TYPES[event_type]
+    method = _text(event, "SCORING_METHOD")
+    if method:
+        mapped = _SCORING_METHODS.get(method.upper().replace(" ", "_"))
+        if mapped is None:
+            log.report(UnsupportedVariant(
+                f"SCORING_METHOD not recognised; scoring taken from EVENT_TYPE {event_type}",
+                table=table, column="SCORING_METHOD", value=method,
+            ), level="info")
+        else:
+            scoring = mapped
+    return event_type, kind, scoring
+
+
+# --- rankings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranking:
+    """One PARTICIPANTS element to read, with what the event needs to know about it."""
+
+    table: str
+    section: str
+    participants: ET.Element
+    scope: tuple[ET.Element, ...]
+    """Elements whose BOARDs (with travellers) count as played boards of this ranking."""
+    winner_type: str
+
+
+def _section_id(section: ET.Element, index: int) -> str:
+    return _attr_or_child(section, "SECTION_ID", "SECTION_LABEL", "SECTION_NAME",
+                          "SECTION_NUMBER", "SECTION_LETTER") or str(index)
+
+
+def _session_id(session: ET.Element, index: int) -> str:
+    return _attr_or_child(session, "SESSION_NUMBER", "SESSION_ID") or str(index)
+
+
+def _rankings(event: ET.Element, table: str, file: str) -> list[_Ranking]:
+    """The event's PARTICIPANTS (flat layout), else every SESSION/SECTION's (nested layout)."""
+    winner = _text(event, "WINNER_TYPE")
+    own = event.find("PARTICIPANTS")
+    if own is not None:
+        return [_Ranking(table, "", own, (event,), winner)]
+    sessions = event.findall("SESSION")
+    rankings: list[_Ranking] = []
+    for s_index, session in enumerate(sessions, start=1):
+        session_id = _session_id(session, s_index)
+        for x_index, section in enumerate(session.findall("SECTION"), start=1):
+            participants = section.find("PARTICIPANTS")
+            if participants is None:
+                continue
+            label = _section_id(section, x_index)
+            if len(sessions) > 1:
+                label = f"{session_id} {label}"
+            rankings.append(_Ranking(
+                f"{table} SESSION {session_id} SECTION {label}", label, participants,
+                (section,), _text(section, "WINNER_TYPE") or _text(session, "WINNER_TYPE")
+                or winner,
+            ))
+    if not rankings:
+        raise MalformedFile(
+            "the event has no PARTICIPANTS (neither its own nor in a SESSION/SECTION)",
+            file=file, table=table,
+        )
+    return rankings
+
+
+def _boards(scope: Iterable[ET.Element]) -> int | None:
+    """Distinct (session, BOARD_NUMBER) of BOARDs with TRAVELLER_LINEs under ``scope``."""
+    seen: set[tuple[int, str]] = set()
+    for element in scope:
+        sessions = element.findall("SESSION") or [element]
+        for s_index, session in enumerate(sessions):
+            for board in session.iter("BOARD"):
+                if board.find("TRAVELLER_LINE") is not None:
+                    seen.add((s_index, _text(board, "BOARD_NUMBER")))
+    return len(seen) or None
+
+
+# --- units ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One participant as read, before places are resolved."""
+
+    number: int
+    label: str
+    direction: str
+    place_text: str
+    written: WrittenPlace | None
+    score: float | None
+    players: tuple[PlayerAsWritten, ...]
+    phantom: bool
+
+
+def _place(text: str) -> WrittenPlace | None:
+    """``5``, ``5=``, ``=5``, ``5-6`` -> a written place; ``=`` marks a tie (shared by equals)."""
+    match = _TIE_MARK.match(text)
+    return parse_place(match[1] or match[2]) if match else parse_place(text)
+
+
+def _players(unit: ET.Element, tag: str) -> tuple[list[PlayerAsWritten], bool]:
+    """Players of a PAIR/TEAM (its PLAYERs) or of an individual PLAYER (itself).
+
+    Returns the players and whether the unit is a phantom (every player a phantom or nameless).
+    """
+    elements = [unit] if tag == "PLAYER" else unit.findall("PLAYER")
+    players: list[PlayerAsWritten] = []
+    phantoms = 0
+    for element in elements:
+        name = _text(element, "PLAYER_NAME")
+        if not name or _NOT_PLAYERS.match(name):
+            phantoms += 1
+            continue
+        players.append(PlayerAsWritten(
+            name=name, federation_id=_text(element, "NATIONAL_ID_NUMBER") or None,
+            club=_text(element, "CLUB_NAME") or None,
+        ))
+    if tag == "TEAM" and not elements:
+        return [], False
+    return players, bool(elements) and phantoms == len(elements)
+
+
+def _label(unit: ET.Element, tag: str) -> str:
+    if tag == "PAIR":
+        return _text(unit, "PAIR_NUMBER")
+    if tag == "TEAM":
+        return _text(unit, "TEAM_NUMBER") or _text(unit, "TEAM_NAME")
+    return _text(unit, "PLAYER_NUMBER") or _text(unit, "PLAYER_NAME")
+
+
+def _read_row(number: int, unit: ET.Element, tag: str, table: str, log: IssueLog) -> _Row:
+    label = _label(unit, tag)
+    place_text = _text(unit, "PLACE")
+    try:
+        written = _place(place_text)
+    except ValueError:
+        raise MalformedFile("invalid PLACE", file=log.file, table=table, row=number,
+                            column="PLACE", value=place_text) from None
+    column = "PERCENTAGE" if _text(unit, "PERCENTAGE") else "TOTAL_SCORE"
+    score_text = _text(unit, column)
+    try:
+        score = parse_decimal(score_text)
+    except ValueError:
+        log.report(MalformedFile("invalid score; left empty", table=table, row=number,
+                                 column=column, value=score_text))
+        score = None
+    players, phantom = _players(unit, tag)
+    if not players and not phantom:
+        log.report(MalformedFile(
+            f"{tag.lower()} {label!r} names no players", table=table, row=number,
+            column="PLAYER", has_value=False,
+        ))
+    return _Row(number, label, _text(unit, "DIRECTION").upper(), place_text, written, score,
+                tuple(players), phantom)
+
+
+def _read_rows(ranking: _Ranking, log: IssueLog) -> list[_Row]:
+    rows: list[_Row] = []
+    for element in ranking.participants:
+        if element.tag in _UNIT_TAGS:
+            rows.append(_read_row(len(rows) + 1, element, element.tag, ranking.table, log))
+    if not rows:
+        raise MalformedFile("PARTICIPANTS lists no PAIR, TEAM or PLAYER", file=log.file,
+                            table=ranking.table)
+    return rows
+
+
+def _drop_phantoms(rows: list[_Row], table: str, log: IssueLog) -> list[_Row]:
+    """Phantom units: kept without players when ranked, dropped when not (module doc)."""
+    kept: list[_Row] = []
+    for row in rows:
+        if not row.phantom:
+            kept.append(row)
+            continue
+        ranked = row.written is not None
+        log.report(MalformedFile(
+            f"unit {row.label!r} is a phantom/sit-out, not players; "
+            + ("kept with its place and no players" if ranked else "not ranked, left out"),
+            table=table, row=row.number, column="PLAYER_NAME", has_value=False,
+        ), level="info")
+        if ranked:
+            kept.append(row)
+    return kept
+
+
+def _ranked_order(rows: list[_Row], table: str, log: IssueLog) -> list[_Row]:
+    """Rows sorted by written place; no place anywhere -> ranked by score (a warning)."""
+    if all(r.written is None for r in rows):
+        log.report(MalformedFile(
+            "no PLACE in the ranking; places derived from the scores", table=table,
+            column="PLACE", has_value=False,
+        ))
+        order = sorted(rows, key=lambda r: (r.score is None, -(r.score or 0.0)))
+        places: list[WrittenPlace] = []
+        for i, row in enumerate(order):
+            tied = i > 0 and row.score is not None and row.score == order[i - 1].score
+            places.append(places[-1] if tied else WrittenPlace(i + 1, i + 1))
+        return [replace(r, written=w) for r, w in zip(order, places)]
+    for row in rows:
+        if row.written is None:
+            log.report(MalformedFile(
+                f"unit {row.label!r} has no PLACE; listed last without a place", table=table,
+                row=row.number, column="PLACE", has_value=False,
+            ))
+    placed = sorted((r for r in rows if r.written is not None),
+                    key=lambda r: (r.written.first if r.written else 0, r.number))
+    return placed + [r for r in rows if r.written is None]
+
+
+def _units(rows: Sequence[_Row], table: str, log: IssueLog) -> tuple[Unit, ...]:
+    placed = [r for r in rows if r.written is not None]
+    places, problems = shared_places([r.written for r in placed])
+    for problem in problems:
+        row = placed[problem.index]
+        log.report(InconsistentResult(problem.message, table=table, row=row.number,
+                                      column="PLACE", value=row.place_text))
+    for problem in order_problems(places, [r.score for r in placed]):
+        row = placed[problem.index]
+        log.report(InconsistentResult(f"unit {row.label}: {problem.message}", table=table,
+                                      row=row.number, column="PLACE", value=row.place_text))
+    # _ranked_order lists the placed rows first, so their places are a prefix.
+    all_places: list[float | None] = [*places, *([None] * (len(rows) - len(placed)))]
+    return tuple(
+        Unit(place=place, place_text=r.place_text, label=r.label, score=r.score,
+             players=r.players)
+        for place, r in zip(all_places, rows)
+    )
+
+
+def _split_directions(
+    ranking: _Ranking, rows: list[_Row], log: IssueLog,
+) -> list[tuple[str, str, list[_Row]]]:
+    """(section, table, rows) per ranking: two for a two-winner movement (module doc)."""
+    directions = {r.direction for r in rows}
+    two_winner = ranking.winner_type == "2"
+    if not ranking.winner_type and {"NS", "EW"} <= directions:
+        firsts = {r.direction for r in rows if r.written is not None and r.written.first == 1}
+        if {"NS", "EW"} <= firsts:
+            two_winner = True
+            log.report(MalformedFile(
+                "no WINNER_TYPE, but NS and EW each have a 1st place: read as two rankings",
+                table=ranking.table, column="WINNER_TYPE", has_value=False,
+            ), level="info")
+    if not two_winner:
+        return [(ranking.section, ranking.table, rows)]
+    if not directions <= {"NS", "EW"}:
+        log.report(MalformedFile(
+            "WINNER_TYPE 2 but not every unit has DIRECTION NS or EW; read as one ranking",
+            table=ranking.table, column="DIRECTION", value=sorted(directions),
+        ))
+        return [(ranking.section, ranking.table, rows)]
+    out = []
+    for direction in ("NS", "EW"):
+        part = [r for r in rows if r.direction == direction]
+        if part:
+            section = f"{ranking.section} {direction}".strip()
+            out.append((section, f"{ranking.table} {direction}", part))
+    return out
+
+
+# --- parse ----------------------------------------------------------------------------------
+
+
+def _events_of(
+    event: ET.Element, index: int, organiser: str, log: IssueLog,
+) -> list[Event]:
+    table = f"EVENT {index}"
+    _, kind, scoring = _kind_and_scoring(event, table, log)
+    date = _event_date(event, table, log.file)
+    title = _text(event, "EVENT_DESCRIPTION") or _text(event, "TITLE")
+    if not title:
+        log.report(MalformedFile("the event has no EVENT_DESCRIPTION or TITLE", table=table,
+                                 has_value=False))
+    events: list[Event] = []
+    for ranking in _rankings(event, table, log.file):
+        rows = _drop_phantoms(_read_rows(ranking, log), ranking.table, log)
+        boards = _boards(ranking.scope)
+        for section, sub_table, part in _split_directions(ranking, rows, log):
+            units = _units(_ranked_order(part, sub_table, log), sub_table, log)
+            events.append(Event(
+                game="bridge", title=title, date=date, kind=kind, scoring=scoring,
+                units=units, boards=boards, section=section, organiser=organiser,
+                format=NAME,
+            ))
+    return events
+
+
+def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
+    """Every ranking of a USEBIO document as an event; see the module docstring."""
+    log = IssueLog(file=source_name(source), strict=strict)
+    root = _xml(data, log.file)
+    version = normalise_space(root.get("Version") or "")
+    if version not in _VERSIONS:
+        log.report(UnsupportedVariant(
+            "USEBIO version not 1.0-1.2; read as 1.2", table="USEBIO", column="Version",
+            value=version,
+        ), level="info")
+    organiser = _text(root.find("CLUB"), "CLUB_NAME")
+    events: list[Event] = []
+    found = root.findall("EVENT")
+    if not found:
+        raise MalformedFile("the document has no EVENT", file=log.file, table="USEBIO")
+    for index, event in enumerate(found, start=1):
+        own_club = _text(event.find("CLUB"), "CLUB_NAME")
+        events.extend(_events_of(event, index, own_club or organiser, log))
+    return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
+
+
+FORMAT = Format(
+    name=NAME,
+    description="USEBIO XML 1.0-1.2 (EBU interchange format: Compscore, EBUScore, ...)",
+    detect=detect,
+    parse=parse,
+)

@@ -1,0 +1,234 @@
+"""PBN: BridgeComposer's recap in a comment, the TotalScoreTable, names and ranks as written."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parsers import (
+    FORMATS,
+    InconsistentResult,
+    MalformedFile,
+    ParseError,
+    ParseResult,
+    UnsupportedVariant,
+    detect_format,
+)
+from parsers import pbn
+from parsers._places import WrittenPlace
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+PBN = FIXTURES / "pbn"
+SAMPLE = (PBN / "bridgecomposer_club_game.pbn").read_bytes()
+TOTALS = (PBN / "totalscoretable-imp-ties-sections.pbn").read_bytes()
+
+HEADER = '% PBN 2.1\n[Event "Club Pairs"]\n[Site "Test Club"]\n[Date "2024.05.07"]\n[Board "1"]\n'
+
+
+def _parse(text: str, *, strict: bool = False) -> ParseResult:
+    return pbn.parse(text.encode("utf-8"), source="/inbox/test.pbn", strict=strict)
+
+
+def _table(spec: str, *rows: str, header: str = HEADER) -> str:
+    return header + f'[TotalScoreTable "{spec}"]\n' + "\n".join(rows) + "\n"
+
+
+# --- the real sample: recap in a comment ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sample() -> ParseResult:
+    return pbn.parse(SAMPLE, source=str(PBN / "bridgecomposer_club_game.pbn"), strict=True)
+
+
+def test_sample_events_from_the_recap(sample: ParseResult) -> None:
+    assert sample.format == "pbn"
+    a, b = sample.events
+    assert (a.section, b.section) == ("A NS", "B NS")
+    for event in (a, b):
+        assert event.title == "Placeholder Monday Pairs"
+        assert event.date == dt.date(2026, 3, 9)
+        assert event.organiser == "Placeholder Bridge Center"
+        assert (event.kind, event.scoring, event.boards) == ("pairs", "MP", 2)
+    assert sample.issues == ()
+
+
+def test_sample_units(sample: ParseResult) -> None:
+    a, b = sample.events
+    assert [(u.place, u.label, u.score) for u in a.units] == [(1.0, "1", 83.33), (2.0, "2", 50.0)]
+    assert [p.name for p in a.units[0].players] == ["Ann Alfa", "Bob Bravo"]
+    assert [p.name for p in a.units[1].players] == ["Cyd Echo", "Dan Foxtrot"]
+    assert [p.name for p in b.units[1].players] == ["Gil Mike", "Hal November"]
+    assert b.units[1].score == 16.67
+
+
+def test_registry_picks_pbn() -> None:
+    assert detect_format(SAMPLE, "club_game.pbn").name == "pbn"
+    assert FORMATS["pbn"].parse is pbn.parse
+
+
+# --- the hand-made TotalScoreTable ----------------------------------------------------------
+
+
+def test_total_score_table_sections_ties_and_imps() -> None:
+    result = pbn.parse(TOTALS, source="totalscoretable-imp-ties-sections.pbn", strict=True)
+    a, b = result.events
+    assert (a.section, b.section) == ("A", "B")
+    assert a.scoring == b.scoring == "IMP"
+    assert a.title == "Turniej klubowy na maksy IMP"
+    assert a.organiser == "Klub Brydżowy Łącznik, Kraków"
+    assert a.date == dt.date(2024, 2, 6)
+    assert a.boards == 3
+    assert [u.place for u in a.units] == [1.0, 2.0, 3.5, 3.5, 5.0]
+    assert [u.place_text for u in a.units[2:4]] == ["3=", "3="]
+    assert [u.place for u in b.units] == [1.0, 2.5, 2.5, 4.0, 5.0]
+    assert a.units[0].score == 24.5 and a.units[4].score == -38.5
+
+
+def test_total_score_table_names() -> None:
+    a, b = pbn.parse(TOTALS).events
+    assert [p.name for p in a.units[0].players] == ["Anna Nowak-Kowalska", "Jan Kowal"]
+    assert [p.name for p in a.units[1].players] == ["Kowalczyk", "Zieliński"]
+    assert [p.name for p in a.units[3].players] == ["Łukasz Dąbrowski", "Zofia Dąbrowska"]
+    assert [p.name for p in a.units[4].players] == ["Szymańska", "Woźniak"]
+    assert b.units[4].players == ()  # PHANTOM, ranked: kept without players
+
+
+def test_direction_column_with_two_winners_splits() -> None:
+    text = _table(
+        "Rank\\2R;PairId\\2R;Table\\2R;Direction\\5R;TotalScoreMP\\5R;TotalPercentage\\5R;"
+        "Names\\40L",
+        ' 1  1  1 NS 130.0 60.19 "Anna Nowak - Jan Kowal"',
+        ' 2  2  2 NS 100.0 46.30 "Ewa Mazur - Piotr Wróbel"',
+        ' 1  3  1 EW 120.0 55.56 "Jan Zając - Maria Król"',
+        ' 2  4  2 EW  90.0 41.67 "Ola Bąk - Adam Lis"',
+    )
+    ns, ew = _parse(text, strict=True).events
+    assert (ns.section, ew.section) == ("NS", "EW")
+    assert ns.scoring == "MP"
+    assert [u.score for u in ns.units] == [60.19, 46.3]
+    assert [u.label for u in ew.units] == ["3", "4"]
+
+
+def test_team_and_individual_ids_set_the_kind() -> None:
+    teams = _table("Rank;TeamId;TotalScoreVP;Names", '1 7 55.5 "Nowak, Kowal, Mazur, Lis"')
+    (event,) = _parse(teams).events
+    assert (event.kind, event.scoring) == ("teams", "VP")
+    assert [p.name for p in event.units[0].players] == ["Nowak", "Kowal", "Mazur", "Lis"]
+    single = _table("Rank;PlayerId;TotalPercentage;Names", '1 3 58.0 "Anna Nowak-Kowalska"')
+    (event,) = _parse(single).events
+    assert event.kind == "individual"
+    assert [p.name for p in event.units[0].players] == ["Anna Nowak-Kowalska"]
+
+
+def test_rows_out_of_rank_order_are_sorted() -> None:
+    text = _table("Rank;PairId;TotalPercentage;Names",
+                  '2 1 45.0 "A-B"', '1 2 55.0 "C-D"')
+    (event,) = _parse(text, strict=True).events
+    assert [u.label for u in event.units] == ["2", "1"]
+
+
+# --- names and ranks ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("written", "kind", "names"), [
+    ("Alfa-Bravo", "pairs", ["Alfa", "Bravo"]),
+    ("Anna Nowak-Kowalska - Jan Kowal", "pairs", ["Anna Nowak-Kowalska", "Jan Kowal"]),
+    ("Jan Nowak-Kowalski", "pairs", ["Jan Nowak-Kowalski"]),
+    ("Novák/Kováč", "pairs", ["Novák", "Kováč"]),
+    ("Novák J. – Kováč P.", "pairs", ["Novák J.", "Kováč P."]),
+    ("Ann Lee & Bo Kim", "pairs", ["Ann Lee", "Bo Kim"]),
+    ("Nowak-Kowalska", "individual", ["Nowak-Kowalska"]),
+    ("Nowak, Kowal, Mazur", "teams", ["Nowak", "Kowal", "Mazur"]),
+    ("Smith, J - Jones, K", "pairs", ["Smith, J", "Jones, K"]),
+    ("A-B-C", "pairs", ["A-B-C"]),
+    ("", "pairs", []),
+])
+def test_split_names(written: str, kind: str, names: list[str]) -> None:
+    assert pbn.split_names(written, kind) == names  # type: ignore[arg-type]
+
+
+def test_read_ranks_ties_and_strats() -> None:
+    ranks = pbn.read_ranks(["1", "2/1", "3/4", "3/4", "5-6", "5-6", "7=", "", "=9"])
+    assert ranks == [
+        (WrittenPlace(1, 1), ()), (WrittenPlace(2, 2), (1,)), (WrittenPlace(3, 4), ()),
+        (WrittenPlace(3, 4), ()), (WrittenPlace(5, 6), ()), (WrittenPlace(5, 6), ()),
+        (WrittenPlace(7, 7), ()), (None, ()), (WrittenPlace(9, 9), ()),
+    ]
+    # a lone "3/4" is not a tie (nobody shares it): place 3, strat-B rank 4
+    assert pbn.read_ranks(["3/4"]) == [(WrittenPlace(3, 3), (4,))]
+    with pytest.raises(ValueError):
+        pbn.read_ranks(["x"])
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+def test_pbn_without_a_ranking_is_unsupported() -> None:
+    deal = "N:KT9.QJ87.KJ75.Q3 8432.T654.982.J6 J.A93.AQ43.AK972 AQ765.K2.T6.T854"
+    text = HEADER + f'[Deal "{deal}"]\n'
+    with pytest.raises(UnsupportedVariant) as info:
+        _parse(text)
+    assert info.value.file == "test.pbn"
+
+
+def test_no_date_is_malformed() -> None:
+    header = '% PBN 2.1\n[Event "Club Pairs"]\n[Date "2024.??.??"]\n[Board "1"]\n'
+    with pytest.raises(MalformedFile) as info:
+        _parse(_table("Rank;PairId;TotalPercentage;Names", '1 1 55 "A-B"', header=header))
+    assert info.value.column == "Date"
+
+
+def test_invalid_rank_names_line_and_column() -> None:
+    text = _table("Rank;PairId;TotalPercentage;Names", '1 1 55 "A-B"', 'x 2 45 "C-D"')
+    with pytest.raises(MalformedFile) as info:
+        _parse(text)
+    assert (info.value.row, info.value.column, info.value.value) == ("line 8", "Rank", "x")
+    assert info.value.table == "TotalScoreTable at line 6"
+
+
+def test_row_with_missing_values_is_skipped_with_a_warning() -> None:
+    text = _table("Rank;PairId;TotalPercentage;Names", '1 1 55 "A-B"', '2 2 "C-D"')
+    result = _parse(text)
+    assert result.events[0].n_units == 1
+    (issue,) = result.issues
+    assert issue.level == "warning" and "line 8" in issue.where
+    with pytest.raises(MalformedFile):
+        _parse(text, strict=True)
+
+
+def test_tied_ranks_with_different_scores_is_inconsistent_when_strict() -> None:
+    text = _table("Rank;PairId;TotalPercentage;Names", '1= 1 55 "A-B"', '1= 2 45 "C-D"')
+    assert _parse(text).issues[0].level == "warning"
+    with pytest.raises(InconsistentResult):
+        _parse(text, strict=True)
+
+
+# --- detection and robustness ---------------------------------------------------------------
+
+
+def test_detect() -> None:
+    assert pbn.detect(SAMPLE) and pbn.detect(TOTALS)
+    assert pbn.detect(b'[Event "x"]\n[Board "1"]\n[Deal "N:..."]\n')
+    assert not pbn.detect(b"<html><body>[Event \"x\"]</body></html>")
+    assert not pbn.detect(b"organiser,event,date\n")
+    assert not pbn.detect((FIXTURES / "usebio" / "cobalt_mp_pairs_howell.xml").read_bytes())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([SAMPLE[:1800], TOTALS]), st.integers(min_value=0),
+       st.integers(0, 255), st.booleans())
+def test_truncations_and_byte_flips_only_raise_parse_errors(
+    data: bytes, position: int, byte: int, truncate: bool,
+) -> None:
+    position %= len(data)
+    mutated = data[:position] if truncate else data[:position] + bytes([byte]) + data[position + 1:]
+    try:
+        result = pbn.parse(mutated, source="mutated.pbn")
+    except ParseError:
+        return
+    assert isinstance(result, ParseResult)

@@ -1,0 +1,336 @@
+"""USEBIO XML: the real Compscore sample, the hand-made quirk cases, safety and error paths."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parsers import (
+    FORMATS,
+    InconsistentResult,
+    MalformedFile,
+    ParseError,
+    ParseResult,
+    UnsupportedVariant,
+    detect_format,
+)
+from parsers import usebio
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+USEBIO = FIXTURES / "usebio"
+SAMPLE = (USEBIO / "cobalt_mp_pairs_howell.xml").read_bytes()
+MITCHELL = (USEBIO / "two-winner-mitchell-session-section.xml").read_bytes()
+TEAMS = (USEBIO / "teams-vps-tied-places.xml").read_bytes()
+INDIVIDUAL = (USEBIO / "individual-players-as-units.xml").read_bytes()
+
+
+def _doc(participants: str, *, event_type: str = "MP_PAIRS", extra: str = "",
+         date: str = "<DATE>05/09/2023</DATE>") -> bytes:
+    """A small flat USEBIO document around ``participants`` (PAIR elements)."""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<USEBIO Version="1.2">
+<CLUB><CLUB_NAME>Test Club</CLUB_NAME></CLUB>
+<EVENT EVENT_TYPE="{event_type}">
+<EVENT_DESCRIPTION>Tuesday Pairs</EVENT_DESCRIPTION>
+{date}
+{extra}
+<PARTICIPANTS>
+{participants}
+</PARTICIPANTS>
+</EVENT>
+</USEBIO>
+""".encode()
+
+
+def _pair(number: str, place: str, score: str, *names: str, direction: str = "") -> str:
+    players = "".join(f"<PLAYER><PLAYER_NAME>{n}</PLAYER_NAME></PLAYER>" for n in names)
+    return (f"<PAIR><PAIR_NUMBER>{number}</PAIR_NUMBER><DIRECTION>{direction}</DIRECTION>"
+            f"<TOTAL_SCORE>{score}</TOTAL_SCORE><PLACE>{place}</PLACE>{players}</PAIR>")
+
+
+def _parse(data: bytes, *, strict: bool = False) -> ParseResult:
+    return usebio.parse(data, source="/inbox/test.xml", strict=strict)
+
+
+# --- the real sample ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sample() -> ParseResult:
+    return usebio.parse(SAMPLE, source=str(USEBIO / "cobalt_mp_pairs_howell.xml"), strict=True)
+
+
+def test_sample_event(sample: ParseResult) -> None:
+    assert sample.format == "usebio"
+    (event,) = sample.events
+    assert event.title == "EL Wed 10.00am Open (27-Jul-22)"
+    assert event.date == dt.date(2022, 7, 27)
+    assert event.organiser == "NSBC@Lindfield"
+    assert event.kind == "pairs"
+    assert event.scoring == "MP"
+    assert event.boards == 27
+    assert event.section == ""
+    assert event.n_units == 12
+    assert sample.issues == ()
+
+
+def test_sample_sorted_by_place_with_percentages(sample: ParseResult) -> None:
+    units = sample.events[0].units
+    assert [u.place for u in units] == [float(p) for p in range(1, 13)]
+    assert [u.label for u in units[:3]] == ["6", "7", "2"]
+    assert units[0].score == 60.22
+    assert units[-1].score == 37.85
+
+
+def test_sample_winners_with_national_ids(sample: ParseResult) -> None:
+    winner = sample.events[0].units[0]
+    assert [p.name for p in winner.players] == ["ROSE BRAUDE", "SUE MCCORMACK"]
+    assert [p.federation_id for p in winner.players] == ["870153", "922821"]
+    assert all(p.club is None for p in winner.players)
+
+
+def test_registry_picks_usebio() -> None:
+    assert detect_format(SAMPLE, "mp_pairs_howell.xml").name == "usebio"
+    assert FORMATS["usebio"].parse is usebio.parse
+
+
+# --- the quirk fixtures ---------------------------------------------------------------------
+
+
+def test_two_winner_mitchell_nested_is_two_events() -> None:
+    result = _parse(MITCHELL, strict=True)
+    ns, ew = result.events
+    assert (ns.section, ew.section) == ("A NS", "A EW")
+    assert ns.boards == ew.boards == 4
+    assert ns.date == dt.date(2024, 3, 14)
+    assert ns.organiser == "Ripon Road Bridge Club"
+    assert [u.place for u in ns.units] == [1.0, 2.5, 2.5, 4.0]
+    assert [u.place_text for u in ns.units] == ["1", "2=", "2=", "4"]
+    assert ns.units[3].players[0].federation_id == "077154"
+    assert ns.units[3].players[1].name == "HILARY DEAN-SMITH"
+
+
+def test_two_winner_mitchell_sorts_and_drops_the_unranked_phantom() -> None:
+    result = _parse(MITCHELL)
+    ew = result.events[1]
+    assert [u.label for u in ew.units] == ["1", "3", "2"]
+    assert ew.units[2].players[1].federation_id is None
+    assert all("PHANTOM" not in p.name for u in ew.units for p in u.players)
+    (issue,) = result.issues
+    assert issue.level == "info"
+    assert "phantom" in issue.message
+    assert issue.where == ("file test.xml, table EVENT 1 SESSION 1 SECTION A, row 8, "
+                           "column PLAYER_NAME")
+
+
+def test_teams_with_vps_and_an_equals_tie() -> None:
+    (event,) = _parse(TEAMS, strict=True).events
+    assert (event.kind, event.scoring, event.boards) == ("teams", "VP", None)
+    assert [u.label for u in event.units] == ["1", "3", "2", "4", "5"]
+    assert [u.place for u in event.units] == [1.0, 2.0, 3.5, 3.5, 5.0]
+    assert len(event.units[0].players) == 5
+    assert event.units[2].players[3].federation_id is None
+    assert event.units[1].players[2].federation_id == "093355"
+
+
+def test_individual_players_are_the_units() -> None:
+    result = _parse(INDIVIDUAL, strict=True)
+    (event,) = result.events
+    assert (event.kind, event.scoring) == ("individual", "MP")
+    assert event.date == dt.date(2024, 1, 2)
+    assert [u.place for u in event.units] == [1.0, 2.0, 3.5, 3.5, 5.5, 5.5, 7.0, 8.0]
+    assert [len(u.players) for u in event.units] == [1] * 8
+    names = [u.players[0].name for u in event.units]
+    assert "Bernard Lefèvre" in names and "Françoise Oakley" in names
+    assert event.units[0].players[0].federation_id == "155930"
+
+
+# --- layouts and rules ----------------------------------------------------------------------
+
+
+def test_flat_two_winner_compscore_style() -> None:
+    pairs = "".join([
+        _pair("1NS", "2", "12.00", "A ONE", "B ONE", direction="NS"),
+        _pair("1EW", "1", "9.00", "C ONE", "D ONE", direction="EW"),
+        _pair("2NS", "1", "20.00", "E TWO", "F TWO", direction="NS"),
+        _pair("2EW", "2", "-9.00", "G TWO", "H TWO", direction="EW"),
+    ])
+    data = _doc(pairs, event_type="BUTLER_PAIRS", extra="<WINNER_TYPE>2</WINNER_TYPE>")
+    ns, ew = _parse(data, strict=True).events
+    assert (ns.section, ew.section) == ("NS", "EW")
+    assert ns.scoring == ew.scoring == "IMP"
+    assert [u.label for u in ns.units] == ["2NS", "1NS"]
+    assert [u.score for u in ew.units] == [9.0, -9.0]
+
+
+def test_two_first_places_without_winner_type_split_with_a_note() -> None:
+    pairs = "".join([
+        _pair("1", "1", "60", "A", "B", direction="NS"),
+        _pair("2", "1", "55", "C", "D", direction="EW"),
+    ])
+    result = _parse(_doc(pairs), strict=True)
+    assert [e.section for e in result.events] == ["NS", "EW"]
+    assert [i.level for i in result.issues] == ["info"]
+
+
+def test_one_winner_with_directions_stays_one_ranking() -> None:
+    pairs = "".join([
+        _pair("1", "1", "60", "A", "B", direction="NS"),
+        _pair("2", "2", "55", "C", "D", direction="EW"),
+    ])
+    (event,) = _parse(_doc(pairs, extra="<WINNER_TYPE>1</WINNER_TYPE>"), strict=True).events
+    assert event.section == ""
+    assert event.n_units == 2
+
+
+def test_ranked_phantom_keeps_its_place_without_players() -> None:
+    pairs = _pair("1", "1", "60", "A", "B") + _pair("9", "2", "40", "PHANTOM", "PHANTOM")
+    result = _parse(_doc(pairs))
+    units = result.events[0].units
+    assert units[1].place == 2.0 and units[1].players == ()
+    assert result.issues[0].level == "info"
+
+
+@pytest.mark.parametrize(("event_type", "kind", "scoring"), [
+    ("MP_PAIRS", "pairs", "MP"), ("BUTLER_PAIRS", "pairs", "IMP"), ("CROSS_IMP", "pairs", "IMP"),
+    ("SWISS_PAIRS", "pairs", "VP"), ("TEAMS", "teams", "IMP"), ("SWISS_TEAMS", "teams", "VP"),
+])
+def test_event_type_mapping(event_type: str, kind: str, scoring: str) -> None:
+    (event,) = _parse(_doc(_pair("1", "1", "5", "A", "B"), event_type=event_type)).events
+    assert (event.kind, event.scoring) == (kind, scoring)
+
+
+def test_scoring_method_overrides_the_event_type() -> None:
+    data = _doc(_pair("1", "1", "5", "A", "B"), event_type="SWISS_PAIRS",
+                extra="<SCORING_METHOD>IMPS</SCORING_METHOD>")
+    assert _parse(data).events[0].scoring == "IMP"
+
+
+def test_no_places_anywhere_are_derived_from_scores() -> None:
+    pairs = "".join(
+        f"<PAIR><PAIR_NUMBER>{n}</PAIR_NUMBER><PERCENTAGE>{s}</PERCENTAGE>"
+        f"<PLAYER><PLAYER_NAME>P{n}</PLAYER_NAME></PLAYER></PAIR>"
+        for n, s in [("1", "48.0"), ("2", "55.5"), ("3", "48.0")]
+    )
+    result = _parse(_doc(pairs))
+    units = result.events[0].units
+    assert [u.label for u in units] == ["2", "1", "3"]
+    assert [u.place for u in units] == [1.0, 2.5, 2.5]
+    assert result.issues[0].level == "warning"
+    with pytest.raises(MalformedFile):
+        _parse(_doc(pairs), strict=True)
+
+
+def test_place_contradicting_score_is_a_warning_and_strict_raises() -> None:
+    pairs = _pair("1", "1", "40", "A", "B") + _pair("2", "2", "60", "C", "D")
+    result = _parse(_doc(pairs))
+    assert result.issues[0].level == "warning"
+    assert "scores 60" in result.issues[0].message
+    with pytest.raises(InconsistentResult) as info:
+        _parse(_doc(pairs), strict=True)
+    assert info.value.column == "PLACE"
+    assert info.value.row == 2
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+def test_unknown_event_type_is_unsupported() -> None:
+    with pytest.raises(UnsupportedVariant) as info:
+        _parse(_doc(_pair("1", "1", "5", "A", "B"), event_type="NOTSUP"))
+    assert (info.value.file, info.value.table, info.value.column, info.value.value) == (
+        "test.xml", "EVENT 1", "EVENT_TYPE", "NOTSUP")
+
+
+def test_missing_date_is_malformed() -> None:
+    with pytest.raises(MalformedFile) as info:
+        _parse(_doc(_pair("1", "1", "5", "A", "B"), date=""))
+    assert info.value.column == "DATE"
+
+
+def test_invalid_date_names_the_value() -> None:
+    with pytest.raises(MalformedFile) as info:
+        _parse(_doc(_pair("1", "1", "5", "A", "B"), date="<DATE>31/02/2023</DATE>"))
+    assert info.value.value == "31/02/2023"
+
+
+def test_invalid_place_names_row_and_column() -> None:
+    pairs = _pair("1", "1", "5", "A", "B") + _pair("2", "second", "4", "C", "D")
+    with pytest.raises(MalformedFile) as info:
+        _parse(_doc(pairs))
+    assert (info.value.table, info.value.row, info.value.column, info.value.value) == (
+        "EVENT 1", 2, "PLACE", "second")
+
+
+def test_not_xml_is_malformed() -> None:
+    with pytest.raises(MalformedFile) as info:
+        _parse(b"<USEBIO Version='1.2'><EVENT></USEBIO>")
+    assert info.value.row is not None
+
+
+BILLION_LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE USEBIO [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+]>
+<USEBIO Version="1.2"><EVENT EVENT_TYPE="MP_PAIRS"><EVENT_DESCRIPTION>&lol3;</EVENT_DESCRIPTION>
+</EVENT></USEBIO>
+"""
+
+EXTERNAL_ENTITY = b"""<?xml version="1.0"?>
+<!DOCTYPE USEBIO [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<USEBIO Version="1.2"><EVENT EVENT_TYPE="MP_PAIRS"><EVENT_DESCRIPTION>&secret;</EVENT_DESCRIPTION>
+</EVENT></USEBIO>
+"""
+
+
+@pytest.mark.parametrize("document", [BILLION_LAUGHS, EXTERNAL_ENTITY],
+                         ids=["billion-laughs", "external-entity"])
+def test_entities_are_refused_not_expanded(document: bytes) -> None:
+    assert usebio.detect(document)
+    with pytest.raises(ParseError) as info:
+        _parse(document)
+    assert isinstance(info.value, MalformedFile)
+    assert "entity" in str(info.value).lower()
+
+
+def test_doctype_with_a_system_dtd_is_not_fetched_but_allowed() -> None:
+    assert b"<!DOCTYPE USEBIO SYSTEM" in SAMPLE
+    assert _parse(SAMPLE).events
+
+
+# --- detection and robustness ---------------------------------------------------------------
+
+
+def test_detect() -> None:
+    for data in (SAMPLE, MITCHELL, TEAMS, INDIVIDUAL):
+        assert usebio.detect(data)
+    assert not usebio.detect(b"<html><body><table></table></body></html>")
+    assert not usebio.detect(b"% PBN 2.1\n[Event \"x\"]\n")
+    assert not usebio.detect(b"organiser,event,date\n")
+    assert not usebio.detect((FIXTURES / "jfr_pary" / "W-wb130808.html").read_bytes())
+
+
+_FIXTURE_BYTES = [SAMPLE[:6000] + b"</PARTICIPANTS></EVENT></USEBIO>", MITCHELL, TEAMS,
+                  INDIVIDUAL]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_FIXTURE_BYTES), st.integers(min_value=0), st.integers(0, 255),
+       st.booleans())
+def test_truncations_and_byte_flips_only_raise_parse_errors(
+    data: bytes, position: int, byte: int, truncate: bool,
+) -> None:
+    position %= len(data)
+    mutated = data[:position] if truncate else data[:position] + bytes([byte]) + data[position + 1:]
+    try:
+        result = usebio.parse(mutated, source="mutated.xml")
+    except ParseError:
+        return
+    assert isinstance(result, ParseResult)
