@@ -37,7 +37,18 @@ class Format:
 
 _FORMAT_MODULES = (
     "parsers.jfr_pary",
+    "parsers.kops",
+    "parsers.jfr_teamy",
     "parsers.csv_template",
+    "parsers.bridgewebs",
+    "parsers.bbo",
+    "parsers.cobalt_session",
+    "parsers.league",
+    "parsers.usebio",
+    "parsers.pbn",
+    "parsers.bridgecomposer_recap",
+    "parsers.spreadsheet",
+    "parsers.html_tables",
 )
 
 

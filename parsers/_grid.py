@@ -1,0 +1,732 @@
+"""Generic result tables: a grid of cell texts (from a spreadsheet or an HTML page) -> events.
+
+The formats ``spreadsheet`` and ``html_tables`` turn their input into :class:`Grid` objects (cells
+with where they came from) and leave the rest to :func:`read_grid`. What a hand-made result table
+looks like (spec/inputs.md, "Realistic difficulties to expect"):
+
+- **a header row** naming the columns in Slovak, Czech, Polish, English or Hungarian: place
+  (``Por.``, ``Poradie``, ``Umístění``, ``m-ce``, ``Place``, ``Rank``), unit (``Pár``, ``Nr``,
+  ``Družstvo``, ``Team``), names (``Meno``, ``Hráči``, ``Nazwisko``, ``Names``, ``Hráč 1`` /
+  ``Hráč 2`` in separate columns), club (``Klub``, ``Club``), score (``%``, ``Body``, ``Pkt``,
+  ``IMP``, ``VP``, ``Score``). The score column's header gives the scoring: ``%``/MP -> MP,
+  IMP -> IMP, VP -> VP, anything else ``unknown``. Unknown columns are ignored;
+- **rows or columns**: one unit per row below the header, or *transposed* (spec/inputs.md: "places
+  and names run across the sheet"): a header column, one unit per column to its right;
+- **sections**: a title row (``Skupina A``, ``Sekcia B``, ``Section A``) followed by its own header
+  starts a new event section; a repeated header row without a title continues the section;
+- **totals rows** (``Spolu``, ``Celkem``, ``Razem``, ``Total``) and blank spacer rows/columns are
+  skipped; **merged cells** arrive filled in (every covered cell carries the value, flagged
+  ``merged``), so a place merged over a tie's rows reads on each row and a unit written on several
+  rows (one player per row, place and number merged or left blank) becomes one unit;
+- **numbers** with a decimal point or comma, with or without ``%`` (``56,43 %``);
+- **names**: ``Priezvisko Meno - Priezvisko Meno``, ``Novák/Kováč``, ``Novák J. – Kováč P.`` are
+  split on ``-``/``–`` with spaces around, ``/``, ``,``, ``;``, ``+``, ``&`` and line breaks, so a
+  hyphenated surname (``Nowak-Kowalska``) stays whole;
+- **initials** (spec/inputs.md, "One club writes initials instead of names"): first letter of the
+  first name plus the first two letters of the surname (``JNo``). A names cell made only of such
+  tokens (``JNo-PKo``, ``JNo PKo``) gives players with ``initials=True`` and the club the file
+  names (the club column, else the organiser); decoding them is not the parser's job;
+- **event fields** from the lines above the first header (and lines the source adds, e.g. an
+  HTML ``<title>``), then the sheet name, then the file name: the date (``12.3.2012``,
+  ``12. marca 2012``, ``2012-03-12``; none anywhere -> :class:`MalformedFile`), the title, the
+  organiser (``Organizátor: BK Senec`` or the rest of the date line, ``BK Senec, 12.3.2012``) and
+  the number of boards (``24 rozdaní``);
+- **kind** from the number of names per unit (1 individual, 2-3 pairs, 4+ teams) unless the
+  header or the title says (``Družstvo``/``Team`` column, ``družstiev``/``teams`` in the title).
+
+Phantom units (``Phantom``, ``Robot``, ``Bye``, ``Fantóm``) stay in the ranking without players,
+with an info issue. Places: ties averaged (``5-6``, a repeated ``5``, a blank place under a placed
+row); places contradicting scores are warnings (``_places``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any, Literal
+
+from ._dates import DateMatch, find_date, strip_date
+from ._errors import InconsistentResult, MalformedFile
+from ._issues import IssueLog
+from ._model import Event, Kind, PlayerAsWritten, Scoring, Unit
+from ._places import WrittenPlace, order_problems, parse_place, shared_places
+from ._text import normalise_space, parse_decimal
+
+__all__ = [
+    "Cell",
+    "Grid",
+    "GridEvents",
+    "column_letter",
+    "fold",
+    "grid_from_texts",
+    "has_results_header",
+    "read_grid",
+    "split_names",
+]
+
+Role = Literal["place", "unit", "names", "club", "score"]
+
+
+# --- cells and grids ------------------------------------------------------------------------
+
+
+def column_letter(index: int) -> str:
+    """0 -> ``A``, 25 -> ``Z``, 26 -> ``AA``: a spreadsheet column's name."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell's text (line breaks kept as ``\\n``) and where it is in its source."""
+
+    text: str
+    table: str
+    """Sheet name, or ``table 2`` / ``page`` for HTML."""
+    row: int
+    """1-based row in its sheet or table."""
+    col: int
+    """0-based column."""
+    merged: bool = False
+    """Filled in from a merged cell's anchor (the anchor itself is not ``merged``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """The cells of one sheet (or one HTML page), row by row."""
+
+    name: str
+    rows: tuple[tuple[Cell, ...], ...]
+    letters: bool = False
+    """Spreadsheet: cells are named like ``C7`` in messages."""
+    heading: tuple[str, ...] = ()
+    """Extra heading lines (an HTML ``<title>``), read after the grid's own lines."""
+
+
+def grid_from_texts(
+    name: str, rows: Sequence[Sequence[str]], *, letters: bool = True,
+    merged: frozenset[tuple[int, int]] = frozenset(),
+) -> Grid:
+    """A grid from plain texts; ``merged`` holds (row, col) 0-based indices of covered cells."""
+    return Grid(name, tuple(
+        tuple(Cell(text, name, r + 1, c, (r, c) in merged) for c, text in enumerate(row))
+        for r, row in enumerate(rows)
+    ), letters)
+
+
+def fold(text: str) -> str:
+    """Lower case, no diacritics, single spaces, no trailing ``.``/``:`` (``Umístění:`` ->
+    ``umisteni``)."""
+    decomposed = unicodedata.normalize("NFKD", normalise_space(text).lower().replace("ł", "l"))
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return plain.rstrip(".: ").strip()
+
+
+def _text(cell: Cell) -> str:
+    return normalise_space(cell.text)
+
+
+# --- the header -----------------------------------------------------------------------------
+
+_PLACE_WORDS = frozenset({
+    "por", "poradie", "poradi", "miesto", "misto", "umisteni", "m-ce", "mce", "miejsce", "msc",
+    "place", "rank", "pos", "position", "lp", "helyezes", "hely", "pozycja", "pl",
+})
+_UNIT_WORDS = frozenset({
+    "par", "par c", "par cislo", "c. paru", "cislo paru", "c", "cislo", "nr", "nr pary", "numer",
+    "pair", "pair no", "pair nr", "para", "no", "#", "team", "druzstvo", "druzyna", "csapat",
+    "par nr", "start c", "startovni cislo",
+})
+_TEAM_WORDS = frozenset({"team", "druzstvo", "druzyna", "csapat"})
+_NAMES = re.compile(
+    r"^(meno|mena|meno a priezvisko|priezvisko a meno|priezvisko|jmeno|jmena|prijmeni"
+    r"|prijmeni a jmeno|hrac|hraci|hracky|nazwisk[oa]?|imie i nazwisko|nazwisko i imie"
+    r"|zawodni(k|cy)|names?|players?|player\(s\)|jatekos(ok)?|nev|nevek|clenovia|clenove"
+    r"|sklad|zostava|sestava)( ?\d)?$"
+)
+_CLUB_WORDS = frozenset({"klub", "club", "oddil", "oddiel", "egyesulet", "klub/mesto"})
+_SCORE_WORDS = frozenset({
+    "body", "bodov", "bod", "pkt", "punkty", "punkt", "score", "imp", "imps", "vp", "vps", "mp",
+    "wynik", "vysledek", "vysledok", "eredmeny", "pont", "pontszam", "percent",
+    "percenta", "procenta", "procent", "points", "result", "total score",
+})
+_NOT_BRIDGE = frozenset({"mms", "sos", "sodos", "sosos", "vists", "pulka", "visty"})
+"""Go (McMahon) and preferans headers: such tables are not bridge rankings."""
+
+
+def _role(header: str) -> Role | None:
+    """What a header cell names, None for anything else."""
+    h = fold(header)
+    if not h:
+        return None
+    if h in _PLACE_WORDS:
+        return "place"
+    if h in _UNIT_WORDS:
+        return "unit"
+    if _NAMES.match(h):
+        return "names"
+    if h in _CLUB_WORDS:
+        return "club"
+    if "%" in h or h in _SCORE_WORDS or h.split(" ")[0] in _SCORE_WORDS:
+        return "score"
+    return None
+
+
+def scoring_of(header: str) -> Scoring:
+    """The scoring a score column's header implies: ``%``/MP -> MP, IMP, VP, else unknown."""
+    h = fold(header)
+    words = set(re.findall(r"[a-z]+", h))
+    if "%" in h or words & {"mp", "mps", "matchpoints", "tops", "percent", "procent"}:
+        return "MP"
+    if words & {"imp", "imps", "impy"}:
+        return "IMP"
+    if words & {"vp", "vps"}:
+        return "VP"
+    return "unknown"
+
+
+_SCORING_RANK: dict[Scoring, int] = {"MP": 0, "VP": 1, "IMP": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """Positions of the recognised columns of a header row (and the header texts)."""
+
+    headers: tuple[str, ...]
+    place: int | None
+    unit: int | None
+    names: tuple[int, ...]
+    club: int | None
+    score: int | None
+
+    @property
+    def scoring(self) -> Scoring:
+        return "unknown" if self.score is None else scoring_of(self.headers[self.score])
+
+    @property
+    def team_header(self) -> bool:
+        return self.unit is not None and fold(self.headers[self.unit]) in _TEAM_WORDS
+
+
+def header_columns(texts: Sequence[str]) -> Columns | None:
+    """The columns of a results header row, or None if ``texts`` is not one.
+
+    A header names the players (a names or a unit column) and a place or a score column. Of
+    several score columns the one whose scoring ranks first (MP, VP, IMP, other) is taken, the
+    rightmost of equals (totals are written on the right).
+    """
+    if any(fold(t) in _NOT_BRIDGE for t in texts):
+        return None
+    roles = [_role(t) for t in texts]
+    place = next((i for i, r in enumerate(roles) if r == "place"), None)
+    unit = next((i for i, r in enumerate(roles) if r == "unit"), None)
+    names = tuple(i for i, r in enumerate(roles) if r == "names")
+    club = next((i for i, r in enumerate(roles) if r == "club"), None)
+    scores = [i for i, r in enumerate(roles) if r == "score"]
+    if (not names and unit is None) or (place is None and not scores):
+        return None
+    if place is None and unit is None and len(names) == 1 and len(scores) == 1 \
+            and roles.count(None) > 2:
+        return None  # two recognised words among many others: too weak to be a results header
+    score = min(scores, key=lambda i: (_SCORING_RANK.get(scoring_of(texts[i]), 3), -i),
+                default=None)
+    return Columns(tuple(texts), place, unit, names, club, score)
+
+
+def _row_texts(row: Sequence[Cell]) -> list[str]:
+    return [_text(c) for c in row]
+
+
+def has_results_header(rows: Sequence[Sequence[str]]) -> bool:
+    """Whether some row, or some column (transposed layout), is a results header."""
+    if any(header_columns([normalise_space(t) for t in row]) for row in rows):
+        return True
+    width = max((len(r) for r in rows), default=0)
+    for col in range(width):
+        column = [normalise_space(r[col]) if col < len(r) else "" for r in rows]
+        if _column_header(column) is not None:
+            return True
+    return False
+
+
+def _column_header(column: Sequence[str]) -> tuple[int, int] | None:
+    """(first, last) row index of a header written down a column (transposed layout)."""
+    roles = [_role(t) for t in column]
+    start: int | None = None
+    for i in range(len(roles) + 1):
+        if i < len(roles) and roles[i] is not None:
+            start = i if start is None else start
+            continue
+        if start is not None:
+            if header_columns(list(column[start:i])) is not None and i - start >= 2:
+                return start, i - 1
+            start = None
+    return None
+
+
+# --- transposed layout ----------------------------------------------------------------------
+
+
+def _transposed(grid: Grid) -> Grid | None:
+    """The grid turned into the row layout, if it is written across the columns.
+
+    The header column's labelled run of rows (``Poradie``, ``Pár``, ``Hráči``, ``%``) becomes a
+    header row and every column to its right one unit's row; each further run below (a second
+    section) likewise. Rows above and between the runs stay as they are (title and section
+    lines). Cells keep where they came from, so messages name the original cells.
+    """
+    width = max((len(r) for r in grid.rows), default=0)
+    rows = grid.rows
+
+    def cell(r: int, c: int) -> Cell | None:
+        return rows[r][c] if c < len(rows[r]) else None
+
+    for col in range(width):
+        column = [_text(cell(r, col)) if cell(r, col) else "" for r in range(len(rows))]
+        runs: list[tuple[int, int]] = []
+        offset = 0
+        while (found := _column_header(column[offset:])) is not None:
+            runs.append((found[0] + offset, found[1] + offset))
+            offset = found[1] + offset + 1
+        if not runs:
+            continue
+        out: list[tuple[Cell, ...]] = []
+        previous_end = -1
+        for first, last in runs:
+            out.extend(rows[previous_end + 1:first])
+            for c in range(col, width):
+                out.append(tuple(
+                    cell(r, c) or Cell("", rows[r][0].table if rows[r] else grid.name, r + 1, c)
+                    for r in range(first, last + 1)
+                ))
+            previous_end = last
+        return Grid(grid.name, tuple(out), grid.letters, grid.heading)
+    return None
+
+
+# --- names ----------------------------------------------------------------------------------
+
+_UPPER = "A-ZÁÄČĎÉĚÍĹĽŇÓÔŐÖŔŘŠŤÚŮŰÜÝŽĄĆĘŁŃŚŹŻ"
+_LOWER = "a-záäčďéěíĺľňóôőöŕřšťúůűüýžąćęłńśźż"
+_INITIALS = re.compile(rf"^[{_UPPER}][{_UPPER}][{_LOWER}]{{1,2}}$")
+"""``JNo``: first letter of the first name, first two letters of the surname (spec/inputs.md)."""
+_SEPARATORS = re.compile(r"\s+[-\u2013\u2014]\s+|\s*[/,;+&]\s*|\n")
+_PHANTOM = re.compile(r"^(phantom|fantom|fantóm|robot|bye|widmo|duch|pauza)\b", re.IGNORECASE)
+
+
+def split_names(text: str) -> tuple[list[str], bool]:
+    """The names in a names cell and whether they are initials.
+
+    ``Novák Ján - Kováč Peter`` -> two names; ``Nowak-Kowalska Anna / Zięba Piotr`` keeps the
+    hyphenated surname; ``JNo-PKo`` and ``JNo PKo`` -> ``["JNo", "PKo"]``, initials.
+    """
+    stripped = text.strip()
+    tokens = [t for t in re.split(r"[\s\-\u2013\u2014/,;+&]+", stripped) if t]
+    if tokens and all(_INITIALS.match(t) for t in tokens):
+        return tokens, True
+    names = [normalise_space(part) for part in _SEPARATORS.split(stripped)]
+    return [n for n in names if n], False
+
+
+# --- heading: title, date, organiser, boards, section ---------------------------------------
+
+_SECTION = re.compile(
+    r"^(skupina|sekcia|sekce|section|grupa|group|linia|line|rad|csoport|szekcio|turnaj [a-z])"
+    r"\b|^(ns|ew|n-s|e-w)$",
+    re.IGNORECASE,
+)
+_ORGANISER = re.compile(
+    r"^(organiz[aá]tor|organizator|organi[sz]er|usporiadate[lľ]|po[rř]adatel|klub|club|"
+    r"rendez[oő])\s*:\s*(.+)$",
+    re.IGNORECASE,
+)
+_DATE_LABELS = frozenset({"datum", "data", "date", "dna", "dne", "den", "kedy", "datum konania"})
+_BOARDS = re.compile(
+    r"(\d{1,3})\s*(rozdan[ií]|rozdani[ae]?|rozda[nń]|boards?|rozd[aá]v(ek|ky|ka)|rozd\.|"
+    r"leoszt[aá]s)|\b(boards|rozdania|rozdaní|rozdání|rozdávek)\s*:\s*(\d{1,3})",
+    re.IGNORECASE,
+)
+_TEAMS_TITLE = re.compile(r"dru[zž]stv|dru[zż]yn|\bteams?\b|csapat", re.IGNORECASE)
+_INDIVIDUAL_TITLE = re.compile(r"jednotliv|indywidual|individual|egy[eé]ni", re.IGNORECASE)
+_DEFAULT_SHEET = re.compile(r"^(sheet|list|h[aá]rok|arkusz|munkalap|tabelle|table)\s*\d*$",
+                            re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """Event fields read from the lines above the first header."""
+
+    title: str
+    date: dt.date | None
+    organiser: str
+    boards: int | None
+    section: str
+
+
+def _is_date_label(text: str) -> bool:
+    return fold(text) in _DATE_LABELS or not re.sub(r"[\W_]+", "", text)
+
+
+def read_heading(lines: Sequence[str]) -> Heading:
+    """Title, date, organiser, boards and section from heading lines (see module docstring)."""
+    title = organiser = section = ""
+    date: dt.date | None = None
+    boards: int | None = None
+    for line in lines:
+        found: DateMatch | None = find_date(line)
+        rest = line
+        if found is not None:
+            rest = strip_date(line, found)
+            if date is None:
+                date = found.date
+        if boards is None and (b := _BOARDS.search(line)) is not None:
+            boards = int(b[1] or b[5])
+        if (m := _ORGANISER.match(rest)) is not None:
+            organiser = organiser or normalise_space(m[2])
+        elif _SECTION.match(rest):
+            section = section or rest
+        elif _is_date_label(rest):
+            continue
+        elif not title:
+            title = rest
+        elif found is not None and not organiser:
+            organiser = rest  # "BK Senec, 12.3.2012" below the title
+    return Heading(title, date, organiser, boards, section)
+
+
+# --- reading sections -----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Row:
+    """One unit as read: its cells, before places are resolved."""
+
+    cells: tuple[Cell, ...]
+    place_text: str
+    written: WrittenPlace | None
+    label: str
+    score: float | None
+    names: list[str]
+    initials: bool
+    clubs: list[str]
+
+
+@dataclass(slots=True)
+class _Section:
+    columns: Columns
+    header: tuple[Cell, ...]
+    lines: list[str]
+    rows: list[_Row] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GridEvents:
+    """What one grid yields: its events and the heading lines read."""
+
+    events: tuple[Event, ...]
+    players: frozenset[str]
+    """Every name written in the events (to tell a summary sheet from session sheets)."""
+
+
+class _Reader:
+    """Reads one grid (rows layout) into sections, reporting to ``log``."""
+
+    def __init__(self, grid: Grid, log: IssueLog) -> None:
+        self.grid = grid
+        self.log = log
+
+    def where(self, cell: Cell, column: str = "") -> dict[str, Any]:
+        return {"table": cell.table, "row": cell.row, "column": column or None}
+
+    def cell_name(self, cell: Cell) -> str:
+        return f"cell {column_letter(cell.col)}{cell.row}" if self.grid.letters else ""
+
+    def problem(self, text: str, cell: Cell) -> str:
+        name = self.cell_name(cell)
+        return f"{text} ({name})" if name else text
+
+    def sections(self) -> tuple[list[str], list[_Section]]:
+        """Heading lines and the sections of the grid."""
+        heading: list[str] = []
+        sections: list[_Section] = []
+        pending: list[str] = []
+        for row in self.grid.rows:
+            texts = _row_texts(row)
+            if not any(texts):
+                continue
+            distinct = list(dict.fromkeys(t for t in texts if t))
+            columns = header_columns(texts) if len(distinct) > 1 else None
+            if columns is not None:
+                current = sections[-1] if sections else None
+                if current is None or pending or columns.headers != current.columns.headers:
+                    if current is None:
+                        heading, pending = pending, []
+                    sections.append(_Section(columns, row, pending))
+                pending = []
+                continue
+            if not sections or len(distinct) == 1 and self._single(row) \
+                    and not self._continuation(sections[-1], row):
+                pending.extend(self._lines(row, distinct))
+                continue
+            section = sections[-1]
+            if self._totals(texts):
+                self.log.report(MalformedFile(
+                    "totals row skipped", has_value=True, value=" | ".join(distinct),
+                    **self.where(row[0]),
+                ), level="info")
+                continue
+            self._data_row(section, row, texts, distinct)
+        return heading, sections
+
+    @staticmethod
+    def _lines(row: Sequence[Cell], distinct: Sequence[str]) -> list[str]:
+        """A heading row as lines: one text's own line breaks kept, several cells joined."""
+        if len(distinct) > 1:
+            return [" ".join(distinct)]
+        cell = next(c for c in row if _text(c))
+        return [line for part in cell.text.split("\n") if (line := normalise_space(part))]
+
+    @staticmethod
+    def _single(row: Sequence[Cell]) -> bool:
+        """A row with one text: one cell, or one merged cell spanning several."""
+        filled = [c for c in row if _text(c)]
+        return len(filled) == 1 or all(c.merged for c in filled[1:])
+
+    @staticmethod
+    def _continuation(section: _Section, row: Sequence[Cell]) -> bool:
+        """A row with only a name, in a names column, below a unit: one more player of it."""
+        filled = [c for c in row if _text(c)]
+        return bool(section.rows) and len(filled) == 1 and filled[0].col in section.columns.names \
+            and not _SECTION.match(_text(filled[0]))
+
+    @staticmethod
+    def _totals(texts: Sequence[str]) -> bool:
+        totals = {"spolu", "celkem", "razem", "total", "totals", "suma", "sum", "osszesen",
+                  "spolu:", "celkom"}
+        return any(fold(t) in totals for t in texts)
+
+    def _cell(self, row: Sequence[Cell], index: int | None) -> Cell | None:
+        return row[index] if index is not None and index < len(row) else None
+
+    def _data_row(self, section: _Section, row: tuple[Cell, ...], texts: Sequence[str],
+                  distinct: Sequence[str]) -> None:
+        cols = section.columns
+        names_at = cols.names or ((cols.unit,) if cols.unit is not None else ())
+        names_cells = [c for i in names_at if (c := self._cell(row, i)) is not None]
+        key = [self._cell(row, i) for i in (cols.place, cols.unit, cols.score)
+               if i is not None and i not in names_at]
+        names: list[str] = []
+        initials = False
+        for cell in names_cells:
+            found, are_initials = split_names(cell.text)
+            names.extend(found)
+            initials = initials or are_initials
+        keyless = all(c is None or not _text(c) or c.merged for c in key)
+        if names and keyless and section.rows:
+            self._continue(section.rows[-1], names, initials, row)
+            return
+        place_cell = self._cell(row, cols.place)
+        if not names and (place_cell is None or not _text(place_cell)):
+            self.log.report(MalformedFile(
+                "row not understood (no place and no names); skipped", has_value=True,
+                value=" | ".join(distinct), **self.where(row[0]),
+            ))
+            return
+        section.rows.append(self._read(section, row, names, initials))
+
+    def _continue(self, unit: _Row, names: list[str], initials: bool,
+                  row: tuple[Cell, ...]) -> None:
+        """A row that only adds players to the unit above (a team written one per row)."""
+        unit.names.extend(names)
+        unit.initials = unit.initials or initials
+        unit.cells = unit.cells + row
+
+    def _read(self, section: _Section, row: tuple[Cell, ...], names: list[str],
+              initials: bool) -> _Row:
+        cols = section.columns
+        place_cell = self._cell(row, cols.place)
+        place_text = _text(place_cell) if place_cell is not None else ""
+        written: WrittenPlace | None = None
+        if place_cell is not None:
+            try:
+                written = parse_place(place_text)
+            except ValueError:
+                raise MalformedFile(
+                    self.problem("invalid place (expected a number or a tie like 5-6)",
+                                 place_cell),
+                    file=self.log.file, value=place_text, has_value=True,
+                    **self.where(place_cell, cols.headers[cols.place or 0]),
+                ) from None
+        unit_cell = self._cell(row, cols.unit) if cols.names else None
+        label = _text(unit_cell) if unit_cell is not None else ""
+        score: float | None = None
+        score_cell = self._cell(row, cols.score)
+        if score_cell is not None and cols.score is not None:
+            try:
+                score = parse_decimal(score_cell.text)
+            except ValueError:
+                self.log.report(MalformedFile(
+                    self.problem("invalid score; left empty", score_cell),
+                    value=_text(score_cell), has_value=True,
+                    **self.where(score_cell, cols.headers[cols.score]),
+                ))
+        club_cell = self._cell(row, cols.club)
+        clubs = [normalise_space(x) for x in club_cell.text.split("\n")] if club_cell else []
+        return _Row(row, place_text, written, label, score, names, initials,
+                    [c for c in clubs if c])
+
+
+# --- units and events -----------------------------------------------------------------------
+
+
+def _players(row: _Row, organiser: str) -> tuple[PlayerAsWritten, ...]:
+    """Players of a unit; clubs one per line when they match the names, else one for all."""
+    n = len(row.names)
+    if len(row.clubs) == n and n > 1:
+        clubs: list[str | None] = list(row.clubs)
+    else:
+        clubs = [" ".join(row.clubs) or None] * n
+    if row.initials:
+        clubs = [c or organiser or None for c in clubs]
+    return tuple(
+        PlayerAsWritten(name=name, club=club, initials=row.initials)
+        for name, club in zip(row.names, clubs)
+    )
+
+
+def _kind(columns: Columns, title: str, counts: Sequence[int]) -> Kind:
+    """Kind from the header or title, else from the usual number of names per unit."""
+    if columns.team_header or _TEAMS_TITLE.search(title):
+        return "teams"
+    if _INDIVIDUAL_TITLE.search(title):
+        return "individual"
+    usual = Counter(c for c in counts if c).most_common(1)
+    n = usual[0][0] if usual else 2
+    return "individual" if n == 1 else "pairs" if n <= 3 else "teams"
+
+
+class _Builder:
+    """Turns the sections of one grid into events."""
+
+    def __init__(self, reader: _Reader, fmt: str, source: str) -> None:
+        self.reader = reader
+        self.log = reader.log
+        self.fmt = fmt
+        self.source = source
+
+    def units(self, section: _Section, organiser: str) -> tuple[Unit, ...]:
+        rows = section.rows
+        cols = section.columns
+        if cols.place is None:
+            self.log.report(MalformedFile(
+                "no place column; places taken from the order of the rows", has_value=False,
+                **self.reader.where(section.header[0]),
+            ), level="info")
+            written: list[WrittenPlace | None] = [WrittenPlace(i, i) for i in
+                                                  range(1, len(rows) + 1)]
+        else:
+            written = [r.written for r in rows]
+            if all(w is not None for w in written) and \
+                    [w.first for w in written if w] != sorted(w.first for w in written if w):
+                rows = sorted(rows, key=lambda r: r.written.first if r.written else 0)
+                written = [r.written for r in rows]
+                self.log.report(MalformedFile(
+                    "rows are not in the order of places; sorted by place", has_value=False,
+                    **self.reader.where(section.header[0]),
+                ), level="info")
+        places, problems = shared_places(written)
+        place_header = cols.headers[cols.place] if cols.place is not None else None
+        for problem in problems:
+            row = rows[problem.index]
+            self.log.report(InconsistentResult(
+                problem.message, value=row.place_text, has_value=True,
+                **self.reader.where(row.cells[cols.place or 0], place_header or ""),
+            ))
+        for problem in order_problems(places, [r.score for r in rows]):
+            row = rows[problem.index]
+            self.log.report(InconsistentResult(
+                problem.message, value=row.score, has_value=True,
+                **self.reader.where(row.cells[cols.score or 0],
+                                    cols.headers[cols.score] if cols.score is not None else ""),
+            ))
+        units: list[Unit] = []
+        for place, row in zip(places, rows):
+            players = _players(row, organiser)
+            if any(_PHANTOM.match(p.name) for p in players):
+                self.log.report(MalformedFile(
+                    "phantom unit kept in the ranking without players", has_value=True,
+                    value=", ".join(row.names), **self.reader.where(row.cells[0]),
+                ), level="info")
+                players = ()
+            units.append(Unit(place=place, place_text=row.place_text, label=row.label,
+                              score=row.score, players=players))
+        return tuple(units)
+
+    def events(self) -> GridEvents | None:
+        heading_lines, sections = self.reader.sections()
+        sections = [s for s in sections if s.rows]
+        if not sections:
+            return None
+        grid = self.reader.grid
+        sheet = "" if _DEFAULT_SHEET.match(grid.name) else grid.name
+        stem = PurePath(self.source).stem.replace("_", " ") if self.source else ""
+        heading = read_heading([*heading_lines, *grid.heading])
+        date = heading.date
+        for fallback in (sheet, stem):
+            if date is None and (found := find_date(fallback)) is not None:
+                date = found.date
+        if date is None:
+            raise MalformedFile(
+                "no event date (looked in the lines above the table, the sheet or page title "
+                "and the file name)", file=self.log.file, table=grid.name,
+            )
+        title = heading.title or sheet or stem
+        if not heading.title:
+            self.log.report(MalformedFile(
+                "no title above the table; the event is named after the "
+                + ("sheet" if sheet else "file"), value=title, has_value=True, table=grid.name,
+            ), level="info")
+        events: list[Event] = []
+        names: set[str] = set()
+        for number, section in enumerate(sections, start=1):
+            section_heading = read_heading(section.lines)
+            name = section_heading.section or (
+                section.lines[-1] if section.lines else heading.section
+            )
+            if not name and len(sections) > 1:
+                name = str(number)
+            units = self.units(section, heading.organiser)
+            names.update(p.name for u in units for p in u.players)
+            events.append(Event(
+                game="bridge", title=title, date=date,
+                kind=_kind(section.columns, f"{title} {name}",
+                           [len(u.players) for u in units]),
+                scoring=section.columns.scoring, units=units,
+                boards=section_heading.boards or heading.boards, section=name,
+                organiser=heading.organiser, format=self.fmt,
+            ))
+        return GridEvents(tuple(events), frozenset(names))
+
+
+def read_grid(grid: Grid, *, fmt: str, log: IssueLog, source: str = "") -> GridEvents | None:
+    """The events of one grid, None if it holds no results table (rows or transposed)."""
+    found = _Builder(_Reader(grid, log), fmt, source).events()
+    if found is not None:
+        return found
+    turned = _transposed(grid)
+    if turned is None:
+        return None
+    log.report(MalformedFile(
+        "results run across the columns (transposed layout)", table=grid.name,
+        has_value=False,
+    ), level="info")
+    return _Builder(_Reader(turned, log), fmt, source).events()

@@ -1,0 +1,200 @@
+"""Hand-made HTML result tables (Slovak, Czech, Polish, English, Hungarian club pages).
+
+A fallback format (``Format(fallback=True)``): asked only when no specific format claims the page,
+and it refuses pages made by the scoring programs that have formats of their own (JFR Pary,
+KoPS, BBO, ACBLscore/BridgeComposer recaps - a ``MPs`` masterpoints or ``Strat`` column -,
+Bridgewebs), so a program's page never reaches it by accident.
+
+The page is read into one ``_grid.Grid`` in document order: the text lines outside tables
+(headings, paragraphs: title, date, organiser, ``Skupina B``) as one-cell rows, and every table
+that holds no nested table row by row, ``colspan``/``rowspan`` cells filled into each cell they
+cover. Several tables are sections when each starts with its own header (a title line before it
+names the section); a layout table around them is looked through. ``<br>`` inside a cell is a line
+break (one player per line). The ``<title>`` is a last heading line. The table logic - headers in
+five languages, rows or transposed columns, repeated headers, totals rows, ties, decimal commas,
+names and initials - is ``_grid``'s.
+
+Charset (spec/inputs.md: "windows-1250 or ISO-8859-2, mislabelled or unlabelled"): the declared
+``<meta charset>`` when it decodes cleanly, otherwise detected (``_text.decode_bytes``); how it
+was chosen is an info issue.
+
+Errors name the table (``table 2``, counted from 1 over the tables of the page), the row within it
+(1-based, header rows included), the column's header and the value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import lxml.etree
+import lxml.html
+
+from ._errors import MalformedFile
+from ._grid import Cell, Grid, has_results_header, read_grid
+from ._issues import IssueLog, source_name
+from ._model import ParseResult
+from ._registry import Format
+from ._text import decode_bytes, html_declared_charset, normalise_space
+
+__all__ = ["FORMAT", "detect", "page_grid", "parse"]
+
+NAME = "html_tables"
+
+Element = Any
+"""An ``lxml.html`` element (lxml ships no type information)."""
+
+_PROGRAMS = re.compile(
+    rb"""<meta[^>]*generator[^>]*content\s*=\s*["']?\s*(jfr|kops)|\bPary\.\d+\.\d+|\bKoPS\b"""
+    rb"|bridgebase\.com|\bBBO\b|ACBLscore|bridgewebs|\bScoreBridge\b|\bBridgemate\b"
+    rb"|\brecap\b|>\s*(?:MPs|Strat)\s*<",
+    re.IGNORECASE,
+)
+"""Pages of scoring programs with formats of their own."""
+
+_BLOCKS = frozenset({
+    "p", "div", "center", "br", "tr", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6",
+    "section", "article", "header", "footer", "caption", "pre", "blockquote", "hr",
+})
+_SKIPPED = frozenset({"script", "style", "head", "title", "noscript"})
+_MAX_SPAN = 100
+
+
+def _cell_text(cell: Element) -> str:
+    """A cell's text with ``<br>`` and block elements as line breaks."""
+    parts: list[str] = []
+
+    def walk(node: Element) -> None:
+        parts.append(node.text or "")
+        for child in node:
+            if isinstance(child.tag, str) and child.tag not in _SKIPPED:
+                block = child.tag in _BLOCKS
+                if block:
+                    parts.append("\n")
+                walk(child)
+                if block:
+                    parts.append("\n")
+            parts.append(child.tail or "")
+
+    walk(cell)
+    lines = (normalise_space(line) for line in "".join(parts).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def _span(cell: Element, attribute: str) -> int:
+    try:
+        return max(1, min(int(cell.get(attribute) or 1), _MAX_SPAN))
+    except ValueError:
+        return 1
+
+
+def _table_rows(table: Element, name: str) -> list[tuple[Cell, ...]]:
+    """The rows of a leaf table, spanned cells filled in (``merged`` on the covered ones)."""
+    taken: dict[tuple[int, int], Cell] = {}
+    n_rows = 0
+    for r, tr in enumerate(tr for tr in table.iter("tr")):
+        n_rows = max(n_rows, r + 1)
+        c = 0
+        for td in tr:
+            if not isinstance(td.tag, str) or td.tag not in ("td", "th"):
+                continue
+            while (r, c) in taken:
+                c += 1
+            text = _cell_text(td)
+            rows, cols = _span(td, "rowspan"), _span(td, "colspan")
+            for dr in range(rows):
+                for dc in range(cols):
+                    taken[(r + dr, c + dc)] = Cell(text, name, r + 1, c + dc,
+                                                   merged=(dr, dc) != (0, 0))
+            c += cols
+    width = max((c for _, c in taken), default=-1) + 1
+    return [
+        tuple(taken.get((r, c), Cell("", name, r + 1, c)) for c in range(width))
+        for r in range(n_rows)
+    ]
+
+
+def page_grid(doc: Element) -> Grid:
+    """The page as one grid: text lines and leaf tables in document order (module docstring)."""
+    rows: list[tuple[Cell, ...]] = []
+    buffer: list[str] = []
+    counter = {"tables": 0, "lines": 0}
+
+    def flush() -> None:
+        for line in "".join(buffer).split("\n"):
+            text = normalise_space(line)
+            if text:
+                counter["lines"] += 1
+                rows.append((Cell(text, "page", counter["lines"], 0),))
+        buffer.clear()
+
+    def walk(node: Element) -> None:
+        buffer.append(node.text or "")
+        for child in node:
+            if isinstance(child.tag, str) and child.tag not in _SKIPPED:
+                if child.tag == "table" and child.find(".//table") is None:
+                    flush()
+                    counter["tables"] += 1
+                    rows.extend(_table_rows(child, f"table {counter['tables']}"))
+                else:
+                    block = child.tag in _BLOCKS or child.tag in ("table", "td", "th")
+                    if block:
+                        buffer.append("\n")
+                    walk(child)
+                    if block:
+                        buffer.append("\n")
+            buffer.append(child.tail or "")
+
+    body = doc.find(".//body")
+    walk(body if body is not None else doc)
+    flush()
+    title = doc.find(".//title")
+    heading = (normalise_space(title.text_content()),) if title is not None else ()
+    return Grid("page", tuple(rows), letters=False, heading=tuple(h for h in heading if h))
+
+
+def _document(text: str, file: str) -> Element:
+    try:
+        return lxml.html.document_fromstring(text)
+    except (lxml.etree.ParserError, ValueError) as exc:
+        raise MalformedFile(f"not readable as HTML ({exc})", file=file) from exc
+
+
+def detect(data: bytes, filename: str = "") -> bool:
+    """An HTML page with a results table, not made by a program with a format of its own."""
+    head = data[:200000]
+    if not re.search(rb"<\s*table", head, re.IGNORECASE) or _PROGRAMS.search(head):
+        return False
+    text = decode_bytes(data, html_declared_charset(data)).text
+    try:
+        doc = lxml.html.document_fromstring(text)
+    except (lxml.etree.ParserError, ValueError):
+        return False
+    rows = [[c.text for c in row] for row in page_grid(doc).rows]
+    return has_results_header(rows)
+
+
+def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
+    """Events of a hand-made HTML result page; see the module docstring and ``_grid``."""
+    log = IssueLog(file=source_name(source), strict=strict)
+    decoded = decode_bytes(data, html_declared_charset(data))
+    if decoded.note:
+        log.report(MalformedFile(decoded.note), level="info")
+    grid = page_grid(_document(decoded.text, log.file))
+    found = read_grid(grid, fmt=NAME, log=log, source=source)
+    if found is None:
+        raise MalformedFile(
+            "no results table: no row or column with a place or score header and names",
+            file=log.file,
+        )
+    return ParseResult(format=NAME, events=found.events, issues=log.issues)
+
+
+FORMAT = Format(
+    name=NAME,
+    description="hand-made HTML result tables (SK/CZ/PL/EN/HU): sections, merged cells, any "
+    "charset",
+    detect=detect,
+    parse=parse,
+    fallback=True,
+)
