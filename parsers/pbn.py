@@ -435,7 +435,7 @@ def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
                 continue
 
             def get(column: str) -> str:
-                return normalise_space(values[index[column]]) if column else ""
+                return normalise_space(values[index[column]]) if column in index else ""
 
             score_text = get(score_column)
             try:
