@@ -286,10 +286,12 @@ def _caption_text(lines: Sequence[str]) -> str | None:
     return None
 
 
-def _row_caption(row: Element) -> str | None:
-    """The caption a row carries (its only text, once, matching :data:`_SECTION_CAPTION`)."""
-    texts = list(dict.fromkeys(t for c in _cells(row) if (t := _cell_text(c))))
-    return _caption_text(texts)
+def _row_caption(row: Element, texts: Sequence[str] | None = None) -> str | None:
+    """The caption a row carries (its only text, once, matching :data:`_SECTION_CAPTION`);
+    ``texts`` are the row's cell texts when the caller has them already."""
+    if texts is None:
+        texts = [_cell_text(c) for c in _cells(row)]
+    return _caption_text(list(dict.fromkeys(t for t in texts if t)))
 
 
 def _enclosing_table(row: Element) -> Element:
@@ -322,6 +324,9 @@ def _find_sections(doc: Element, file: str) -> list[_Section]:
     """The page's rankings in order; ``MalformedFile`` if it has none (see module doc)."""
     sections: list[_Section] = []
     for row in doc.iter("tr"):
+        # Cheap first look: a header row names the place column somewhere in its text.
+        if not any(name in row.text_content().lower() for name in _PLACE_NAMES):
+            continue
         columns = _columns([_cell_text(c) for c in _cells(row)])
         if columns is None:
             continue
@@ -548,7 +553,7 @@ def _read_rows(
     for tr in _iter_rows(header_row, stop):
         cells = _cells(tr)
         texts = [_cell_text(c) for c in cells]
-        if not any(texts) or _columns(texts) is not None or _row_caption(tr) is not None:
+        if not any(texts) or _columns(texts) is not None or _row_caption(tr, texts) is not None:
             continue
         if len(cells) < columns.width:
             log.report(MalformedFile(
