@@ -6,7 +6,9 @@ mislabelled or unlabelled (spec/inputs.md, "Realistic difficulties to expect"). 
 1. a byte-order mark wins;
 2. a declared charset (HTML ``<meta charset>``, a caller's hint) is honoured when the bytes decode
    *cleanly* with it: no decoding error and no C1 control characters (U+0080-U+009F), which is
-   what windows-1250 text looks like when read as ISO-8859-2;
+   what windows-1250 text looks like when read as ISO-8859-2, and no characters that the other
+   Central European charset reads as letters (``¶`` where ISO-8859-2 has ``ś``: an ISO-8859-2
+   page labelled windows-1250);
    - exception: a page that declares a single-byte charset but whose bytes are valid UTF-8 with
      non-ASCII characters is mislabelled UTF-8 (valid multi-byte UTF-8 does not happen by
      accident);
@@ -138,6 +140,23 @@ def _detect(data: bytes) -> str:
     return _codec(ranked[0][2]) or "cp1250"
 
 
+def _better_single_byte(data: bytes, declared: str, text: str) -> tuple[str, str] | None:
+    """(codec, text) of the other Central European charset when the declared one leaves
+    implausible characters that it does not (``¶`` for ``ś``: ISO-8859-2 read as cp1250)."""
+    candidates = [c for c in (_codec(name) for name in _CANDIDATES) if c is not None]
+    if declared not in candidates:
+        return None
+    odd = _oddness(text)
+    if odd == 0:
+        return None
+    for other in candidates:
+        if other != declared:
+            alt = _clean(data, other)
+            if alt is not None and _oddness(alt) < odd:
+                return other, alt
+    return None
+
+
 def decode_bytes(data: bytes, declared: str | None = None) -> Decoded:
     """Decode ``data`` following the rules of the module docstring; never raises.
 
@@ -156,6 +175,11 @@ def decode_bytes(data: bytes, declared: str | None = None) -> Decoded:
             return Decoded(as_utf8, "utf-8", "utf-8", declared, note)
         text = _clean(data, declared_codec)
         if text is not None:
+            better = _better_single_byte(data, declared_codec, text)
+            if better is not None:
+                note = (f"page declares charset {declared!r} but its letters read right as "
+                        f"{better[0]}; read as {better[0]}")
+                return Decoded(better[1], better[0], "detected", declared, note)
             return Decoded(text, declared_codec, "declared", declared)
     if as_utf8 is not None:
         note = (

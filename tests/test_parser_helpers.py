@@ -195,6 +195,7 @@ POLISH = "Paweł Świątek, Źrebna Łąka"
     (SLOVAK.encode("iso-8859-2"), None, SLOVAK, "detected"),
     (SLOVAK.encode("cp1250"), "iso-8859-2", SLOVAK, "detected"),  # mislabelled
     (SLOVAK.encode("utf-8"), "iso-8859-2", SLOVAK, "utf-8"),  # mislabelled
+    (POLISH.encode("iso-8859-2"), "windows-1250", POLISH, "detected"),  # mislabelled
     (SLOVAK.encode("cp1250"), "no-such-charset", SLOVAK, "detected"),
 ])
 def test_decode_bytes(data: bytes, declared: str | None, text: str, method: str) -> None:
