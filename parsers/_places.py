@@ -8,7 +8,8 @@ Result lists mark a tie in three ways, all handled by :func:`shared_places`:
 
 - a range on every tied row: ``5-6``, ``5.-6.``, ``5–6``;
 - the place on the first tied row and an *empty* place on the rows below (JFR Pary);
-- the same plain number repeated (``5``, ``5``, then ``7``): competition ranking.
+- the same plain number repeated (``5``, ``5``, then ``7``): competition ranking, also with the
+  UK tie mark (``5=``, ``=5``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ __all__ = [
     "shared_places",
 ]
 
-_PLACE = re.compile(r"^(\d+)\s*\.?\s*(?:[-\u2013\u2014]\s*(\d+)\s*\.?)?$")
+# A place, a range, or a place with the UK tie mark (``5=`` or ``=5``; the tie itself shows as
+# the same number on several rows, which :func:`shared_places` averages).
+_PLACE = re.compile(
+    r"^=?\s*(\d+)\s*\.?\s*(?:[-\u2013\u2014]\s*(\d+)\s*\.?)?\s*=?$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +56,8 @@ class PlaceProblem:
 
 
 def parse_place(text: str) -> WrittenPlace | None:
-    """``"5"``, ``"5."``, ``"5-6"``, ``"5.-6."`` -> a :class:`WrittenPlace`; blank -> None.
+    """``"5"``, ``"5."``, ``"5-6"``, ``"5.-6."``, ``"5="``, ``"=5"`` -> a :class:`WrittenPlace`;
+    blank -> None.
 
     Raises ``ValueError`` for anything else (``"x"``, ``"0"``, ``"6-5"``).
     """

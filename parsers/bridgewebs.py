@@ -287,7 +287,7 @@ def _cell(line: _Line, index: int) -> str:
 
 def _place(text: str) -> WrittenPlace | None:
     """``3=`` / ``=3`` (the UK tie mark) read as ``3``; otherwise :func:`parse_place`."""
-    return parse_place(text.strip().strip("="))
+    return parse_place(text)
 
 
 def _read_row(line: _Line, columns: _Columns, table: str, log: IssueLog) -> _Row:

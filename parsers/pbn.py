@@ -115,7 +115,6 @@ def split_names(text: str, kind: Kind) -> list[str]:
     return [text]
 
 
-_EQUALS_TIE = re.compile(r"^(?:(\d+)\s*=|=\s*(\d+))$")
 _SLASHED = re.compile(r"^\d+(?:\s*/\s*\d+)+$")
 
 
@@ -132,11 +131,6 @@ def read_ranks(texts: Sequence[str]) -> list[tuple[WrittenPlace | None, tuple[in
     for index, text in enumerate(cleaned):
         if text in ("", "-"):
             out.append((None, ()))
-            continue
-        equals = _EQUALS_TIE.match(text)
-        if equals:
-            number = int(equals[1] or equals[2])
-            out.append((parse_place(str(number)), ()))
             continue
         if _SLASHED.match(text):
             numbers = [int(n) for n in text.split("/")]

@@ -112,7 +112,6 @@ _VERSIONS = frozenset({"1.0", "1.1", "1.2"})
 _UNIT_TAGS = ("PAIR", "TEAM", "PLAYER")
 _NOT_PLAYERS = re.compile(r"^(?:phantom|robot|bye|sit\s*-?\s*out|ghost)\b", re.IGNORECASE)
 _SLASH_DATE = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$")
-_TIE_MARK = re.compile(r"^\s*=?\s*(\d+)\s*=\s*$|^\s*=\s*(\d+)\s*$")
 
 # --- detection ------------------------------------------------------------------------------
 
@@ -306,8 +305,7 @@ class _Row:
 
 def _place(text: str) -> WrittenPlace | None:
     """``5``, ``5=``, ``=5``, ``5-6`` -> a written place; ``=`` marks a tie (shared by equals)."""
-    match = _TIE_MARK.match(text)
-    return parse_place(match[1] or match[2]) if match else parse_place(text)
+    return parse_place(text)
 
 
 def _players(unit: ET.Element, tag: str) -> tuple[list[PlayerAsWritten], bool]:

@@ -203,3 +203,17 @@ def test_decode_bytes(data: bytes, declared: str | None, text: str, method: str)
     assert (decoded.text, decoded.method) == (text, method)
     assert bool(decoded.note) == (method in ("detected", "utf-8") and declared is not None
                                   or method == "detected")
+
+
+@pytest.mark.parametrize(("text", "first", "last"), [
+    ("5=", 5, 5), ("=5", 5, 5), (" 12 = ", 12, 12), ("5.-6.", 5, 6), ("5–6", 5, 6),
+])
+def test_parse_place_forms(text: str, first: int, last: int) -> None:
+    place = parse_place(text)
+    assert place is not None and (place.first, place.last) == (first, last)
+
+
+@pytest.mark.parametrize("text", ["=", "5==6", "x", "0", "6-5"])
+def test_parse_place_refuses(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_place(text)
