@@ -214,6 +214,6 @@ def test_parse_place_forms(text: str, first: int, last: int) -> None:
 
 
 @pytest.mark.parametrize("text", ["=", "5==6", "x", "0", "6-5"])
-def test_parse_place_refuses(text: str) -> None:
+def test_parse_place_refuses_more(text: str) -> None:
     with pytest.raises(ValueError):
         parse_place(text)
