@@ -59,79 +59,59 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import lxml.etree
-import lxml.html
-
-from ._dates import DateMatch, find_date, strip_date
 from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
-from ._model import Event, ParseResult, PlayerAsWritten, Scoring, Unit
+from ._jfr import (
+    PLACE_HEADER,
+    TEAM_HEADER,
+    TEAMY_FOOTER,
+    Element,
+    cell_text,
+    decode_page,
+    event_date_and_title,
+    federation_id,
+    heading_lines,
+    is_placeholder,
+    jfr_generator,
+    kops_generator,
+    read_document,
+    read_heading,
+    row_cells,
+    scoring_from_header,
+    text_lines,
+)
+from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._places import WrittenPlace, order_problems, parse_place, shared_places
 from ._registry import Format
-from ._text import decode_bytes, html_declared_charset, normalise_space, parse_decimal
+from ._text import normalise_space, parse_decimal
 
 __all__ = ["FORMAT", "detect", "parse"]
-# The readers below (``_br_lines``, ``_cells``, heading and date helpers, ``_jfr_generator``,
-# ``_is_placeholder``) are shared with ``jfr_teamy`` and ``kops``, which write the same markup.
 
 NAME = "jfr_pary"
 _TABLE = "results"
 
 # --- detection ------------------------------------------------------------------------------
 
-_META = re.compile(rb"<meta\b[^>]*>", re.IGNORECASE)
 _FOOTER = re.compile(rb"\bPary\.\d+\.\d+")
-_PLACE_HEADER = re.compile(rb">\s*(?:m-ce|miejsce)\s*<", re.IGNORECASE)
 _NUMBER_HEADER = re.compile(rb">\s*nr\s*<", re.IGNORECASE)
-_TEAMY_FOOTER = re.compile(rb"\bTeamy\.\d+\.\d+")
-_TEAM_HEADER = re.compile(
-    rb">\s*(?:dru(?:\xc5\xbc|\xbf|&#380;|&zdot;|z)yna|team|"
-    rb"zesp(?:\xc3\xb3|\xf3|&oacute;|&#243;|o)(?:\xc5\x82|\xb3|&#322;|l))\s*<",
-    re.IGNORECASE,
-)
-
-
-def _jfr_generator(data: bytes) -> bool:
-    """``<meta name="GENERATOR" content="JFR 2005">``, attributes in any order."""
-    for tag in _META.findall(data[:16384]):
-        lowered = tag.lower()
-        if b"generator" in lowered and re.search(rb"content\s*=\s*[\"']?\s*jfr", lowered):
-            return True
-    return False
-
-
-def _kops_generator(data: bytes) -> bool:
-    """``<meta name="GENERATOR" content="KoPS2www, JFR 2005">``: a KoPS page, not JFR Pary."""
-    return any(
-        b"generator" in (lowered := tag.lower()) and re.search(rb"content\s*=[^>]*kops", lowered)
-        for tag in _META.findall(data[:16384])
-    )
 
 
 def _teamy_page(data: bytes) -> bool:
     """A JFR Teamy page: its footer, or a ``drużyna`` (team) column header."""
-    return _TEAMY_FOOTER.search(data) is not None or _TEAM_HEADER.search(data) is not None
+    return TEAMY_FOOTER.search(data) is not None or TEAM_HEADER.search(data) is not None
 
 
 def detect(data: bytes, filename: str = "") -> bool:
     """A JFR page (generator meta or ``Pary.4.1`` footer) with the ``m-ce`` / ``nr`` header,
     neither a KoPS2www page nor a JFR Teamy page."""
-    made_by_jfr = _jfr_generator(data) or _FOOTER.search(data) is not None
+    made_by_jfr = jfr_generator(data) or _FOOTER.search(data) is not None
     return bool(
-        made_by_jfr and _PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data)
-        and not _kops_generator(data) and not _teamy_page(data)
+        made_by_jfr and PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data)
+        and not kops_generator(data) and not _teamy_page(data)
     )
 
 
 # --- reading the HTML -----------------------------------------------------------------------
-
-Element = Any
-"""An ``lxml.html`` element (lxml ships no type information)."""
-
-_BLOCKS = frozenset({
-    "p", "div", "center", "br", "tr", "td", "th", "table", "li", "ul", "ol",
-    "h1", "h2", "h3", "h4", "h5", "h6",
-})
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,43 +150,6 @@ def _br_lines(cell: Element) -> list[_Line]:
     walk(cell)
     flush()
     return lines
-
-
-def _text_lines(element: Element) -> list[str]:
-    """Non-empty text lines of ``element``, split at ``<br>`` and block elements."""
-    parts: list[list[str]] = [[]]
-
-    def walk(node: Element) -> None:
-        parts[-1].append(node.text or "")
-        for child in node:
-            if isinstance(child.tag, str) and child.tag not in ("script", "style"):
-                block = child.tag in _BLOCKS
-                if block:
-                    parts.append([])
-                walk(child)
-                if block:
-                    parts.append([])
-            parts[-1].append(child.tail or "")
-
-    walk(element)
-    return [line for part in parts if (line := normalise_space("".join(part)))]
-
-
-def _cells(row: Element) -> list[Element]:
-    """The row's cells, a cell spanning ``colspan`` columns repeated that many times."""
-    cells: list[Element] = []
-    for cell in row:
-        if isinstance(cell.tag, str) and cell.tag in ("td", "th"):
-            try:
-                span = max(1, min(int(cell.get("colspan") or 1), 100))
-            except ValueError:
-                span = 1
-            cells.extend([cell] * span)
-    return cells
-
-
-def _cell_text(cell: Element) -> str:
-    return normalise_space(cell.text_content())
 
 
 # --- the column header ----------------------------------------------------------------------
@@ -253,16 +196,6 @@ def _columns(headers: Sequence[str]) -> _Columns | None:
     return _Columns(place, label, names, score, club, headers[score])
 
 
-def _scoring(score_header: str) -> Scoring:
-    """``wynik %`` -> MP; ``+/-``, ``IMP`` -> IMP; anything else -> unknown."""
-    lowered = score_header.lower()
-    if "%" in lowered:
-        return "MP"
-    if "imp" in lowered or "+/-" in lowered:
-        return "IMP"
-    return "unknown"
-
-
 _SECTION_CAPTION = re.compile(
     r"^(?:(?:sektor|sekcja|grupa|linia|klasyfikacja|ranking|strefa|kategoria)\b.*"
     r"|(?:linia\s+)?(?:NS|EW|N-S|E-W|NS/EW))$",
@@ -290,7 +223,7 @@ def _row_caption(row: Element, texts: Sequence[str] | None = None) -> str | None
     """The caption a row carries (its only text, once, matching :data:`_SECTION_CAPTION`);
     ``texts`` are the row's cell texts when the caller has them already."""
     if texts is None:
-        texts = [_cell_text(c) for c in _cells(row)]
+        texts = [cell_text(c) for c in row_cells(row)]
     return _caption_text(list(dict.fromkeys(t for t in texts if t)))
 
 
@@ -304,7 +237,7 @@ def _enclosing_table(row: Element) -> Element:
 def _caption(header_row: Element) -> str | None:
     """The section caption of a header row (see module doc), None if it has none."""
     for row in header_row.itersiblings(preceding=True):
-        if isinstance(row.tag, str) and row.tag == "tr" and _text_lines(row):
+        if isinstance(row.tag, str) and row.tag == "tr" and text_lines(row):
             return _row_caption(row)
     table = _enclosing_table(header_row)
     if table is None:
@@ -314,7 +247,7 @@ def _caption(header_row: Element) -> str | None:
             continue  # comments, processing instructions, scripts
         if element.tag == "table":
             break
-        lines = _text_lines(element)
+        lines = text_lines(element)
         if lines:
             return _caption_text(lines[-1:])
     return None
@@ -327,7 +260,7 @@ def _find_sections(doc: Element, file: str) -> list[_Section]:
         # Cheap first look: a header row names the place column somewhere in its text.
         if not any(name in row.text_content().lower() for name in _PLACE_NAMES):
             continue
-        columns = _columns([_cell_text(c) for c in _cells(row)])
+        columns = _columns([cell_text(c) for c in row_cells(row)])
         if columns is None:
             continue
         caption = _caption(row)
@@ -357,79 +290,7 @@ def _section_names(sections: Sequence[_Section], log: IssueLog) -> list[str]:
     return names
 
 
-# --- the heading: title, date, organiser ----------------------------------------------------
-
-_GENERATED = re.compile(r"strona wygenerowana\s+(\d{4}-\d{2}-\d{2})")
-
-
-@dataclass(frozen=True, slots=True)
-class _Heading:
-    title: str
-    date_found: DateMatch | None
-    organiser: str
-
-
-def _heading_lines(header_row: Element) -> list[str]:
-    """Text lines of the rows above the column header, top to bottom."""
-    rows = [r for r in header_row.itersiblings(preceding=True) if r.tag == "tr"]
-    return [line for row in reversed(rows) for line in _text_lines(row)]
-
-
-def _read_heading(lines: Sequence[str]) -> _Heading:
-    """Title = first line that is not only a date; organiser = the date line minus its date."""
-    dated = [(i, m) for i, line in enumerate(lines) if (m := find_date(line)) is not None]
-    date_index: int | None = dated[0][0] if dated else None
-    found: DateMatch | None = dated[0][1] if dated else None
-    title_index: int | None = None
-    title = ""
-    for i, line in enumerate(lines):
-        text = strip_date(line, found) if i == date_index and found is not None else line
-        if text:
-            title_index, title = i, text
-            break
-    organiser = ""
-    if found is not None and date_index is not None and title_index is not None \
-            and date_index > title_index:
-        organiser = strip_date(lines[date_index], found)
-    return _Heading(title, found, organiser)
-
-
-def _page_title(doc: Element) -> str:
-    element = doc.find(".//title")
-    return normalise_space(element.text_content()) if element is not None else ""
-
-
-def _event_date_and_title(
-    doc: Element, text: str, heading: _Heading, log: IssueLog,
-) -> tuple[str, DateMatch]:
-    """The title and date, falling back to ``<title>`` and then the footer (see module doc)."""
-    page_title = _page_title(doc)
-    in_title = find_date(page_title)
-    title = heading.title
-    if not title:
-        title = strip_date(page_title, in_title) if in_title else page_title
-    if heading.date_found is not None:
-        return title, heading.date_found
-    if in_title is not None:
-        return title, in_title
-    generated = _GENERATED.search(text)
-    if generated is not None:
-        found = find_date(generated[1])
-        if found is not None:
-            log.report(MalformedFile(
-                "no event date in the heading or title; used the date the page was generated",
-                table="heading", value=generated[1],
-            ))
-            return title, found
-    raise MalformedFile(
-        "no event date on the page (looked in the heading, the <title> and the footer)",
-        file=log.file, table="heading",
-    )
-
-
 # --- the rows -------------------------------------------------------------------------------
-
-_CEZAR_ID = re.compile(r"[?&]r=(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,20 +305,12 @@ class _Row:
     players: tuple[PlayerAsWritten, ...]
 
 
-def _federation_id(href: str) -> str | None:
-    """The PZBS member id of a Cezar link (``...cezar/?mycl=1&p=21&r=06542`` -> ``06542``)."""
-    if "cezar" not in href.lower():
-        return None
-    match = _CEZAR_ID.search(href)
-    return match[1] if match else None
-
-
 def _names(cell: Element) -> list[tuple[str, str | None]]:
     """(name, federation id) per player: every link is one, an unlinked line is one."""
     players: list[tuple[str, str | None]] = []
     for line in _br_lines(cell):
         if line.links:
-            players.extend((name, _federation_id(href)) for name, href in line.links if name)
+            players.extend((name, federation_id(href)) for name, href in line.links if name)
         elif line.text:
             players.append((line.text, None))
     return players
@@ -484,14 +337,6 @@ def _iter_rows(header_row: Element, stop: Element | None) -> Iterator[Element]:
             yield row
 
 
-_PLACEHOLDER = re.compile(r"^(?:phantom|fantom|robot|bye|pauza|pause|-+)$", re.IGNORECASE)
-
-
-def _is_placeholder(name: str) -> bool:
-    """``PHANTOM``, ``ROBOT``, ``Bye``, ``pauza``: a seat filler, not a player."""
-    return _PLACEHOLDER.match(name.strip(" .()")) is not None
-
-
 def _read_row(
     number: int, cells: Sequence[Element], columns: _Columns, headers: Sequence[str],
     log: IssueLog, table: str = _TABLE,
@@ -499,12 +344,12 @@ def _read_row(
     def where(column: int) -> dict[str, Any]:
         return {"file": log.file, "table": table, "row": number, "column": headers[column]}
 
-    place_text = _cell_text(cells[columns.place])
+    place_text = cell_text(cells[columns.place])
     try:
         written = parse_place(place_text)
     except ValueError:
         raise MalformedFile("invalid place", value=place_text, **where(columns.place)) from None
-    label = _cell_text(cells[columns.label])
+    label = cell_text(cells[columns.label])
     if not label:
         raise MalformedFile("pair without a number", value=label, **where(columns.label))
     names = _names(cells[columns.names])
@@ -518,9 +363,9 @@ def _read_row(
         log.report(MalformedFile(
             f"pair {label}: {len(names)} players but a different number of club lines; "
             "clubs assigned in order",
-            value=_cell_text(cells[columns.club]), **where(columns.club),
+            value=cell_text(cells[columns.club]), **where(columns.club),
         ))
-    score_text = _cell_text(cells[columns.score])
+    score_text = cell_text(cells[columns.score])
     score: float | None = None
     try:
         score = parse_decimal(score_text)
@@ -532,12 +377,12 @@ def _read_row(
                                  **where(columns.score)))
     players = tuple(
         PlayerAsWritten(name=name, federation_id=fid, club=club)
-        for (name, fid), club in zip(names, clubs) if not _is_placeholder(name)
+        for (name, fid), club in zip(names, clubs) if not is_placeholder(name)
     )
     if len(players) < len(names):
         log.report(MalformedFile(
             f"pair {label}: a phantom/robot seat is not a player; the pair keeps its place",
-            value=_cell_text(cells[columns.names]), **where(columns.names),
+            value=cell_text(cells[columns.names]), **where(columns.names),
         ), level="info")
     return _Row(number, place_text, written, label, score, players)
 
@@ -548,11 +393,11 @@ def _read_rows(
 ) -> list[_Row]:
     """Every pair's row below the header up to ``stop`` (the next section's header); blank
     spacer rows, caption rows and repeated headers are skipped."""
-    headers = [_cell_text(c) for c in _cells(header_row)]
+    headers = [cell_text(c) for c in row_cells(header_row)]
     rows: list[_Row] = []
     for tr in _iter_rows(header_row, stop):
-        cells = _cells(tr)
-        texts = [_cell_text(c) for c in cells]
+        cells = row_cells(tr)
+        texts = [cell_text(c) for c in cells]
         if not any(texts) or _columns(texts) is not None or _row_caption(tr, texts) is not None:
             continue
         if len(cells) < columns.width:
@@ -593,28 +438,14 @@ def _units(rows: Sequence[_Row], columns: _Columns, headers: Sequence[str],
 # --- parse ----------------------------------------------------------------------------------
 
 
-def _decode(data: bytes, log: IssueLog) -> str:
-    decoded = decode_bytes(data, html_declared_charset(data))
-    if decoded.note:
-        log.report(MalformedFile(decoded.note), level="info")
-    return decoded.text
-
-
-def _document(text: str, file: str) -> Element:
-    try:
-        return lxml.html.document_fromstring(text)
-    except (lxml.etree.ParserError, ValueError) as exc:
-        raise MalformedFile(f"not readable as HTML ({exc})", file=file) from exc
-
-
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
     """One pairs event per ranking of a JFR Pary results page; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
-    text = _decode(data, log)
-    doc = _document(text, log.file)
+    text = decode_page(data, log)
+    doc = read_document(text, log.file)
     sections = _find_sections(doc, log.file)
-    heading = _read_heading(_heading_lines(sections[0].header))
-    title, date_found = _event_date_and_title(doc, text, heading, log)
+    heading = read_heading(heading_lines(sections[0].header))
+    title, date_found = event_date_and_title(doc, text, heading, log)
     if not title:
         log.report(MalformedFile("no event title on the page", table="heading", has_value=False))
     names = _section_names(sections, log)
@@ -623,13 +454,13 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         table = name or _TABLE
         stop = sections[index + 1].header if index + 1 < len(sections) else None
         columns = section.columns
-        scoring = _scoring(columns.score_header)
+        scoring = scoring_from_header(columns.score_header)
         if scoring == "unknown":
             log.report(UnsupportedVariant(
                 "result column is neither percent nor IMP; scoring left unknown",
                 table=table, column=columns.score_header, value=columns.score_header,
             ), level="info")
-        headers = [_cell_text(c) for c in _cells(section.header)]
+        headers = [cell_text(c) for c in row_cells(section.header)]
         rows = _read_rows(section.header, columns, log, table=table, stop=stop)
         events.append(Event(
             game="bridge", title=title, date=date_found.date, kind="pairs", scoring=scoring,

@@ -47,27 +47,27 @@ from typing import Any, Literal
 
 from ._errors import InconsistentResult, MalformedFile
 from ._issues import IssueLog, source_name
+from ._jfr import (
+    PLACE_HEADER,
+    TEAM_HEADER,
+    TEAMY_FOOTER,
+    Element,
+    cell_text,
+    decode_page,
+    event_date_and_title,
+    federation_id,
+    heading_lines,
+    is_placeholder,
+    jfr_generator,
+    kops_generator,
+    read_document,
+    read_heading,
+    row_cells,
+)
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._places import WrittenPlace, order_problems, parse_place, shared_places
 from ._registry import Format
 from ._text import normalise_space, parse_decimal
-from .jfr_pary import (
-    _PLACE_HEADER,
-    _TEAM_HEADER,
-    _TEAMY_FOOTER,
-    Element,
-    _cell_text,
-    _cells,
-    _decode,
-    _document,
-    _event_date_and_title,
-    _federation_id,
-    _heading_lines,
-    _is_placeholder,
-    _jfr_generator,
-    _kops_generator,
-    _read_heading,
-)
 
 __all__ = ["FORMAT", "detect", "parse"]
 
@@ -83,10 +83,10 @@ _VP_HEADER = re.compile(rb">\s*(?:VP|PKT\.?|punkty|suma VP|razem)\s*<", re.IGNOR
 
 def detect(data: bytes, filename: str = "") -> bool:
     """A JFR page (generator meta or ``Teamy`` footer) with ``m-ce``, team and VP columns."""
-    made_by_jfr = _jfr_generator(data) or _TEAMY_FOOTER.search(data) is not None
+    made_by_jfr = jfr_generator(data) or TEAMY_FOOTER.search(data) is not None
     return bool(
-        made_by_jfr and not _kops_generator(data) and _PLACE_HEADER.search(data)
-        and _TEAM_HEADER.search(data) and _VP_HEADER.search(data)
+        made_by_jfr and not kops_generator(data) and PLACE_HEADER.search(data)
+        and TEAM_HEADER.search(data) and _VP_HEADER.search(data)
     )
 
 
@@ -126,7 +126,7 @@ def _columns(headers: Sequence[str]) -> _Columns | None:
 
 def _find_header(doc: Element, file: str) -> tuple[Element, _Columns]:
     for row in doc.iter("tr"):
-        columns = _columns([_cell_text(c) for c in _cells(row)])
+        columns = _columns([cell_text(c) for c in row_cells(row)])
         if columns is not None:
             return row, columns
     raise MalformedFile(
@@ -177,7 +177,7 @@ def _members(tokens: Sequence[_Token]) -> Iterator[tuple[str, str | None]]:
     for kind, text, href in tokens:
         if kind == "link":
             if text:
-                yield text, _federation_id(href)
+                yield text, federation_id(href)
         elif kind == "text":
             for part in _SEPARATORS.split(text):
                 if name := normalise_space(part):
@@ -204,7 +204,7 @@ def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: Iss
         return {"file": log.file, "table": _TABLE, "row": number,
                 "column": columns.headers[column]}
 
-    place_text = _cell_text(cells[columns.place])
+    place_text = cell_text(cells[columns.place])
     try:
         written = parse_place(place_text)
     except ValueError:
@@ -217,7 +217,7 @@ def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: Iss
     listed = list(_members(rest))
     players = tuple(
         PlayerAsWritten(name=name, federation_id=fid)
-        for name, fid in listed if not _is_placeholder(name)
+        for name, fid in listed if not is_placeholder(name)
     )
     member_column = columns.members if columns.members is not None else columns.team
     if len(players) < len(listed):
@@ -225,7 +225,7 @@ def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: Iss
             f"team {team}: a phantom/robot entry is not a player",
             value=", ".join(name for name, _ in listed), **where(member_column),
         ), level="info")
-    score_text = _cell_text(cells[columns.score])
+    score_text = cell_text(cells[columns.score])
     score: float | None = None
     try:
         score = parse_decimal(score_text)
@@ -244,8 +244,8 @@ def _read_rows(header_row: Element, columns: _Columns, log: IssueLog) -> list[_R
     for tr in header_row.itersiblings():
         if not isinstance(tr.tag, str) or tr.tag != "tr":
             continue
-        cells = _cells(tr)
-        texts = [_cell_text(c) for c in cells]
+        cells = row_cells(tr)
+        texts = [cell_text(c) for c in cells]
         if not any(texts) or _columns(texts) is not None:
             continue
         if len(cells) < columns.width:
@@ -306,11 +306,11 @@ def _units(rows: Sequence[_Row], columns: _Columns, log: IssueLog) -> tuple[Unit
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
     """One teams event from a JFR Teamy leaderboard page; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
-    text = _decode(data, log)
-    doc = _document(text, log.file)
+    text = decode_page(data, log)
+    doc = read_document(text, log.file)
     header_row, columns = _find_header(doc, log.file)
-    heading = _read_heading(_heading_lines(header_row))
-    title, date_found = _event_date_and_title(doc, text, heading, log)
+    heading = read_heading(heading_lines(header_row))
+    title, date_found = event_date_and_title(doc, text, heading, log)
     if not title:
         log.report(MalformedFile("no event title on the page", table="heading", has_value=False))
     rows = _read_rows(header_row, columns, log)

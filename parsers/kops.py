@@ -43,23 +43,23 @@ from typing import Any
 
 from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
+from ._jfr import (
+    Element,
+    cell_text,
+    decode_page,
+    event_date_and_title,
+    is_placeholder,
+    kops_generator,
+    read_document,
+    read_heading,
+    row_cells,
+    scoring_from_header,
+    text_lines,
+)
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._places import WrittenPlace, order_problems, parse_place, shared_places
 from ._registry import Format
 from ._text import normalise_space, parse_decimal
-from .jfr_pary import (
-    Element,
-    _cell_text,
-    _cells,
-    _decode,
-    _document,
-    _event_date_and_title,
-    _is_placeholder,
-    _kops_generator,
-    _read_heading,
-    _scoring,
-    _text_lines,
-)
 
 __all__ = ["FORMAT", "detect", "parse"]
 
@@ -75,7 +75,7 @@ _NUMBER_HEADER = re.compile(rb">\s*numer\s*<", re.IGNORECASE)
 def detect(data: bytes, filename: str = "") -> bool:
     """The KoPS2www generator meta and the ``miejsce`` / ``numer`` column header."""
     return bool(
-        _kops_generator(data) and _PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data)
+        kops_generator(data) and _PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data)
     )
 
 
@@ -122,7 +122,7 @@ def _find_header(doc: Element, file: str) -> tuple[Element, _Columns]:
     """The results header row; ``MalformedFile`` if none, ``UnsupportedVariant`` if several."""
     found = [
         (row, columns) for row in doc.iter("tr")
-        if (columns := _columns([_cell_text(c) for c in _cells(row)])) is not None
+        if (columns := _columns([cell_text(c) for c in row_cells(row)])) is not None
     ]
     if not found:
         raise MalformedFile(
@@ -147,7 +147,7 @@ def _heading_lines(header_row: Element) -> list[str]:
     lines: list[str] = []
     for element in reversed(list(table.itersiblings(preceding=True))):
         if isinstance(element.tag, str) and element.tag not in ("script", "style"):
-            lines.extend(_text_lines(element))
+            lines.extend(text_lines(element))
         if element.tail and (tail := normalise_space(element.tail)):
             lines.append(tail)
     parent = table.getparent()
@@ -197,7 +197,7 @@ def _federation_ids(
     if len(lines) != n_players and any(lines):
         log.report(MalformedFile(
             f"pair {label}: {n_players} players but {len(lines)} id lines; ids assigned in order",
-            value=_cell_text(cell), **where,
+            value=cell_text(cell), **where,
         ))
     ids: list[str | None] = []
     for i in range(n_players):
@@ -216,12 +216,12 @@ def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: Iss
         return {"file": log.file, "table": _TABLE, "row": number,
                 "column": columns.headers[column] or f"column {column + 1}"}
 
-    place_text = _cell_text(cells[columns.place])
+    place_text = cell_text(cells[columns.place])
     try:
         written = parse_place(place_text)
     except ValueError:
         raise MalformedFile("invalid place", value=place_text, **where(columns.place)) from None
-    label = _cell_text(cells[columns.label])
+    label = cell_text(cells[columns.label])
     if not label:
         raise MalformedFile("pair without a number", value=label, **where(columns.label))
     names = [line for line in _lines(cells[columns.names]) if line]
@@ -232,7 +232,7 @@ def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: Iss
     id_cell = cells[columns.ids] if columns.ids is not None else None
     id_where = where(columns.ids) if columns.ids is not None else {}
     ids = _federation_ids(id_cell, len(names), label, id_where, log)
-    score_text = _cell_text(cells[columns.score])
+    score_text = cell_text(cells[columns.score])
     score: float | None = None
     try:
         score = parse_decimal(score_text)
@@ -244,7 +244,7 @@ def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: Iss
                                  **where(columns.score)))
     players = tuple(
         PlayerAsWritten(name=name, federation_id=fid)
-        for name, fid in zip(names, ids) if not _is_placeholder(name)
+        for name, fid in zip(names, ids) if not is_placeholder(name)
     )
     if len(players) < len(names):
         log.report(MalformedFile(
@@ -260,8 +260,8 @@ def _read_rows(header_row: Element, columns: _Columns, log: IssueLog) -> list[_R
     for tr in header_row.itersiblings():
         if not isinstance(tr.tag, str) or tr.tag != "tr":
             continue
-        cells = _cells(tr)
-        texts = [_cell_text(c) for c in cells]
+        cells = row_cells(tr)
+        texts = [cell_text(c) for c in cells]
         if not any(texts) or _columns(texts) is not None:
             continue
         if len(cells) < columns.width:
@@ -304,15 +304,15 @@ def _units(rows: Sequence[_Row], columns: _Columns, log: IssueLog) -> tuple[Unit
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
     """One pairs event from a KoPS2www results page; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
-    text = _decode(data, log)
-    doc = _document(text, log.file)
+    text = decode_page(data, log)
+    doc = read_document(text, log.file)
     header_row, columns = _find_header(doc, log.file)
-    heading = _read_heading(_heading_lines(header_row))
-    title, date_found = _event_date_and_title(doc, text, heading, log)
+    heading = read_heading(_heading_lines(header_row))
+    title, date_found = event_date_and_title(doc, text, heading, log)
     if not title:
         log.report(MalformedFile("no event title on the page", table="heading", has_value=False))
     score_header = columns.headers[columns.score]
-    scoring = _scoring(score_header)
+    scoring = scoring_from_header(score_header)
     if scoring == "unknown":
         log.report(UnsupportedVariant(
             "result column is neither percent nor IMP; scoring left unknown",
