@@ -15,14 +15,19 @@ Result lists mark a tie in three ways, all handled by :func:`shared_places`:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
+from ._errors import InconsistentResult
+from ._issues import IssueLog
 from ._model import Place
 
 __all__ = [
     "PlaceProblem",
+    "RankedRow",
     "WrittenPlace",
+    "checked_places",
     "order_problems",
     "parse_place",
     "shared_places",
@@ -154,3 +159,47 @@ def order_problems(
                 f"{above_place:g}",
             ))
     return problems
+
+
+class RankedRow(Protocol):
+    """A unit's row as a ranking lists it, before its place is resolved."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def place_text(self) -> str: ...
+    @property
+    def written(self) -> WrittenPlace | None: ...
+    @property
+    def score(self) -> float | None: ...
+
+
+_R = TypeVar("_R", bound=RankedRow)
+
+
+def checked_places(
+    rows: Sequence[_R],
+    log: IssueLog,
+    *,
+    table: str,
+    place_column: str,
+    score_column: str,
+    name: Callable[[_R], str],
+) -> list[Place]:
+    """The rows' places (:func:`shared_places`), reporting odd places and places that
+    contradict the scores (:func:`order_problems`) as :class:`InconsistentResult` issues;
+    ``name(row)`` says which unit a score problem is about (``"pair 7"``)."""
+    places, problems = shared_places([r.written for r in rows])
+    for problem in problems:
+        row = rows[problem.index]
+        log.report(InconsistentResult(
+            problem.message, table=table, row=row.number, column=place_column,
+            value=row.place_text,
+        ))
+    for problem in order_problems(places, [r.score for r in rows]):
+        row = rows[problem.index]
+        log.report(InconsistentResult(
+            f"{name(row)}: {problem.message}", table=table, row=row.number,
+            column=score_column, value=row.score,
+        ))
+    return places

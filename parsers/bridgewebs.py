@@ -58,10 +58,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._dates import parse_date
-from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
+from ._errors import MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._model import Event, ParseResult, PlayerAsWritten, Scoring, Unit
-from ._places import WrittenPlace, order_problems, parse_place, shared_places
+from ._places import WrittenPlace, checked_places, parse_place
 from ._registry import Format
 from ._text import decode_bytes, normalise_space, parse_decimal
 
@@ -273,7 +273,8 @@ def _blocks(lines: Sequence[_Line]) -> tuple[list[_Line], list[tuple[_Line, list
 
 @dataclass(frozen=True, slots=True)
 class _Row:
-    line: int
+    number: int
+    """Line of the file the row is on."""
     place_text: str
     written: WrittenPlace | None
     label: str
@@ -324,11 +325,11 @@ def _players(row: _Row, table: str, log: IssueLog) -> tuple[PlayerAsWritten, ...
             f"pair {row.label}: {' and '.join(seats)} "
             f"{'is an empty seat, not a player' if len(seats) == 1 else 'are empty seats'}; "
             "the pair keeps its place and score without them",
-            table=table, row=row.line, has_value=False,
+            table=table, row=row.number, has_value=False,
         ), level="info")
     elif len(present) < 2:
         log.report(MalformedFile(
-            f"pair {row.label} has {len(present)} name(s)", table=table, row=row.line,
+            f"pair {row.label} has {len(present)} name(s)", table=table, row=row.number,
             has_value=False,
         ))
     return players
@@ -336,19 +337,10 @@ def _players(row: _Row, table: str, log: IssueLog) -> tuple[PlayerAsWritten, ...
 
 def _units(rows: Sequence[_Row], columns: _Columns, table: str,
            log: IssueLog) -> tuple[Unit, ...]:
-    places, problems = shared_places([r.written for r in rows])
-    for problem in problems:
-        row = rows[problem.index]
-        log.report(InconsistentResult(
-            problem.message, table=table, row=row.line,
-            column=columns.header[columns.position], value=row.place_text,
-        ))
-    for problem in order_problems(places, [r.score for r in rows]):
-        row = rows[problem.index]
-        log.report(InconsistentResult(
-            f"pair {row.label}: {problem.message}", table=table, row=row.line,
-            column=columns.score_name, value=row.score,
-        ))
+    places = checked_places(
+        rows, log, table=table, place_column=columns.header[columns.position],
+        score_column=columns.score_name, name=lambda row: f"pair {row.label}",
+    )
     return tuple(
         Unit(place=place, place_text=row.place_text, label=row.label, score=row.score,
              players=_players(row, table, log))

@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ._errors import InconsistentResult, MalformedFile
+from ._errors import MalformedFile
 from ._issues import IssueLog, source_name
 from ._jfr import (
     PLACE_HEADER,
@@ -65,7 +65,7 @@ from ._jfr import (
     row_cells,
 )
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
-from ._places import WrittenPlace, order_problems, parse_place, shared_places
+from ._places import WrittenPlace, checked_places, parse_place
 from ._registry import Format
 from ._text import normalise_space, parse_decimal
 
@@ -280,19 +280,10 @@ def _check_members(rows: Sequence[_Row], columns: _Columns, log: IssueLog) -> No
 
 def _units(rows: Sequence[_Row], columns: _Columns, log: IssueLog) -> tuple[Unit, ...]:
     """Units with shared places for ties; odd places and places contradicting scores are noted."""
-    places, problems = shared_places([r.written for r in rows])
-    for problem in problems:
-        row = rows[problem.index]
-        log.report(InconsistentResult(
-            problem.message, table=_TABLE, row=row.number,
-            column=columns.headers[columns.place], value=row.place_text,
-        ))
-    for problem in order_problems(places, [r.score for r in rows]):
-        row = rows[problem.index]
-        log.report(InconsistentResult(
-            f"team {row.team}: {problem.message}", table=_TABLE, row=row.number,
-            column=columns.headers[columns.score], value=row.score,
-        ))
+    places = checked_places(
+        rows, log, table=_TABLE, place_column=columns.headers[columns.place],
+        score_column=columns.headers[columns.score], name=lambda row: f"team {row.team}",
+    )
     return tuple(
         Unit(place=place, place_text=row.place_text, label=row.team, score=row.score,
              players=row.players)

@@ -217,3 +217,28 @@ def test_parse_place_forms(text: str, first: int, last: int) -> None:
 def test_parse_place_refuses_more(text: str) -> None:
     with pytest.raises(ValueError):
         parse_place(text)
+
+
+def test_checked_places_reports_ties_and_contradicting_scores() -> None:
+    from dataclasses import dataclass
+
+    from parsers._issues import IssueLog
+    from parsers._places import checked_places
+
+    @dataclass(frozen=True)
+    class Row:
+        number: int
+        place_text: str
+        written: WrittenPlace | None
+        score: float | None
+        label: str
+
+    rows = [Row(1, "1", parse_place("1"), 55.0, "4"), Row(2, "", None, 55.0, "7"),
+            Row(3, "3", parse_place("3"), 60.0, "2")]
+    log = IssueLog(file="x.html", strict=False)
+    places = checked_places(rows, log, table="results", place_column="m-ce",
+                            score_column="wynik", name=lambda r: f"pair {r.label}")
+    assert places == [1.5, 1.5, 3.0]
+    (issue,) = log.issues
+    assert issue.message.startswith("pair 2: ")
+    assert "row 3" in issue.where and "column wynik" in issue.where
