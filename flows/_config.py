@@ -9,6 +9,13 @@ file, the built-in defaults below apply with the current folder as the root.
     public = "public"            # published lists
     sources = ["fixtures/club/*.csv"]   # read-only files scanned on every run (never moved)
 
+    [identity]
+    register = ["registers/*.csv"]       # member registers, loaded in name order before results
+    decisions = "identity/decisions.csv" # review answers, merges, splits (kept in version control)
+    fuzzy_accept = 92                    # a fuzzy name match is taken without asking from here up
+    fuzzy_review = 80                    # ... and offered for review from here up
+    fuzzy_margin = 5                     # ... when no other candidate is this close to the best
+
     [[pools]]                    # one rating list each
     name = "bridge"
     game = "bridge"
@@ -23,6 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from warehouse import IdentitySettings
 
 __all__ = ["CONFIG_NAME", "Config", "ConfigError", "PoolConfig", "load_config"]
 
@@ -51,6 +60,9 @@ class Config:
     public: Path
     sources: tuple[str, ...] = ()
     pools: tuple[PoolConfig, ...] = (PoolConfig("bridge"),)
+    registers: tuple[str, ...] = ()
+    decisions: Path | None = None
+    identity: IdentitySettings = field(default_factory=IdentitySettings)
 
     @property
     def archive(self) -> Path:
@@ -62,8 +74,15 @@ class Config:
 
     def source_files(self) -> list[Path]:
         """Files matched by the ``sources`` patterns, in a stable order."""
+        return self._glob(self.sources)
+
+    def register_files(self) -> list[Path]:
+        """Member registers, in name order (older registers first when named by date)."""
+        return self._glob(self.registers)
+
+    def _glob(self, patterns: tuple[str, ...]) -> list[Path]:
         found: set[Path] = set()
-        for pattern in self.sources:
+        for pattern in patterns:
             found.update(p for p in self.root.glob(pattern) if p.is_file())
         return sorted(found)
 
@@ -113,6 +132,21 @@ def load_config(path: Path | str | None = None) -> Config:
             scheme=_expect(pool, "scheme", str, where) if "scheme" in pool else "belo2",
             options={str(k): str(v) for k, v in options.items()},
         ))
+    identity = data.get("identity", {})
+    where = f"{path} [identity]"
+    registers = _expect(identity, "register", list, where) if "register" in identity else []
+    decisions = _expect(identity, "decisions", str, where) if "decisions" in identity else None
+    thresholds: dict[str, float] = {}
+    for key in ("fuzzy_accept", "fuzzy_review", "fuzzy_margin"):
+        if key in identity:
+            value = identity[key]
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigError(f"{where}: {key} must be a number from 0 to 100, got {value!r}")
+            thresholds[key] = float(value)
+    try:
+        settings = IdentitySettings(**thresholds)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
     return Config(
         root=root,
         warehouse=root / warehouse,
@@ -120,4 +154,7 @@ def load_config(path: Path | str | None = None) -> Config:
         public=root / public,
         sources=tuple(str(s) for s in sources),
         pools=tuple(pools),
+        registers=tuple(str(r) for r in registers),
+        decisions=root / decisions if decisions else None,
+        identity=settings,
     )

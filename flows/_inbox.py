@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Literal
 
 from parsers import ParseError, parse_bytes
-from warehouse import LoadError, LoadReport, Warehouse, file_sha256, is_loaded, load_result
+from warehouse import (
+    IdentitySettings,
+    LoadError,
+    LoadReport,
+    Warehouse,
+    WarehouseError,
+    file_sha256,
+    is_loaded,
+    load_result,
+)
+from warehouse.review import apply_waiting
 
 __all__ = ["FileOutcome", "inbox_files", "ingest_file", "reason_text"]
 
@@ -30,6 +40,8 @@ class FileOutcome:
     replaced_events: tuple[int, ...] = ()
     players_created: int = 0
     moved_to: str | None = None
+    waiting: tuple[tuple[str, str], ...] = ()
+    """(name as written, review item key) of names that wait for review."""
 
 
 def inbox_files(inbox: Path) -> list[Path]:
@@ -87,6 +99,7 @@ def ingest_file(
     *,
     archive: Path | None = None,
     rejected: Path | None = None,
+    identity: IdentitySettings | None = None,
 ) -> FileOutcome:
     """Parse and load one file. With ``archive``/``rejected`` the file is moved afterwards
     (inbox files); without, it stays where it is (read-only source folders)."""
@@ -100,11 +113,19 @@ def ingest_file(
         )
     try:
         result = parse_bytes(data, source=str(path))
-        report: LoadReport = load_result(wh, data, result, path=str(path))
+        report: LoadReport = load_result(wh, data, result, path=str(path), identity=identity)
     except (ParseError, LoadError) as exc:
         return _reject(path, exc, rejected)
+    message = report.summary()
+    try:
+        decided = apply_waiting(wh, report.sha256)  # decisions made right after this file
+    except WarehouseError as exc:
+        message += f"; a decision that followed this file could not be applied: {exc}"
+    else:
+        if decided:
+            message += f"; {decided} identity decision(s) that followed this file applied"
     moved = str(_move(path, archive)) if archive is not None else None
     return FileOutcome(
-        str(path), report.status, report.summary(), report.events, report.replaced_events,
-        report.players_created, moved,
+        str(path), report.status, message, report.events, report.replaced_events,
+        report.players_created, moved, report.waiting,
     )

@@ -15,6 +15,9 @@ import ratings
 from publishing import publish_pool
 from warehouse import Warehouse, find_run, frame_sha256, open_warehouse, results_frame, store_run
 
+from warehouse.register import load_register
+from warehouse.review import apply_decisions_file
+
 from ._config import Config, PoolConfig
 from ._inbox import FileOutcome, inbox_files, ingest_file
 
@@ -23,6 +26,7 @@ __all__ = [
     "code_version",
     "ingest_path",
     "pending_files",
+    "prepare_identity",
     "publish",
     "rate_pool",
 ]
@@ -45,8 +49,25 @@ def ingest_path(cfg: Config, path: Path, from_inbox: bool) -> FileOutcome:
     """Load one file; inbox files move to the archive or to ``rejected/`` afterwards."""
     with open_warehouse(cfg.warehouse) as wh:
         if from_inbox:
-            return ingest_file(wh, path, archive=cfg.archive, rejected=cfg.rejected)
-        return ingest_file(wh, path)
+            return ingest_file(wh, path, archive=cfg.archive, rejected=cfg.rejected,
+                               identity=cfg.identity)
+        return ingest_file(wh, path, identity=cfg.identity)
+
+
+def prepare_identity(cfg: Config) -> list[str]:
+    """Load the configured member registers (new ones only) and apply the decisions file.
+
+    Runs before any result file, so a rebuilt warehouse meets the register and the decisions
+    in the same order as the original one. Returns one summary line per step.
+    """
+    lines: list[str] = []
+    with open_warehouse(cfg.warehouse) as wh:
+        for path in cfg.register_files():
+            lines.append(load_register(wh, path.read_bytes(), path=str(path)).summary())
+        if cfg.decisions is not None and cfg.decisions.exists():
+            lines.append(f"{cfg.decisions.name}: "
+                         f"{apply_decisions_file(wh, cfg.decisions).summary()}")
+    return lines
 
 
 @dataclass(frozen=True, slots=True)

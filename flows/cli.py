@@ -267,6 +267,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="scheme option; repeat or list several: --set field=k partner=linear")
     p.add_argument("--out", type=Path, metavar="FILE", help="write the CSV here, not to stdout")
     p.set_defaults(func=cmd_rate)
+
+    from ._cli_identity import add_identity_commands
+
+    add_identity_commands(sub, config)
     return parser
 
 

@@ -47,10 +47,18 @@ def publish_one(cfg: Config, pool: PoolConfig) -> list[Path]:
         return _steps.publish(wh, cfg, pool)
 
 
+@task(cache_policy=NO_CACHE)
+def prepare_identity(cfg: Config) -> list[str]:
+    return _steps.prepare_identity(cfg)
+
+
 @flow(name="ingest_inbox")
 def ingest_inbox(cfg: Config) -> list[FileOutcome]:
-    """Load the configured source files and everything waiting in the inbox, file by file."""
+    """Load the registers and decisions, then the configured source files and everything
+    waiting in the inbox, file by file."""
     log = get_run_logger()
+    for line in prepare_identity(cfg):
+        log.info(line)
     outcomes = []
     for path, from_inbox in list_files(cfg):
         outcome = ingest_one(cfg, path, from_inbox)

@@ -56,6 +56,7 @@ from ._issues import IssueLog
 from ._model import Event, Kind, PlayerAsWritten, Scoring, Unit
 from ._places import WrittenPlace, order_problems, parse_place, shared_places
 from ._text import normalise_space, parse_decimal
+from .names import split_names_with_initials
 
 __all__ = [
     "Cell",
@@ -315,26 +316,16 @@ def _transposed(grid: Grid) -> Grid | None:
 
 # --- names ----------------------------------------------------------------------------------
 
-_UPPER = "A-ZÁÄČĎÉĚÍĹĽŇÓÔŐÖŔŘŠŤÚŮŰÜÝŽĄĆĘŁŃŚŹŻ"
-_LOWER = "a-záäčďéěíĺľňóôőöŕřšťúůűüýžąćęłńśźż"
-_INITIALS = re.compile(rf"^[{_UPPER}][{_UPPER}][{_LOWER}]{{1,2}}$")
-"""``JNo``: first letter of the first name, first two letters of the surname (spec/inputs.md)."""
-_SEPARATORS = re.compile(r"\s+[-\u2013\u2014]\s+|\s*[/,;+&]\s*|\n")
 _PHANTOM = re.compile(r"^(phantom|fantom|fantóm|robot|bye|widmo|duch|pauza)\b", re.IGNORECASE)
 
 
 def split_names(text: str) -> tuple[list[str], bool]:
-    """The names in a names cell and whether they are initials.
+    """The names in a names cell and whether they are initials (``parsers.names``).
 
     ``Novák Ján - Kováč Peter`` -> two names; ``Nowak-Kowalska Anna / Zięba Piotr`` keeps the
     hyphenated surname; ``JNo-PKo`` and ``JNo PKo`` -> ``["JNo", "PKo"]``, initials.
     """
-    stripped = text.strip()
-    tokens = [t for t in re.split(r"[\s\-\u2013\u2014/,;+&]+", stripped) if t]
-    if tokens and all(_INITIALS.match(t) for t in tokens):
-        return tokens, True
-    names = [normalise_space(part) for part in _SEPARATORS.split(stripped)]
-    return [n for n in names if n], False
+    return split_names_with_initials(text)
 
 
 # --- heading: title, date, organiser, boards, section ---------------------------------------

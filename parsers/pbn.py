@@ -64,6 +64,7 @@ from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._places import WrittenPlace, order_problems, parse_place, shared_places
 from ._registry import Format
 from ._text import decode_bytes, normalise_space, parse_decimal
+from .names import split_pair
 
 __all__ = [
     "FORMAT", "NOT_PLAYERS", "detect", "parse", "rank_number", "read_ranks", "split_names",
@@ -93,26 +94,10 @@ def detect(data: bytes, filename: str = "") -> bool:
 
 # --- names and ranks (shared with the recap HTML pages) -------------------------------------
 
-_PAIR_SEPARATORS = re.compile(r"\s+[-\u2013\u2014+]\s+|\s*[&/]\s*")
-_TEAM_SEPARATORS = re.compile(r"\s+[-\u2013\u2014+]\s+|\s*[&/,;]\s*")
-
-
 def split_names(text: str, kind: Kind) -> list[str]:
-    """The player names of one unit's names field; see the module docstring, "Names"."""
-    text = normalise_space(text)
-    if not text:
-        return []
-    if kind == "individual":
-        return [text]
-    pattern = _TEAM_SEPARATORS if kind == "teams" else _PAIR_SEPARATORS
-    parts = [p for p in (normalise_space(x) for x in pattern.split(text)) if p]
-    if len(parts) > 1:
-        return parts
-    if kind == "pairs" and " " not in text and text.count("-") == 1:
-        first, second = text.split("-")
-        if first and second:
-            return [first, second]
-    return [text]
+    """The player names of one unit's names field; see the module docstring, "Names", and
+    :func:`parsers.names.split_pair`."""
+    return split_pair(text, kind)
 
 
 _SLASHED = re.compile(r"^\d+(?:\s*/\s*\d+)+$")

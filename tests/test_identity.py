@@ -1,79 +1,261 @@
-"""Minimal identity: federation id, else exact normalised name key, else a new player."""
+"""The identity resolver in memory: matching order, initials decoding, review situations."""
 
 from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parsers import PlayerAsWritten
-from warehouse import ExactResolver, KnownPlayer, name_key
+from parsers import Event, PlayerAsWritten, Unit
+from warehouse import IdentityResolver, IdentitySettings, KnownPlayer, club_key
+
+MODRA = "BK Modra"
 
 
-@pytest.mark.parametrize(
-    ("a", "b"),
-    [
-        ("Ján Novák", "jan novak"),
-        ("Ján Novák", "NOVÁK  Ján"),
-        ("Mariusz Łasiewicki", "Mariusz Lasiewicki"),
-        ("Zoltán Kőrösi", "Zoltan Korosi"),
-        ("Jiří Dvořák", "dvorak jiri"),
-        ("Anna Nowak-Kowalska", "Nowak-Kowalska Anna"),
-    ],
-)
-def test_same_key(a: str, b: str) -> None:
-    assert name_key(a) == name_key(b)
+def _event(*units: tuple[str, ...], day: str = "2013-09-19", organiser: str = MODRA,
+           initials: bool = False, fids: dict[str, str] | None = None,
+           club: str | None = None) -> Event:
+    fids = fids or {}
+    return Event(
+        "bridge", "Klubový turnaj", dt.date.fromisoformat(day), "pairs", "MP",
+        tuple(
+            Unit(float(i), str(i), str(i), None, tuple(
+                PlayerAsWritten(n, federation_id=fids.get(n), club=club, initials=initials)
+                for n in names))
+            for i, names in enumerate(units, 1)
+        ),
+        organiser=organiser,
+    )
 
 
-@pytest.mark.parametrize(
-    ("a", "b"),
-    [("Ján Novák", "Jana Nováková"), ("Anna Nowak-Kowalska", "Anna Nowak Kowalska")],
-)
-def test_different_key(a: str, b: str) -> None:
-    assert name_key(a) != name_key(b)
+def _resolver(*known: KnownPlayer, history=None, **kw) -> IdentityResolver:  # type: ignore[no-untyped-def]
+    return IdentityResolver(known, max([k.player_id for k in known], default=0) + 1,
+                            history=history, **kw)
 
 
-def _resolver(*known: KnownPlayer) -> ExactResolver:
-    return ExactResolver(known, next_id=max([k.player_id for k in known], default=0) + 1)
+def _one(r: IdentityResolver, name: str, **kw):  # type: ignore[no-untyped-def]
+    return r.resolve_event(_event((name,), **kw))[0][0]
 
+
+def test_club_key_drops_generic_words() -> None:
+    assert club_key("BK Modra") == club_key("Bridžový klub Modra") == club_key("MODRA") == "modra"
+    assert club_key("") == ""
+
+
+# --- full names: the matching order --------------------------------------------------------------
 
 def test_federation_id_wins_over_spelling() -> None:
-    r = _resolver(KnownPlayer(1, "Irena Chodorowska", name_key("Irena Chodorowska"), "06542"))
-    res = r.resolve(PlayerAsWritten("CHODOROWSKA I.", federation_id="06542"))
-    assert (res.player_id, res.is_new, res.reason) == (1, False, "federation id")
+    r = _resolver(KnownPlayer(1, "Irena Chodorowska", "06542"))
+    res = _one(r, "CHODOROWSKA I.", fids={"CHODOROWSKA I.": "06542"})
+    assert (res.player_id, res.is_new, res.how) == (1, False, "federation id")
 
 
 def test_name_key_match_learns_the_federation_id() -> None:
-    r = _resolver(KnownPlayer(1, "Jan Novák", name_key("Jan Novák"), None))
-    res = r.resolve(PlayerAsWritten("Novak Jan", federation_id="123"))
+    r = _resolver(KnownPlayer(1, "Jan Novák"))
+    res = _one(r, "Novak Jan", fids={"Novak Jan": "123"})
     assert (res.player_id, res.is_new, res.learned_federation_id) == (1, False, "123")
-    assert r.resolve(PlayerAsWritten("J. Novák", federation_id="123")).player_id == 1
+    assert _one(r, "J. Novák", fids={"J. Novák": "123"}).player_id == 1
 
 
 def test_two_federation_ids_are_two_players() -> None:
-    r = _resolver(KnownPlayer(1, "Jan Novák", name_key("Jan Novák"), "111"))
-    res = r.resolve(PlayerAsWritten("Jan Novák", federation_id="222"))
+    r = _resolver(KnownPlayer(1, "Jan Novák", "111"))
+    res = _one(r, "Jan Novák", fids={"Jan Novák": "222"})
     assert res.is_new and res.player_id == 2
 
 
-def test_shared_key_is_not_decided_by_the_key() -> None:
-    key = name_key("Jan Novák")
-    r = _resolver(KnownPlayer(1, "Jan Novák", key, "111"), KnownPlayer(2, "Jan Novák", key, "222"))
-    assert r.resolve(PlayerAsWritten("Jan Novák")).is_new
+def test_exact_key_within_the_club_wins() -> None:
+    r = _resolver(KnownPlayer(1, "Ján Novák", club="BK Senec"),
+                  KnownPlayer(2, "Ján Novák", club=MODRA))
+    res = _one(r, "NOVÁK Ján")
+    assert (res.player_id, res.how) == (2, "name key in club")
 
 
-def test_initials_are_never_matched_by_key() -> None:
-    r = _resolver(KnownPlayer(1, "JNo", name_key("JNo"), None))
-    assert r.resolve(PlayerAsWritten("JNo", initials=True)).is_new
+def test_exact_key_anywhere_when_the_club_has_none() -> None:
+    r = _resolver(KnownPlayer(1, "Ján Novák", club="BK Senec"))
+    res = _one(r, "Jan Novak")
+    assert (res.player_id, res.how) == (1, "name key")
 
 
-@given(st.lists(st.tuples(st.sampled_from(["Jan Novák", "Jan Novak", "Eva Malá"]),
+def test_two_equal_names_in_the_club_go_to_review() -> None:
+    r = _resolver(KnownPlayer(1, "Ján Novák", club=MODRA), KnownPlayer(2, "Ján Novák", club=MODRA))
+    res = _one(r, "Ján Novák")
+    assert res.how == "waiting for review" and res.review_key == "name:jan novak@modra"
+    assert [c["player_id"] for c in r.review_entries[0].candidates] == [1, 2]
+    assert r.new_players[0].state == "pending"
+    again = _one(r, "Novák Ján")  # the same situation is the same item and the same player
+    assert (again.player_id, again.review_key) == (res.player_id, res.review_key)
+    assert len(r.review_entries) == 1
+
+
+def test_abbreviated_first_name() -> None:
+    r = _resolver(KnownPlayer(1, "Ján Novák", club=MODRA), KnownPlayer(2, "Peter Kováč"))
+    res = _one(r, "NOVAK J.")
+    assert (res.player_id, res.how) == (1, "abbreviated first name in club")
+
+
+def test_abbreviated_first_name_with_two_candidates_is_not_guessed() -> None:
+    r = _resolver(KnownPlayer(1, "Ján Novák", club=MODRA), KnownPlayer(2, "Jozef Novák",
+                                                                         club=MODRA))
+    res = _one(r, "Novák J.")
+    assert res.how == "waiting for review"
+    assert {c["player_id"] for c in r.review_entries[0].candidates} == {1, 2}
+
+
+def test_fuzzy_match_accepted_only_when_high_and_unambiguous() -> None:
+    r = _resolver(KnownPlayer(1, "Krzysztof Wojciechowski"))
+    res = _one(r, "Krzystof Wojciechowski")
+    assert (res.player_id, res.how.startswith("fuzzy")) == (1, True)
+    assert res.evidence is not None and res.evidence["score"] >= 92
+
+
+def test_fuzzy_candidates_below_accept_go_to_review_and_the_threshold_is_a_setting() -> None:
+    known = KnownPlayer(1, "Jana Nováková")
+    strict = _resolver(known)
+    res = _one(strict, "Jan Novak")  # token_sort_ratio 81.8: offered, not taken
+    assert res.how == "waiting for review"
+    assert strict.review_entries[0].candidates[0]["player_id"] == 1
+    assert strict.review_entries[0].candidates[0]["score"] == 81.8
+    lax = _resolver(known, settings=IdentitySettings(fuzzy_accept=80, fuzzy_review=70))
+    assert _one(lax, "Jan Novak").player_id == 1
+    never = _resolver(known, settings=IdentitySettings(fuzzy_accept=100, fuzzy_review=100))
+    assert _one(never, "Jan Novak").how == "new player"
+
+
+def test_two_close_fuzzy_candidates_are_not_guessed() -> None:
+    r = _resolver(KnownPlayer(1, "Marek Kowalski"), KnownPlayer(2, "Marek Kowalsky"))
+    res = _one(r, "Marek Kowalskiy")
+    assert res.how == "waiting for review"
+    assert len(r.review_entries[0].candidates) == 2
+
+
+def test_confirmed_alias_and_non_match_rules() -> None:
+    r = _resolver(KnownPlayer(1, "Ján Novák"), KnownPlayer(2, "Juraj Nowak"),
+                  alias_rules={"jano novak": 2}, non_matches=[("jan novakk", 1)])
+    res = _one(r, "Jano Novák")
+    assert (res.player_id, res.how) == (2, "confirmed alias")
+    res = _one(r, "Jan Novakk")
+    assert res.player_id != 1 and res.how in ("new player", "waiting for review")
+
+
+def test_a_name_is_not_given_to_a_player_already_in_the_event() -> None:
+    r = _resolver(KnownPlayer(1, "Ján Novák", club=MODRA))
+    ev = _event(("Ján Novák", "Peter Kováč"), ("NOVAK J.", "Eva Malá"))
+    first, second = r.resolve_event(ev)
+    assert first[0].player_id == 1
+    assert second[0].player_id != 1
+
+
+@given(st.lists(st.tuples(st.sampled_from(["Jan Novák", "Jan Novak", "Eva Malá", "Novák J."]),
                           st.one_of(st.none(), st.sampled_from(["1", "2", "3"]))), max_size=30))
 def test_never_one_player_with_two_federation_ids(seq: list[tuple[str, str | None]]) -> None:
     r = _resolver()
     ids: dict[int, set[str]] = {}
     for name, fid in seq:
-        res = r.resolve(PlayerAsWritten(name, federation_id=fid))
+        res = _one(r, name, fids={name: fid} if fid else None)
         if fid:
             ids.setdefault(res.player_id, set()).add(fid)
     assert all(len(v) == 1 for v in ids.values())
+
+
+# --- initials (spec/inputs.md) ------------------------------------------------------------------
+
+def _club(*extra: KnownPlayer) -> tuple[KnownPlayer, ...]:
+    return (
+        KnownPlayer(1, "Ján Novák", "1001", club=MODRA),
+        KnownPlayer(2, "Jozef Novotný", "1002", club=MODRA),
+        KnownPlayer(3, "Peter Kováč", "1003", club=MODRA),
+        KnownPlayer(4, "Mária Horváthová", "1004", club=MODRA),
+        KnownPlayer(5, "Zuzana Krajčírová", "1005", club=MODRA),
+        *extra,
+    )
+
+
+def _history(partners: dict[tuple[int, int], int] | None = None,
+             week: dict[tuple[str, int, int], set[int]] | None = None):  # type: ignore[no-untyped-def]
+    both: Counter[tuple[int, int]] = Counter()
+    for (a, b), n in (partners or {}).items():
+        both[(a, b)] += n
+        both[(b, a)] += n
+    return lambda: (both, week or {})
+
+
+def test_initials_with_one_roster_member_are_accepted() -> None:
+    r = _resolver(*_club())
+    res = r.resolve_event(_event(("PKo", "MHo"), initials=True))[0]
+    assert [x.player_id for x in res] == [3, 4]
+    assert res[0].how == "initials: only candidate"
+
+
+def test_initials_decoded_by_the_usual_partner() -> None:
+    r = _resolver(*_club(), history=_history({(1, 3): 4, (2, 4): 3}))
+    first, second = r.resolve_event(_event(("JNo", "PKo"), ("JNo", "MHo"), initials=True))
+    assert (first[0].player_id, first[0].how) == (1, "initials: usual partner")
+    # Ján Novák is placed in this event already: the second JNo can only be Jozef Novotný
+    assert (second[0].player_id, second[0].how) == (2, "initials: only candidate")
+    assert second[0].evidence is not None
+    assert second[0].evidence["placed_elsewhere_in_event"] == ["Ján Novák"]
+    ev = first[0].evidence
+    assert ev is not None and ev["partners"] == ["Peter Kováč"]
+    assert {c["name"]: c["events_with_partner"] for c in ev["candidates"]} == {
+        "Ján Novák": 4, "Jozef Novotný": 0}
+
+
+def test_initials_decoded_by_who_played_in_the_club_that_week() -> None:
+    week = dt.date(2013, 9, 19).isocalendar()
+    r = _resolver(*_club(), history=_history(week={("modra", week[0], week[1]): {2, 3}}))
+    res = r.resolve_event(_event(("JNo", "ZKr"), initials=True))[0][0]
+    assert (res.player_id, res.how) == (2, "initials: played in the club that week")
+
+
+def test_both_plausible_initials_go_to_review_and_are_never_guessed() -> None:
+    r = _resolver(*_club(), history=_history({(1, 3): 4, (2, 4): 3}))
+    res = r.resolve_event(_event(("JNo", "ZKr"), initials=True))[0][0]
+    assert res.how == "waiting for review"
+    assert res.review_key == "initials:modra:jno:with:5"
+    entry = r.review_entries[0]
+    assert {c["player_id"] for c in entry.candidates} == {1, 2}
+    assert entry.kind == "initials" and entry.player_id == res.player_id
+
+
+def test_an_earlier_decision_decides_the_same_situation() -> None:
+    r = _resolver(*_club(), situation_rules={"initials:modra:jno:with:5": 2})
+    res = r.resolve_event(_event(("JNo", "ZKr"), initials=True))[0][0]
+    assert (res.player_id, res.how) == (2, "initials: earlier decision")
+    assert not r.review_entries
+
+
+def test_initials_without_roster_member_make_one_provisional_player_per_club_and_code() -> None:
+    r = _resolver(*_club())
+    a = r.resolve_event(_event(("XYz", "PKo"), initials=True))[0][0]
+    assert (a.is_new, a.how) == (True, "initials only: no roster member")
+    assert r.new_players[-1].state == "provisional"
+    b = r.resolve_event(_event(("XYz", "MHo"), initials=True, day="2013-09-26"))[0][0]
+    assert (b.player_id, b.is_new) == (a.player_id, False)
+
+
+def test_initials_never_match_a_player_of_another_club() -> None:
+    r = _resolver(KnownPlayer(1, "Ján Novák", club="BK Senec"))
+    res = r.resolve_event(_event(("JNo", "PKo"), initials=True))[0][0]
+    assert res.player_id != 1
+
+
+def test_a_partner_decoded_first_serves_as_evidence() -> None:
+    # PKo is the only candidate; once decoded, he tells the two JNo apart
+    r = _resolver(*_club(), history=_history({(1, 3): 2}))
+    res = r.resolve_event(_event(("JNo", "PKo"), initials=True))[0]
+    assert [x.player_id for x in res] == [1, 3]
+
+
+def test_what_a_load_learns_serves_later_events() -> None:
+    r = _resolver(*_club(), history=_history())
+    r.resolve_event(_event(("Ján Novák", "Zuzana Krajčírová"), day="2013-09-12"))
+    res = r.resolve_event(_event(("JNo", "ZKr"), initials=True, day="2013-09-26"))[0][0]
+    assert (res.player_id, res.how) == (1, "initials: usual partner")
+
+
+def test_thresholds_are_checked() -> None:
+    with pytest.raises(ValueError, match="fuzzy_review"):
+        IdentitySettings(fuzzy_accept=70, fuzzy_review=80)

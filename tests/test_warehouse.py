@@ -8,17 +8,20 @@ import pytest
 
 from parsers import ParseResult, PlayerAsWritten, parse_bytes
 from warehouse import (
+    IdentityResolver,
+    IdentitySettings,
     Loader,
+    LoadError,
     LoadReport,
     Parsed,
-    ExactResolver,
-    LoadError,
     Warehouse,
     load_result,
     open_warehouse,
     raw_bytes,
     results_frame,
 )
+
+from warehouse._identity_db import resolver_for
 
 from ._csvs import club_event, csv_file
 
@@ -33,7 +36,7 @@ def test_migrations_are_recorded_once(tmp_path: Path) -> None:
         first = wh.con.execute("SELECT version, name FROM schema_migrations").fetchall()
     with open_warehouse(path) as wh:
         again = wh.con.execute("SELECT version, name FROM schema_migrations").fetchall()
-    assert first == again == [(1, "core")]
+    assert first == again == [(1, "core"), (2, "identity")]
 
 
 def test_load_writes_every_table_and_keeps_the_raw_file(wh: Warehouse) -> None:
@@ -107,19 +110,26 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(wh: Warehouse) -> No
     players_before = wh.con.execute("SELECT * FROM players ORDER BY 1").fetchall()
     raw_before = sorted(p.name for p in wh.raw_dir.rglob("*") if p.is_file())
 
-    class Exploding(ExactResolver):
-        calls = 0
+    calls = 0
 
-        def resolve(self, player: PlayerAsWritten):  # type: ignore[no-untyped-def]
-            Exploding.calls += 1
-            if Exploding.calls > 5:  # some rows of the file are already inserted by now
+    def exploding(w: Warehouse, settings: IdentitySettings) -> IdentityResolver:
+        resolver = resolver_for(w, settings)
+        resolve_event = resolver.resolve_event
+
+        def explode(event, event_ref=None):  # type: ignore[no-untyped-def]
+            nonlocal calls
+            calls += 1
+            if calls > 1:  # the first event's rows are staged by now
                 raise RuntimeError("disk on fire")
-            return super().resolve(player)
+            return resolve_event(event, event_ref)
+
+        resolver.resolve_event = explode  # type: ignore[method-assign]
+        return resolver
 
     data = csv_file(club_event("2013-10-10", title="Other"), club_event("2013-10-17"))
     with pytest.raises(RuntimeError, match="disk on fire"):
-        load_result(wh, data, parse_bytes(data, source="b.csv"), path="b.csv",
-                    resolver=Exploding)
+        Loader(wh, resolver=exploding).load(data, parse_bytes(data, source="b.csv"),
+                                            path="b.csv")
     assert wh.row_counts() == before
     assert wh.con.execute("SELECT * FROM players ORDER BY 1").fetchall() == players_before
     assert sorted(p.name for p in wh.raw_dir.rglob("*") if p.is_file()) == raw_before

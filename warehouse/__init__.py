@@ -16,11 +16,20 @@ from ._runs import (
     run_tables,
     store_run,
 )
-from .identity import ExactResolver, KnownPlayer, PlayerId, Resolution, Resolver, name_key
+from .identity import (
+    IdentityResolver,
+    IdentitySettings,
+    KnownPlayer,
+    PlayerId,
+    Resolution,
+    club_key,
+    name_key,
+)
 
 __all__ = [
     "DEFAULT_PATH",
-    "ExactResolver",
+    "IdentityResolver",
+    "IdentitySettings",
     "KnownPlayer",
     "LoadError",
     "LoadReport",
@@ -28,11 +37,11 @@ __all__ = [
     "Parsed",
     "PlayerId",
     "Resolution",
-    "Resolver",
     "RunRecord",
     "TransientWarehouseError",
     "Warehouse",
     "WarehouseError",
+    "club_key",
     "file_sha256",
     "find_run",
     "frame_sha256",

@@ -22,14 +22,15 @@ from parsers import Event, ParseResult
 
 from ._db import Warehouse
 from ._errors import LoadError
-from .identity import ExactResolver, KnownPlayer, PlayerId, Resolver, name_key
+from ._identity_db import resolver_for
+from .identity import IdentityResolver, IdentitySettings, name_key
 
 __all__ = [
     "LoadReport", "Loader", "Parsed", "ResolverFactory", "file_sha256", "is_loaded",
     "load_result", "raw_bytes",
 ]
 
-ResolverFactory = Callable[[Iterable[KnownPlayer], PlayerId], Resolver]
+ResolverFactory = Callable[[Warehouse, IdentitySettings], IdentityResolver]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,9 @@ class LoadReport:
     events: int
     replaced_events: tuple[int, ...]
     players_created: int
+    waiting: tuple[tuple[str, str], ...] = ()
+    """(name as written, review item key) of each new name waiting for a person; the events
+    holding them are loaded but not rated until it is answered."""
 
     def summary(self) -> str:
         if self.status == "duplicate":
@@ -52,6 +56,10 @@ class LoadReport:
             text += f", replacing event(s) {', '.join(map(str, self.replaced_events))}"
         if self.players_created:
             text += f", {self.players_created} new player(s)"
+        if self.waiting:
+            names = ", ".join(sorted({n for n, _ in self.waiting}))
+            text += (f"; {len(self.waiting)} name(s) wait for review ({names}): their events "
+                     "are not rated until answered (clubratings review --list)")
         return text
 
 
@@ -99,11 +107,11 @@ def load_result(
     result: ParseResult,
     *,
     path: str,
-    resolver: ResolverFactory = ExactResolver,
+    identity: IdentitySettings | None = None,
     now: dt.datetime | None = None,
 ) -> LoadReport:
     """Load the parsed events of one file (its raw ``data`` kept) in one transaction."""
-    return Loader(wh, resolver=resolver).load(data, result, path=path, now=now)
+    return Loader(wh, identity=identity).load(data, result, path=path, now=now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +125,7 @@ class Parsed:
 
 _TABLES = (
     "source_files", "events", "units", "players", "player_aliases", "unit_members",
-    "event_replacements",
+    "event_replacements", "review_items",
 )
 # Explicit dtypes: an all-empty optional column must not arrive as a float column.
 _DTYPES: dict[str, dict[str, str]] = {
@@ -127,8 +135,10 @@ _DTYPES: dict[str, dict[str, str]] = {
         "end_date": "object",
     },
     "units": {"colour": "object", "score": "float64", "place": "float64"},
-    "players": {"federation_id": "object"},
-    "unit_members": {"federation_id": "object", "club": "object"},
+    "players": {"federation_id": "object", "club": "object"},
+    "unit_members": {"federation_id": "object", "club": "object", "evidence": "object",
+                     "review_key": "object"},
+    "review_items": {"club": "object", "decision_id": "object"},
 }
 
 
@@ -142,8 +152,12 @@ class Loader:
     warehouse, which the rollback left as it was.
     """
 
-    def __init__(self, wh: Warehouse, *, resolver: ResolverFactory = ExactResolver) -> None:
+    def __init__(
+        self, wh: Warehouse, *, identity: IdentitySettings | None = None,
+        resolver: ResolverFactory = resolver_for,
+    ) -> None:
         self.wh = wh
+        self._identity = identity or IdentitySettings()
         self._resolver_factory = resolver
         self._refresh()
 
@@ -158,21 +172,13 @@ class Loader:
                 "SELECT organiser, event_date, title, section, event_id FROM active_events"
             ).fetchall()
         }
-        known = [
-            KnownPlayer(int(r[0]), r[1], r[2], r[3])
-            for r in con.execute(
-                "SELECT player_id, name, name_key, federation_id FROM players "
-                "UNION ALL SELECT a.player_id, p.name, a.name_key, p.federation_id "
-                "FROM player_aliases a JOIN players p USING (player_id)"
-            ).fetchall()
-        ]
         self._aliases = {
             (int(r[0]), r[1])
             for r in con.execute("SELECT player_id, spelling FROM player_aliases").fetchall()
         }
         self._next_file = _next_id(self.wh, "source_files", "file_id")
         self._next_event = _next_id(self.wh, "events", "event_id")
-        self._resolver = self._resolver_factory(known, _next_id(self.wh, "players", "player_id"))
+        self._resolver = self._resolver_factory(self.wh, self._identity)
 
     def load(
         self, data: bytes, result: ParseResult, *, path: str, now: dt.datetime | None = None,
@@ -244,6 +250,7 @@ class Loader:
         file_id = self._next_file
         self._next_file += 1
         replaced: list[int] = []
+        waiting: list[tuple[str, str]] = []
         created = 0
         for ev in f.result.events:
             event_id = self._next_event
@@ -261,28 +268,39 @@ class Loader:
                  n_units=len(ev.units), end_date=ev.end_date, round=ev.round, parent=ev.parent,
                  handicap=ev.handicap, komi=ev.komi, deals=ev.deals, variant=ev.variant,
                  pulka=ev.pulka, segment=ev.segment)
-            for unit_no, unit in enumerate(ev.units, 1):
+            resolved = self._resolver.resolve_event(ev, event_ref=event_id)
+            for unit_no, (unit, members) in enumerate(zip(ev.units, resolved, strict=True), 1):
                 _add(rows["units"], event_id=event_id, unit_no=unit_no, label=unit.label,
                      place=unit.place, place_text=unit.place_text, score=unit.score,
                      colour=unit.colour)
-                for seat, p in enumerate(unit.players, 1):
-                    res = self._resolver.resolve(p)
-                    key = name_key(p.name)
-                    if res.is_new:
-                        created += 1
-                        _add(rows["players"], player_id=res.player_id, name=p.name,
-                             name_key=key, federation_id=p.federation_id or None,
-                             created_at=now, created_by_file=file_id)
+                for seat, (p, res) in enumerate(zip(unit.players, members, strict=True), 1):
                     if res.learned_federation_id:
                         learned[res.player_id] = res.learned_federation_id
                     if (res.player_id, p.name) not in self._aliases:
                         self._aliases.add((res.player_id, p.name))
                         _add(rows["player_aliases"], player_id=res.player_id, spelling=p.name,
-                             name_key=key, first_file_id=file_id)
+                             name_key=name_key(p.name), first_file_id=file_id)
+                    if res.review_key:
+                        waiting.append((p.name, res.review_key))
                     _add(rows["unit_members"], event_id=event_id, unit_no=unit_no, seat=seat,
                          player_id=res.player_id, name_as_written=p.name,
                          federation_id=p.federation_id or None, club=p.club or None,
-                         initials=p.initials)
+                         initials=p.initials, how=res.how,
+                         evidence=_json(res.evidence) if res.evidence else None,
+                         review_key=res.review_key)
+        for new in self._resolver.new_players:
+            created += 1
+            _add(rows["players"], player_id=new.player_id, name=new.name,
+                 name_key=name_key(new.name), federation_id=new.federation_id,
+                 created_at=now, created_by_file=file_id, state=new.state, origin=new.origin)
+        self._resolver.new_players.clear()
+        for item in self._resolver.review_entries:
+            _add(rows["review_items"], item_key=item.item_key, kind=item.kind,
+                 name_as_written=item.name_as_written, club=item.club,
+                 player_id=item.player_id, candidates=_json(item.candidates),
+                 evidence=_json(item.evidence), first_event_id=item.event_ref,
+                 created_at=now, status="open", decision_id=None)
+        self._resolver.review_entries.clear()
         status: Literal["loaded", "correction"] = "correction" if replaced else "loaded"
         _add(rows["source_files"],
              file_id=file_id, sha256=sha, path=f.path, name=name, size=len(f.data),
@@ -295,7 +313,11 @@ class Loader:
              ))
         self._loaded[sha] = file_id
         return LoadReport(name, sha, status, file_id, len(f.result.events), tuple(replaced),
-                          created)
+                          created, tuple(waiting))
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def _add(table: dict[str, list[object]], **values: object) -> None:

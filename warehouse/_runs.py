@@ -24,16 +24,21 @@ __all__ = [
 
 
 def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
-    """One row per rated player per unit per event in force, in a stable order."""
+    """One row per rated player per unit per event in force, in a stable order.
+
+    Players are their canonical player (merges applied). Events with a member still waiting for
+    review are left out until it is answered (the view ``unrated_events`` lists them).
+    """
     return wh.query(
         """
         SELECT e.event_id::VARCHAR AS event_id, e.event_date AS date, e.kind, e.scoring,
                e.boards::DOUBLE AS boards, u.unit_no::VARCHAR AS unit, u.place,
-               m.player_id::VARCHAR AS player
+               m.canonical_id::VARCHAR AS player
         FROM active_events e
         JOIN units u USING (event_id)
-        JOIN unit_members m USING (event_id, unit_no)
+        JOIN members_resolved m USING (event_id, unit_no)
         WHERE e.game = ? AND u.place IS NOT NULL
+          AND e.event_id NOT IN (SELECT event_id FROM unrated_events)
         ORDER BY e.event_date, e.event_id, u.unit_no, m.seat
         """,
         [game],

@@ -1,114 +1,539 @@
-"""Player identity: which registered player a name as written stands for.
+"""Player identity: which person a name as written stands for.
 
-This is the minimal resolver: a federation id, or else an exact match on a normalised name key.
-It sits behind the :class:`Resolver` protocol so that a fuller resolver (register, fuzzy
-candidates, initials, review queue) can replace it without touching the loader.
+One person, one player; two people are never merged silently, and a question a person answered
+is never asked again. :class:`IdentityResolver` decides for every member of an event, in memory;
+the loader writes what it decided (``warehouse._load``) and ``warehouse.review`` applies the
+answers of a person.
 
-Rules of :class:`ExactResolver`, in order:
-1. a federation id known in the warehouse → that player;
-2. otherwise exactly one player with the same name key, whose federation id is empty or equal →
-   that player (two different federation ids are never merged);
-3. otherwise a new player.
-Every spelling that resolves to a player is kept as an alias.
+Full names, in this order (the first rule that decides wins):
+
+1. **federation id** known in the warehouse → that player. An unknown id may attach to exactly
+   one player without an id found by the rules below (the id is learned); two different
+   federation ids are never one player.
+2. **confirmed alias**: a name key a person confirmed for a player (``identity_rules``).
+3. **exact name key within the club** (the club written next to the name, else the organiser).
+4. **exact name key anywhere**.
+5. **abbreviated first name** (``NOVAK J.``): players whose name cut to its initial gives the key,
+   within the club first.
+6. **fuzzy** (rapidfuzz, ``token_sort_ratio`` of the keys): accepted automatically only when the
+   best score reaches ``fuzzy_accept`` and no other candidate is within ``fuzzy_margin`` of it;
+   candidates from ``fuzzy_review`` up otherwise go to the review queue.
+7. otherwise a **new player**.
+
+At 3–5 several equally good players send the name to the review queue too.
+
+**Initials** (spec/inputs.md: ``JNo`` = first letter of the first name + first two letters of the
+surname, not unique): the candidates are the club's roster (register club, clubs written next
+to the player's name, organisers of events the player played) whose name gives the code, minus
+players already placed elsewhere in the same event. An earlier decision for the same situation
+decides first. Then: one candidate → accepted ("only candidate"); several → the candidates who
+have partnered this unit's partner before, if exactly one ("usual partner"); then those who
+played in the club's events that week, if exactly one ("played that week"); otherwise the
+situation goes to the review queue. No candidate → a provisional player flagged initials-only,
+reused for the same club and code. The evidence of every decision is kept with the member.
+
+A name sent to review is held by a **pending player**, created once per situation (the item
+key): the event is loaded, and left out of rating runs until a person answers.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Iterable
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeAlias
+from typing import Any, Literal, TypeAlias
 
-from parsers import PlayerAsWritten
+from rapidfuzz import fuzz, process
 
-__all__ = ["ExactResolver", "KnownPlayer", "PlayerId", "Resolution", "Resolver", "name_key"]
+from parsers import Event, PlayerAsWritten
+from parsers.names import NameForm, fold, initials_code, is_initials, name_key, parse_name
+
+__all__ = [
+    "IdentityResolver",
+    "IdentitySettings",
+    "KnownPlayer",
+    "NewPlayer",
+    "PlayerId",
+    "Resolution",
+    "ReviewEntry",
+    "club_key",
+    "name_key",
+]
 
 PlayerId: TypeAlias = int
+State: TypeAlias = Literal["confirmed", "provisional", "pending"]
 
-# Letters that Unicode decomposition does not reduce to an ASCII base letter.
-_FOLD = str.maketrans({
-    "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ø": "o", "Ø": "o", "ß": "ss", "æ": "ae", "Æ": "ae",
-    "œ": "oe", "Œ": "oe", "ı": "i", "þ": "th", "ð": "d",
+# Words that say "club" rather than which club: "BK Modra", "Bridžový klub Modra" -> "modra".
+_CLUB_WORDS = frozenset({
+    "bk", "bc", "kb", "ks", "tj", "sk", "klub", "club", "bridge", "bridz", "bridzovy", "bridzovi",
+    "brydzowy", "brydza", "bridzs", "bridzsklub", "se", "egyesulet", "verein", "o.z.", "oz",
 })
 
 
-def name_key(name: str) -> str:
-    """Case-, whitespace-, diacritics- and word-order-insensitive key of a name.
+def club_key(club: str | None) -> str:
+    """A club's name without case, accents, punctuation and generic words (``BK Modra`` → ``modra``)."""
+    if not club:
+        return ""
+    words = re.sub(r"[^\w]+", " ", fold(club)).split()
+    kept = [w for w in words if w not in _CLUB_WORDS]
+    return " ".join(kept or words)
 
-    ``"Novák  Ján"``, ``"ján novak"`` and ``"JAN NOVÁK"`` share the key ``"jan novak"``.
-    Punctuation other than hyphens and apostrophes separates words.
-    """
-    text = unicodedata.normalize("NFKD", name.translate(_FOLD))
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
-    text = "".join(ch if ch.isalnum() or ch in "-'" else " " for ch in text)
-    return " ".join(sorted(text.split()))
+
+@dataclass(frozen=True, slots=True)
+class IdentitySettings:
+    """Thresholds of the fuzzy step (scores 0–100); ``[identity]`` in ``clubratings.toml``."""
+
+    fuzzy_accept: float = 92.0
+    fuzzy_review: float = 80.0
+    fuzzy_margin: float = 5.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.fuzzy_review <= self.fuzzy_accept <= 100:
+            raise ValueError(
+                f"identity thresholds need 0 <= fuzzy_review <= fuzzy_accept <= 100, got "
+                f"fuzzy_review={self.fuzzy_review!r}, fuzzy_accept={self.fuzzy_accept!r}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
 class KnownPlayer:
+    """A player as the warehouse knows it when a load starts."""
+
     player_id: PlayerId
     name: str
-    name_key: str
-    federation_id: str | None
+    federation_id: str | None = None
+    state: State = "confirmed"
+    origin: str = "results"
+    club: str | None = None
+    initials_code: str | None = None
+    """For an initials-only provisional player: the code it stands for (``jno``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """The answer for one name: an existing player, or a new one to create (``is_new``)."""
+    """Who one member is, how that was decided, and the evidence."""
 
     player_id: PlayerId
     is_new: bool
-    reason: str
+    how: str
+    evidence: Mapping[str, Any] | None = None
+    review_key: str | None = None
     learned_federation_id: str | None = None
-    """Set when an existing player without a federation id is matched by a name carrying one."""
 
 
-class Resolver(Protocol):
-    """Decides who a name as written is. Sees the players created earlier in the same load."""
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    player_id: PlayerId
+    name: str
+    federation_id: str | None
+    state: State
+    origin: str
+    club: str | None
 
-    def resolve(self, player: PlayerAsWritten) -> Resolution: ...
+
+@dataclass(frozen=True, slots=True)
+class ReviewEntry:
+    """A new item of the review queue."""
+
+    item_key: str
+    kind: Literal["initials", "name"]
+    name_as_written: str
+    club: str | None
+    player_id: PlayerId
+    candidates: tuple[Mapping[str, Any], ...]
+    evidence: Mapping[str, Any]
+    event_ref: object
+
+
+@dataclass(frozen=True, slots=True)
+class _Decision:
+    player_id: PlayerId | None
+    how: str
+    evidence: dict[str, Any]
+    candidates: tuple[PlayerId, ...] = ()
 
 
 @dataclass
-class ExactResolver:
-    """Federation id, else exact name key, else a new player (see the module docstring)."""
+class _Player:
+    player_id: PlayerId
+    name: str
+    form: NameForm
+    federation_id: str | None
+    state: State
+    origin: str
+    initials_code: str | None = None
 
-    known: Iterable[KnownPlayer]
+
+@dataclass
+class IdentityResolver:
+    """Decides who every member of an event is (see the module docstring).
+
+    Built from what the warehouse knows (:meth:`warehouse._identity_db.resolver_for`) or, in
+    tests, from plain lists. It learns as it goes: players it creates, spellings, partnerships
+    and who played where, so later events of the same load see them.
+    """
+
+    players: Iterable[KnownPlayer]
     next_id: PlayerId
-    _by_id: dict[PlayerId, KnownPlayer] = field(init=False, default_factory=dict)
-    _by_fid: dict[str, PlayerId] = field(init=False, default_factory=dict)
-    _by_key: dict[str, set[PlayerId]] = field(init=False, default_factory=dict)
+    settings: IdentitySettings = field(default_factory=IdentitySettings)
+    merges: Mapping[PlayerId, PlayerId] = field(default_factory=dict)
+    spellings: Iterable[tuple[PlayerId, str]] = ()
+    club_links: Iterable[tuple[PlayerId, str]] = ()
+    alias_rules: Mapping[str, PlayerId] = field(default_factory=dict)
+    situation_rules: Mapping[str, PlayerId] = field(default_factory=dict)
+    non_matches: Iterable[tuple[str, PlayerId]] = ()
+    open_items: Mapping[str, PlayerId] = field(default_factory=dict)
+    history: Any = None
+    """Callable returning (partnerships, activity) for initials context, read on first need:
+    partnerships as ``{(a, b): events}`` (both orders), activity as
+    ``{(club key, iso year, iso week): {player ids}}``."""
 
     def __post_init__(self) -> None:
-        for p in self.known:
-            self._index(p, p.name_key)
+        self._players: dict[PlayerId, _Player] = {}
+        self._merge: dict[PlayerId, PlayerId] = dict(self.merges)
+        self._by_fid: dict[str, PlayerId] = {}
+        self._by_key: dict[str, set[PlayerId]] = {}
+        self._by_short: dict[str, set[PlayerId]] = {}
+        self._by_code: dict[str, set[PlayerId]] = {}
+        self._initials_only: dict[tuple[str, str], PlayerId] = {}
+        self._clubs: dict[PlayerId, set[str]] = {}
+        self._alias = dict(self.alias_rules)
+        self._situation = dict(self.situation_rules)
+        self._non_match = set(self.non_matches)
+        self._items = dict(self.open_items)
+        self._fuzzy_keys: list[str] = []
+        self._fuzzy_ids: list[PlayerId] = []
+        self._partners: Counter[tuple[PlayerId, PlayerId]] = Counter()
+        self._activity: dict[tuple[str, int, int], set[PlayerId]] = {}
+        self._history_read = False
+        self.new_players: list[NewPlayer] = []
+        self.review_entries: list[ReviewEntry] = []
+        for p in self.players:
+            self._add_player(p.player_id, p.name, p.federation_id, p.state, p.origin,
+                             p.initials_code)
+            if p.club and club_key(p.club):
+                self._clubs.setdefault(self._canon(p.player_id), set()).add(club_key(p.club))
+        for pid, spelling in self.spellings:
+            self._index_spelling(pid, spelling)
+        for pid, club in self.club_links:
+            if club_key(club):
+                self._clubs.setdefault(self._canon(pid), set()).add(club_key(club))
 
-    def _index(self, p: KnownPlayer, key: str) -> None:
-        self._by_id[p.player_id] = p
+    # --- indexes ---------------------------------------------------------------------------
+
+    def _canon(self, pid: PlayerId) -> PlayerId:
+        seen = 0
+        while pid in self._merge and seen < 100:
+            pid, seen = self._merge[pid], seen + 1
+        return pid
+
+    def _add_player(self, pid: PlayerId, name: str, fid: str | None, state: State, origin: str,
+                    code: str | None = None) -> _Player:
+        p = _Player(pid, name, parse_name(name), fid or None, state, origin, code)
+        self._players[pid] = p
         if p.federation_id:
-            self._by_fid[p.federation_id] = p.player_id
-        self._by_key.setdefault(key, set()).add(p.player_id)
+            self._by_fid.setdefault(p.federation_id, pid)
+        if state == "provisional" and code:
+            for ck in self._clubs.get(pid, ()):
+                self._initials_only.setdefault((ck, code), pid)
+        if state != "pending" and not code:
+            self._index_spelling(pid, name)
+        return p
 
-    def resolve(self, player: PlayerAsWritten) -> Resolution:
-        fid = player.federation_id or None
-        key = name_key(player.name)
+    def _index_spelling(self, pid: PlayerId, spelling: str) -> None:
+        tokens = spelling.split()
+        if not tokens or all(is_initials(t) for t in tokens):
+            return  # initials are decoded by context, never matched as a name
+        p = self._players.get(pid)
+        if p is None or p.state == "pending" or p.initials_code:
+            return
+        form = parse_name(spelling)
+        if not form.key:
+            return
+        if pid not in self._by_key.setdefault(form.key, set()):
+            self._by_key[form.key].add(pid)
+            self._fuzzy_keys.append(form.key)
+            self._fuzzy_ids.append(pid)
+        if not form.abbreviated:
+            for short in form.short_keys():
+                self._by_short.setdefault(short, set()).add(pid)
+            for code in form.initials_codes():
+                self._by_code.setdefault(code, set()).add(pid)
+
+    def _live(self, pids: Iterable[PlayerId], *, fid: str | None = None,
+              rule_keys: Sequence[str] = (), exclude: Iterable[PlayerId] = ()) -> list[PlayerId]:
+        """Canonical, decided players among ``pids``: no other federation id, no non-match."""
+        excluded = set(exclude)
+        out: set[PlayerId] = set()
+        for pid in pids:
+            c = self._canon(pid)
+            p = self._players.get(c)
+            if p is None or p.state == "pending" or c in excluded:
+                continue
+            if fid and p.federation_id and p.federation_id != fid:
+                continue  # never two federation ids in one player
+            if any((k, c) in self._non_match for k in rule_keys):
+                continue
+            out.add(c)
+        return sorted(out)
+
+    def _in_club(self, pid: PlayerId, ck: str) -> bool:
+        return bool(ck) and ck in self._clubs.get(pid, set())
+
+    def _history(self) -> tuple[Counter[tuple[PlayerId, PlayerId]],
+                                dict[tuple[str, int, int], set[PlayerId]]]:
+        """The warehouse's history (read on first need) plus what this load learnt so far."""
+        if not self._history_read:
+            self._history_read = True
+            partners, activity = self.history() if self.history else ({}, {})
+            for (a, b), n in partners.items():
+                self._partners[(self._canon(a), self._canon(b))] += n
+            for k, v in activity.items():
+                self._activity.setdefault(k, set()).update(self._canon(p) for p in v)
+        return self._partners, self._activity
+
+    # --- the public step -------------------------------------------------------------------
+
+    def resolve_event(self, event: Event, event_ref: object = None) -> list[list[Resolution]]:
+        """A :class:`Resolution` per member of every unit, in file order.
+
+        Full names first; then initials, those whose partners are already known first, so a
+        decoded partner can serve as evidence for the other.
+        """
+        used: set[PlayerId] = set()
+        out: list[list[Resolution | None]] = [[None] * len(u.players) for u in event.units]
+        waiting: list[tuple[int, int]] = []
+        for ui, unit in enumerate(event.units):
+            for si, p in enumerate(unit.players):
+                if p.initials:
+                    waiting.append((ui, si))
+                else:
+                    res = self._resolve_name(p, event, used, event_ref)
+                    out[ui][si] = res
+                    used.add(self._canon(res.player_id))
+        progress = True
+        while waiting and progress:
+            progress = False
+            for ui, si in list(waiting):
+                others = [out[ui][j] for j in range(len(event.units[ui].players)) if j != si]
+                partners_open = any(o is None for o in others)
+                decision = self._decode(event.units[ui].players[si], event, others, used)
+                if decision.player_id is not None or not partners_open or not decision.candidates:
+                    res = self._finish_initials(event.units[ui].players[si], event, others,
+                                                decision, event_ref)
+                    out[ui][si] = res
+                    used.add(self._canon(res.player_id))
+                    waiting.remove((ui, si))
+                    progress = True
+        for ui, si in waiting:  # partners waiting on each other: decide with what is known
+            others = [out[ui][j] for j in range(len(event.units[ui].players)) if j != si]
+            decision = self._decode(event.units[ui].players[si], event, others, used)
+            res = self._finish_initials(event.units[ui].players[si], event, others, decision,
+                                        event_ref)
+            out[ui][si] = res
+            used.add(self._canon(res.player_id))
+        final = [[r for r in unit if r is not None] for unit in out]
+        self._learn_event(event, final)
+        return final
+
+    # --- full names --------------------------------------------------------------------------
+
+    def _resolve_name(self, p: PlayerAsWritten, event: Event, used: set[PlayerId],
+                      event_ref: object) -> Resolution:
+        form = parse_name(p.name)
+        key = form.key
+        fid = (p.federation_id or "").strip() or None
+        club = p.club or event.organiser
+        ck = club_key(club)
         if fid and fid in self._by_fid:
-            found = self._by_id[self._by_fid[fid]]
-            self._index(found, key)  # the spelling becomes an alias
-            return Resolution(found.player_id, False, "federation id")
-        candidates = {
-            pid for pid in self._by_key.get(key, set())
-            if not (fid and self._by_id[pid].federation_id)  # never two federation ids in one
-        }
-        # Initials are never decided by the key alone; a shared key is not decided here either.
-        if len(candidates) == 1 and not player.initials:
-            (pid,) = candidates
-            learned = None
-            if fid:
-                learned = fid
-                self._index(KnownPlayer(pid, self._by_id[pid].name, key, fid), key)
-            return Resolution(pid, False, "name key", learned)
-        new = KnownPlayer(self.next_id, player.name, key, fid)
+            pid = self._canon(self._by_fid[fid])
+            self._index_spelling(pid, p.name)
+            return Resolution(pid, False, "federation id")
+        aliased = self._alias.get(key)
+        if aliased is not None and self._live([aliased], fid=fid):
+            return self._found(self._canon(aliased), "confirmed alias", fid, p.name)
+        item_key = f"name:{key}@{ck}" + (f"#{fid}" if fid else "")
+        rule_keys = (key, item_key)
+        steps: list[tuple[str, set[PlayerId]]] = [("name key", self._by_key.get(key, set()))]
+        if form.abbreviated:
+            steps.append(("abbreviated first name", self._by_short.get(key, set())))
+        for how, pool in steps:
+            found = self._live(pool, fid=fid, rule_keys=rule_keys, exclude=used)
+            if not found:
+                continue
+            in_club = [c for c in found if self._in_club(c, ck)]
+            if len(in_club) == 1:
+                return self._found(in_club[0], f"{how} in club", fid, p.name)
+            if len(found) == 1 and not in_club:
+                return self._found(found[0], how, fid, p.name)
+            many = in_club or found
+            evidence = {"rule": how, "club": club, "reason": "several players fit equally"}
+            return self._review("name", p, club, item_key, fid, event_ref,
+                                [self._candidate(c, None, ck) for c in many], evidence)
+        scored = self._fuzzy(key, fid, rule_keys, used)
+        if scored:
+            best_pid, best = scored[0]
+            runner_up = scored[1][1] if len(scored) > 1 else -1.0
+            if best >= self.settings.fuzzy_accept and best - runner_up >= self.settings.fuzzy_margin:
+                res = self._found(best_pid, f"fuzzy {best:.1f}", fid, p.name)
+                return Resolution(res.player_id, False, res.how,
+                                  {"score": round(best, 1), "matched": self._players[best_pid].name,
+                                   "runner_up": round(runner_up, 1) if runner_up >= 0 else None},
+                                  None, res.learned_federation_id)
+            evidence = {"rule": "fuzzy", "club": club, "accept_at": self.settings.fuzzy_accept,
+                        "margin": self.settings.fuzzy_margin}
+            return self._review("name", p, club, item_key, fid, event_ref,
+                                [self._candidate(c, s, ck) for c, s in scored], evidence)
+        pid = self._create(p.name, fid, "confirmed", "results", club)
+        return Resolution(pid, True, "new player")
+
+    def _found(self, pid: PlayerId, how: str, fid: str | None, spelling: str) -> Resolution:
+        learned = None
+        p = self._players[pid]
+        if fid and not p.federation_id:
+            p.federation_id = fid
+            self._by_fid[fid] = pid
+            learned = fid
+        self._index_spelling(pid, spelling)
+        return Resolution(pid, False, how, None, None, learned)
+
+    def _fuzzy(self, key: str, fid: str | None, rule_keys: Sequence[str],
+               used: set[PlayerId]) -> list[tuple[PlayerId, float]]:
+        if not key or not self._fuzzy_keys:
+            return []
+        hits = process.extract(key, self._fuzzy_keys, scorer=fuzz.token_sort_ratio,
+                               score_cutoff=self.settings.fuzzy_review, limit=None)
+        best: dict[PlayerId, float] = {}
+        for _, score, index in hits:
+            for c in self._live([self._fuzzy_ids[index]], fid=fid, rule_keys=rule_keys,
+                                exclude=used):
+                best[c] = max(best.get(c, 0.0), float(score))
+        return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:8]
+
+    # --- initials ----------------------------------------------------------------------------
+
+    def _initials_key(self, p: PlayerAsWritten, event: Event,
+                      others: Sequence[Resolution | None]) -> tuple[str, str, str]:
+        ck = club_key(p.club or event.organiser)
+        code = initials_code(p.name)
+        partners = sorted(str(self._canon(o.player_id)) for o in others if o is not None)
+        return ck, code, f"initials:{ck}:{code}:with:{','.join(partners) or '-'}"
+
+    def _decode(self, p: PlayerAsWritten, event: Event, others: Sequence[Resolution | None],
+                used: set[PlayerId]) -> _Decision:
+        ck, code, item_key = self._initials_key(p, event, others)
+        if item_key in self._situation:
+            pid = self._canon(self._situation[item_key])
+            return _Decision(pid, "initials: earlier decision", {"situation": item_key})
+        pool = [c for c in self._by_code.get(code, set()) if self._in_club(self._canon(c), ck)]
+        only = self._initials_only.get((ck, code))
+        candidates = self._live(pool + ([only] if only is not None else []),
+                                rule_keys=(item_key,), exclude=used)
+        base: dict[str, Any] = {"club": p.club or event.organiser, "code": code,
+                                "roster": [self._players[c].name for c in candidates]}
+        elsewhere = self._live(pool + ([only] if only is not None else []),
+                               rule_keys=(item_key,))
+        placed = sorted(self._players[c].name for c in elsewhere if c in used)
+        if placed:
+            base["placed_elsewhere_in_event"] = placed
+        if not candidates:
+            return _Decision(None, "initials only: no roster member", base)
+        if len(candidates) == 1:
+            return _Decision(candidates[0], "initials: only candidate", base, tuple(candidates))
+        partners_played, activity = self._history()
+        partner_ids = [self._canon(o.player_id) for o in others if o is not None]
+        together = {c: sum(partners_played.get((c, q), 0) for q in partner_ids)
+                    for c in candidates}
+        week = event.date.isocalendar()
+        played_week = activity.get((ck, week[0], week[1]), set())
+        evidence = dict(base)
+        evidence["partners"] = [self._players[q].name for q in partner_ids if q in self._players]
+        evidence["candidates"] = [
+            {"player_id": c, "name": self._players[c].name, "events_with_partner": together[c],
+             "played_that_week": c in played_week}
+            for c in candidates
+        ]
+        narrowed = candidates
+        with_partner = [c for c in narrowed if together[c] > 0]
+        if len(with_partner) == 1:
+            return _Decision(with_partner[0], "initials: usual partner", evidence, tuple(narrowed))
+        if with_partner:
+            narrowed = with_partner
+        that_week = [c for c in narrowed if c in played_week]
+        if len(that_week) == 1:
+            return _Decision(that_week[0], "initials: played in the club that week", evidence,
+                             tuple(narrowed))
+        if that_week:
+            narrowed = that_week
+        return _Decision(None, "initials: ambiguous", evidence, tuple(narrowed))
+
+    def _finish_initials(self, p: PlayerAsWritten, event: Event,
+                         others: Sequence[Resolution | None], decision: _Decision,
+                         event_ref: object) -> Resolution:
+        ck, code, item_key = self._initials_key(p, event, others)
+        if decision.player_id is not None:
+            return Resolution(decision.player_id, False, decision.how, decision.evidence)
+        if not decision.candidates:
+            pid = self._create(p.name, None, "provisional", "initials", p.club or event.organiser,
+                               code)
+            self._initials_only[(ck, code)] = pid
+            return Resolution(pid, True, decision.how, decision.evidence)
+        candidates = [self._candidate(c, None, ck) for c in decision.candidates]
+        return self._review("initials", p, p.club or event.organiser, item_key, None, event_ref,
+                            candidates, decision.evidence)
+
+    # --- review queue and new players --------------------------------------------------------
+
+    def _candidate(self, pid: PlayerId, score: float | None, ck: str) -> dict[str, Any]:
+        p = self._players[pid]
+        return {"player_id": pid, "name": p.name, "federation_id": p.federation_id,
+                "score": None if score is None else round(score, 1),
+                "in_club": self._in_club(pid, ck)}
+
+    def _review(self, kind: Literal["initials", "name"], p: PlayerAsWritten, club: str | None,
+                item_key: str, fid: str | None, event_ref: object,
+                candidates: list[dict[str, Any]], evidence: dict[str, Any]) -> Resolution:
+        if item_key in self._situation:  # a person decided this situation before
+            pid = self._canon(self._situation[item_key])
+            return Resolution(pid, False, f"{kind}: earlier decision", {"situation": item_key})
+        if item_key in self._items:
+            pid = self._items[item_key]
+            if self._canon(pid) != pid or self._players[pid].state != "pending":
+                return Resolution(self._canon(pid), False, f"{kind}: earlier decision",
+                                  {"situation": item_key})
+            return Resolution(pid, False, "waiting for review", evidence, item_key)
+        pid = self._create(p.name, fid, "pending", "review", club)
+        self._items[item_key] = pid
+        self.review_entries.append(ReviewEntry(item_key, kind, p.name, club, pid,
+                                               tuple(candidates), evidence, event_ref))
+        return Resolution(pid, True, "waiting for review", evidence, item_key)
+
+    def _create(self, name: str, fid: str | None, state: State, origin: str,
+                club: str | None, code: str | None = None) -> PlayerId:
+        pid = self.next_id
         self.next_id += 1
-        self._index(new, key)
-        return Resolution(new.player_id, True, "new player")
+        if club and club_key(club):
+            self._clubs.setdefault(pid, set()).add(club_key(club))
+        self._add_player(pid, name, fid, state, origin, code)
+        self.new_players.append(NewPlayer(pid, name, fid, state, origin, club))
+        return pid
+
+    def _learn_event(self, event: Event, resolved: list[list[Resolution]]) -> None:
+        """What later events may use: clubs, partnerships, who played in the club that week."""
+        ck = club_key(event.organiser)
+        week = event.date.isocalendar()
+        partners, activity = self._partners, self._activity
+        for unit, res in zip(event.units, resolved, strict=True):
+            ids = [self._canon(r.player_id) for r in res]
+            for p, pid in zip(unit.players, ids, strict=True):
+                for c in (ck, club_key(p.club)):
+                    if c and self._players[pid].state != "pending":
+                        self._clubs.setdefault(pid, set()).add(c)
+            for a in ids:
+                for b in ids:
+                    if a != b:
+                        partners[(a, b)] += 1
+            if ck:
+                activity.setdefault((ck, week[0], week[1]), set()).update(ids)
+

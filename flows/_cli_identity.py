@@ -1,0 +1,257 @@
+"""Identity commands of ``clubratings``: ``review``, ``players``, ``register``, ``decisions``.
+
+Every answer is a decision stored in the warehouse and, when ``[identity] decisions`` is
+configured, written to the decisions file at once, so it can be kept under version control.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+__all__ = ["add_identity_commands"]
+
+
+def _warehouse(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from warehouse import open_warehouse
+
+    from .cli import _load_config
+
+    cfg = _load_config(args.config)
+    return cfg, open_warehouse(cfg.warehouse)
+
+
+def _export(cfg: Any, wh: Any) -> None:
+    from warehouse.review import export_decisions
+
+    if cfg.decisions is not None:
+        n = export_decisions(wh, cfg.decisions)
+        print(f"decisions file {cfg.decisions} now holds {n} decision(s)")
+
+
+# --- review -----------------------------------------------------------------------------------
+
+def _describe(item: dict[str, Any], out: TextIO) -> None:
+    club = f" ({item['club']})" if item.get("club") else ""
+    print(f"{item['item_key']}", file=out)
+    print(f"  {item['kind']} {item['name_as_written']!r}{club}: first on {item['first_date']} "
+          f"in {item['first_event']!r}, {item['occurrences']} occurrence(s); held by pending "
+          f"player {item['player_id']}", file=out)
+    evidence = json.loads(item["evidence"])
+    if evidence.get("partners"):
+        print(f"  partner(s) in the unit: {', '.join(evidence['partners'])}", file=out)
+    by_id = {c["player_id"]: c for c in evidence.get("candidates", [])
+             if isinstance(c, dict) and "player_id" in c}
+    for n, c in enumerate(json.loads(item["candidates"]), 1):
+        bits = []
+        if c.get("federation_id"):
+            bits.append(f"federation id {c['federation_id']}")
+        if c.get("score") is not None:
+            bits.append(f"score {c['score']}")
+        if c.get("in_club"):
+            bits.append("in the club")
+        ev = by_id.get(c["player_id"], {})
+        if "events_with_partner" in ev:
+            bits.append(f"{ev['events_with_partner']} event(s) with the partner")
+        if ev.get("played_that_week"):
+            bits.append("played in the club that week")
+        print(f"  [{n}] player {c['player_id']} {c['name']}"
+              + (f" — {', '.join(bits)}" if bits else ""), file=out)
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from warehouse.review import answer, open_items
+
+    from .cli import _fail
+
+    cfg, wh = _warehouse(args)
+    with wh:
+        if args.resolve:
+            choices = [args.as_player is not None, args.new, args.different is not None]
+            if sum(choices) != 1:
+                _fail("--resolve KEY needs exactly one of --as PLAYER, --new, --different PLAYER")
+            d = answer(wh, args.resolve, as_player=args.as_player, new=args.new,
+                       different=args.different, note=args.note or "")
+            print(f"{d.action}: {args.resolve} (decision {d.decision_id})")
+            _export(cfg, wh)
+            return 0
+        items = open_items(wh).to_dict("records")
+        if args.json:
+            for item in items:
+                item["first_date"] = str(item["first_date"])
+                item["candidates"] = json.loads(item["candidates"])
+                item["evidence"] = json.loads(item["evidence"])
+            print(json.dumps(items, ensure_ascii=False, indent=2, default=str))
+            return 0
+        if not items:
+            print("nothing waits for review")
+            return 0
+        if args.list or not sys.stdin.isatty():
+            for item in items:
+                _describe(item, sys.stdout)
+            print(f"{len(items)} item(s) wait; answer with: clubratings review --resolve KEY "
+                  "--as PLAYER | --new | --different PLAYER")
+            return 0
+        return _interactive(cfg, wh, items, input, sys.stdout)
+
+
+def _interactive(cfg: Any, wh: Any, items: list[dict[str, Any]],
+                 ask: Callable[[str], str], out: TextIO) -> int:
+    from warehouse.review import ReviewError, answer
+
+    for item in items:
+        _describe(item, out)
+        candidates = json.loads(item["candidates"])
+        while True:
+            reply = ask("  number = that player, n = a new player, d NUMBER = not that one, "
+                        "s = skip, q = quit: ").strip().lower()
+            try:
+                if reply == "q":
+                    _export(cfg, wh)
+                    return 0
+                if reply in ("s", ""):
+                    break
+                if reply == "n":
+                    answer(wh, item["item_key"], new=True)
+                    break
+                if reply.startswith("d") and reply[1:].strip().isdigit():
+                    c = candidates[int(reply[1:].strip()) - 1]
+                    answer(wh, item["item_key"], different=int(c["player_id"]))
+                    break
+                if reply.isdigit() and 1 <= int(reply) <= len(candidates):
+                    answer(wh, item["item_key"], as_player=int(candidates[int(reply) - 1]
+                                                               ["player_id"]))
+                    break
+            except (ReviewError, IndexError) as exc:
+                print(f"  {exc}", file=out)
+                continue
+            print("  please answer with a candidate number, n, d NUMBER, s or q", file=out)
+    _export(cfg, wh)
+    return 0
+
+
+# --- players, register, decisions --------------------------------------------------------------
+
+def cmd_players(args: argparse.Namespace) -> int:
+    from warehouse.review import merge_players, split_player
+
+    cfg, wh = _warehouse(args)
+    with wh:
+        if args.action == "merge":
+            d = merge_players(wh, args.player, args.into, note=args.note or "")
+            print(f"player {args.player} merged into {args.into} (decision {d.decision_id}); "
+                  "the next recompute counts their results together")
+            _export(cfg, wh)
+        elif args.action == "split":
+            d = split_player(wh, args.player, note=args.note or "")
+            print(f"player {args.player} split off again (decision {d.decision_id})")
+            _export(cfg, wh)
+        else:
+            _show(wh, args.player)
+    return 0
+
+
+def _show(wh: Any, player: int) -> None:
+    from .cli import _fail
+
+    rows = wh.query(
+        "SELECT p.player_id, p.name, p.federation_id, p.state, p.origin, p.club, "
+        "c.canonical_id FROM players p JOIN player_canonical c USING (player_id) "
+        "WHERE p.player_id = ?", [player]).to_dict("records")
+    if not rows:
+        _fail(f"no player {player}")
+    p = rows[0]
+    print(f"player {p['player_id']}: {p['name']} ({p['state']}, from {p['origin']})"
+          + (f", federation id {p['federation_id']}" if p["federation_id"] else "")
+          + (f", club {p['club']}" if p["club"] else ""))
+    if p["canonical_id"] != p["player_id"]:
+        print(f"  merged into player {p['canonical_id']}")
+    spellings = wh.query("SELECT DISTINCT spelling FROM player_spellings WHERE player_id = ? "
+                         "ORDER BY spelling", [p["canonical_id"]])["spelling"].tolist()
+    print(f"  written as: {', '.join(spellings) or '-'}")
+    merged = wh.query("SELECT player_id, reason FROM player_merges WHERE into_player_id = ? "
+                      "AND split_at IS NULL ORDER BY merge_id", [p["player_id"]])
+    for r in merged.itertuples():
+        print(f"  player {r.player_id} merged in ({r.reason})")
+
+
+def cmd_register(args: argparse.Namespace) -> int:
+    from warehouse.register import load_register
+
+    cfg, wh = _warehouse(args)
+    with wh:
+        files = args.files or cfg.register_files()
+        if not files:
+            print("no register files given or configured ([identity] register)")
+        for path in files:
+            print(load_register(wh, Path(path).read_bytes(), path=str(path)).summary())
+    return 0
+
+
+def cmd_decisions(args: argparse.Namespace) -> int:
+    from warehouse.review import apply_decisions_file, export_decisions
+
+    from .cli import _fail
+
+    cfg, wh = _warehouse(args)
+    path = args.file or cfg.decisions
+    if path is None:
+        _fail("give a decisions FILE or configure [identity] decisions")
+    with wh:
+        if args.action == "export":
+            print(f"{export_decisions(wh, path)} decision(s) written to {path}")
+        else:
+            if not path.exists():
+                _fail(f"decisions file {str(path)!r} does not exist")
+            print(apply_decisions_file(wh, path).summary())
+    return 0
+
+
+def add_identity_commands(sub: Any, config: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "review", parents=[config], help="list and answer names waiting for review",
+        description="Names the warehouse could not decide wait here with their candidates and "
+        "evidence. Without options: interactive on a terminal, a list otherwise.",
+    )
+    p.add_argument("--list", action="store_true", help="list the open items and exit")
+    p.add_argument("--json", action="store_true", help="list the open items as JSON")
+    p.add_argument("--resolve", metavar="KEY", help="answer the item KEY (see --list)")
+    p.add_argument("--as", dest="as_player", type=int, metavar="PLAYER",
+                   help="KEY is this player (a candidate or any other player id)")
+    p.add_argument("--new", action="store_true", help="KEY is a person of its own")
+    p.add_argument("--different", type=int, metavar="PLAYER",
+                   help="KEY is not this candidate")
+    p.add_argument("--note", help="a note kept with the decision")
+    p.set_defaults(func=cmd_review)
+
+    p = sub.add_parser("players", parents=[config], help="show, merge or split players")
+    p.add_argument("action", choices=("show", "merge", "split"))
+    p.add_argument("player", type=int, metavar="PLAYER")
+    p.add_argument("--into", type=int, metavar="PLAYER", help="merge: the player kept")
+    p.add_argument("--note", help="a note kept with the decision")
+    p.set_defaults(func=_players_checked)
+
+    p = sub.add_parser("register", parents=[config],
+                       help="load federation member registers (CSV/XLSX/ODS)")
+    p.add_argument("files", nargs="*", type=Path, metavar="FILE",
+                   help="register files (default: [identity] register in the configuration)")
+    p.set_defaults(func=cmd_register)
+
+    p = sub.add_parser("decisions", parents=[config],
+                       help="export or apply the identity decisions file")
+    p.add_argument("action", choices=("export", "apply"))
+    p.add_argument("file", nargs="?", type=Path, metavar="FILE",
+                   help="default: [identity] decisions in the configuration")
+    p.set_defaults(func=cmd_decisions)
+
+
+def _players_checked(args: argparse.Namespace) -> int:
+    from .cli import _fail
+
+    if args.action == "merge" and args.into is None:
+        _fail("players merge PLAYER needs --into PLAYER (the player kept)")
+    return cmd_players(args)

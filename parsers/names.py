@@ -1,0 +1,380 @@
+"""Players' names as result files write them: keys, abbreviations, initials, and pair cells.
+
+One module for the parsers (splitting a unit's names cell into names) and for identity
+resolution (an order-, case- and diacritics-insensitive key, the keys of an abbreviated first
+name, the ``JNo`` initials codes). Everything here is a pure function of its text.
+
+**Forms of one name** (spec/inputs.md, "Realistic difficulties to expect"): ``Novák Ján``,
+``Ján Novák``, ``NOVÁK Ján``, ``Novak Jan``, ``NOVAK J.``, ``J. Novák``, ``Novák, Ján``, with
+titles (``Ing. Ján Novák, PhD.``, ``dr. Kovács János``, ``inż. Jerzy Zięba``), generation
+markers (``ifj. Kovács János``), hyphenated surnames (``Nowak-Kowalska Anna``) and bracketed
+notes (``Novák Ján (SVK)``, ``(G)`` for a guest). :func:`parse_name` reads them as follows:
+
+1. dashes inside a word (U+2010, U+2011, an unspaced en/em dash) become ``-``, typographic
+   apostrophes become ``'``; the text is folded (:func:`fold`);
+2. bracketed notes ``(...)`` and ``[...]`` are removed;
+3. dotted titles of several parts (``Ing. arch.``, ``Ph.D.``, ``dipl.-ing.``) are removed;
+4. every character that is not a letter, a digit, ``-`` or ``'`` separates words (``J.`` ->
+   ``j``, ``Novák,Ján`` -> two words); ``-`` and ``'`` at the ends of a word are dropped;
+5. titles (:data:`TITLES`, with or without the dot, anywhere, also after a comma) are removed,
+   unless nothing else would remain;
+6. generation markers (:data:`GENERATION_MARKERS`: Hungarian ``ifj.``/``id.``, Slovak and Czech
+   ``ml.``/``st.``, ``Jr.``/``Sr.``) are taken out of the words into ``suffix`` when some other
+   word remains; the suffix is part of the key, so ``Kovács János`` and ``ifj. Kovács János``
+   are two people.
+
+**Initials** (spec/inputs.md, "One club writes initials instead of names"): ``JNo`` is the first
+letter of the first name plus the first two letters of the surname; :func:`is_initials` tells a
+code, :func:`initials_code` folds one for comparison with :meth:`NameForm.initials_codes`.
+
+**Pair cells**: see :func:`split_pair`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ._text import normalise_space
+
+__all__ = [
+    "GENERATION_MARKERS",
+    "TITLES",
+    "NameForm",
+    "fold",
+    "initials_code",
+    "is_initials",
+    "name_key",
+    "parse_name",
+    "split_names_with_initials",
+    "split_pair",
+]
+
+# --- folding --------------------------------------------------------------------------------
+
+_SPECIAL_LETTERS = str.maketrans({
+    "ł": "l", "đ": "d", "ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "ı": "i", "þ": "th", "ð": "d",
+})
+"""Letters that Unicode does not decompose into a base letter and a mark (after casefold)."""
+
+
+def _strip_marks(text: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(ch))
+
+
+def fold(text: str) -> str:
+    """Text without case and diacritics: ``"Łukasz Żółć"`` -> ``"lukasz zolc"``.
+
+    NFKD with the combining marks removed, casefold, then the letters that do not decompose
+    (``ł``->``l``, ``đ``->``d``, ``ø``->``o``, ``ß``->``ss``, ``æ``->``ae``, ``œ``->``oe``,
+    ``ı``->``i``, ``þ``->``th``, ``ð``->``d``; upper-case forms through casefold). Whitespace and
+    punctuation are kept as they are. Idempotent: ``fold(fold(t)) == fold(t)``.
+    """
+    return _strip_marks(_strip_marks(text).casefold().translate(_SPECIAL_LETTERS))
+
+
+# --- initials -------------------------------------------------------------------------------
+
+
+def is_initials(token: str) -> bool:
+    """Whether ``token`` is a ``JNo`` code (spec/inputs.md, "initials instead of names").
+
+    An upper-case letter (the first name), an upper-case letter and one or two lower-case
+    letters (the surname), in any alphabet with diacritics: ``JNo``, ``MŠť``, ``ĽKo``, ``ŁZi``,
+    ``AHor``; not ``JNO``, ``Jno``, ``J.No`` or ``Novák``.
+    """
+    return (
+        3 <= len(token) <= 4 and token.isalpha()
+        and token[0].isupper() and token[1].isupper() and token[2:].islower()
+    )
+
+
+def initials_code(text: str) -> str:
+    """A written ``JNo`` code folded for comparison: ``"JNo"`` -> ``"jno"``, ``"MŠť"`` ->
+    ``"mst"``.
+
+    Only the letters are kept (``" J.No "`` -> ``"jno"``); the pattern is not checked, ask
+    :func:`is_initials` first. Compare with :meth:`NameForm.initials_codes` of a full name.
+    """
+    return fold("".join(ch for ch in text if ch.isalpha()))
+
+
+# --- one name -------------------------------------------------------------------------------
+
+TITLES = frozenset({
+    "ing", "ingarch", "arch", "mgr", "bc", "mudr", "mvdr", "judr", "phdr", "rndr", "paeddr",
+    "pharmdr", "thdr", "doc", "prof", "dr", "phd", "csc", "drsc", "mba", "msc", "inz", "lek",
+    "dipl-ing", "diplng",
+})
+"""Academic and professional titles, folded and without dots (``Ing.``, ``PhD.``, ``inż.``).
+``arch`` counts only as the second part of ``Ing. arch.`` (removed in step 3 of the module
+docstring); alone it is a word like any other."""
+
+GENERATION_MARKERS: Mapping[str, str] = MappingProxyType({
+    "ifj": "ifj", "ifjabb": "ifj", "id": "id", "idosebb": "id",
+    "ml": "ml", "mladsi": "ml", "st": "st", "starsi": "st",
+    "jr": "jr", "junior": "jr", "sr": "sr", "senior": "sr",
+})
+"""Generation markers, folded, to the suffix they give: Hungarian ``ifj.``/``id.`` (ifjabb,
+idősebb), Slovak and Czech ``ml.``/``st.`` (mladší, starší), ``Jr.``/``Sr.``."""
+
+_MARKER_ORDER = ("ifj", "id", "jr", "sr", "ml", "st")
+"""Which marker is the suffix when a name writes two (never in practice): the first here."""
+
+_INNER_DASH = re.compile(r"(?<=\w)[\u2010\u2011\u2013\u2014](?=\w)")
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
+_BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_DOTTED_TITLES = re.compile(
+    r"(?<![\w-])(?:ing\.\s*arch\.?|ph\.\s*d\.?|dipl\.\s*-?\s*ing\.?)(?![\w-])"
+)
+"""Titles written in several dotted parts, matched on folded text (module docstring, step 3)."""
+
+
+def _words(text: str) -> list[str]:
+    """Steps 1-4 of the module docstring: the folded words of ``text``, titles still in."""
+    text = _INNER_DASH.sub("-", text.translate(_APOSTROPHES))
+    text = _BRACKETS.sub(" ", fold(text))
+    text = _DOTTED_TITLES.sub(" ", text)
+    text = "".join(ch if ch.isalnum() or ch in "-'" else " " for ch in text)
+    words = (re.sub(r"-{2,}", "-", w).strip("-'") for w in text.split())
+    return [w for w in words if w]
+
+
+def _title(word: str) -> bool:
+    return word in TITLES and word != "arch"
+
+
+def _join_key(tokens: Iterable[str], suffix: str) -> str:
+    """Sorted tokens, then the generation marker: the key of :class:`NameForm`."""
+    return " ".join([*sorted(tokens), *([suffix] if suffix else [])])
+
+
+@dataclass(frozen=True, slots=True)
+class NameForm:
+    """One name as written, read into folded words (see the module docstring for the steps)."""
+
+    written: str
+    """The text as given."""
+    tokens: tuple[str, ...]
+    """Folded words in written order; titles, notes and the generation marker removed; ``J.``
+    -> ``j``; a hyphenated surname is one word (``novakova-kralova``)."""
+    key: str
+    """Order-insensitive key: the sorted tokens joined by spaces, then the suffix if any
+    (``"janos kovacs ifj"``); equal to :func:`name_key` of ``written``."""
+    abbreviated: bool
+    """Some token is a single letter (an abbreviated first name: ``NOVAK J.``, ``J. Novák``)."""
+    suffix: str = ""
+    """Generation marker (``ifj``, ``id``, ``ml``, ``st``, ``jr``, ``sr``), ``""`` if none."""
+
+    def _key_of(self, tokens: Iterable[str]) -> str:
+        return _join_key(tokens, self.suffix)
+
+    def _surname_positions(self) -> list[int]:
+        """Where the surname may be: the first or the last token, not a single letter."""
+        last = len(self.tokens) - 1
+        return [i for i in sorted({0, last}) if len(self.tokens[i]) > 1]
+
+    def short_keys(self) -> frozenset[str]:
+        """Keys of this name with given names cut to their first letter, for both name orders.
+
+        ``Novák Ján`` and ``Ján Novák`` -> ``{"j novak", "jan n"}``; ``NOVAK J.`` ->
+        ``{"j novak"}`` (a single letter is never the surname). The surname is taken to be the
+        first token, then the last; for each, every other token is cut alone, and all of them
+        together (``Anna Maria Nowak`` -> ``a maria nowak``, ``anna m nowak``, ``a m nowak``,
+        ``anna maria n``, ``anna m n``). Single-token names -> empty set. Used to match an
+        abbreviated written name: ``parse_name("NOVAK J.").key`` is in
+        ``parse_name("Ján Novák").short_keys()``.
+        """
+        tokens = self.tokens
+        if len(tokens) < 2:
+            return frozenset()
+        keys: set[str] = set()
+        for surname in self._surname_positions():
+            others = [i for i in range(len(tokens)) if i != surname]
+            for cut in [{i} for i in others] + [set(others)]:
+                keys.add(self._key_of(t[0] if i in cut else t for i, t in enumerate(tokens)))
+        return frozenset(keys)
+
+    def initials_codes(self) -> frozenset[str]:
+        """The ``JNo`` codes (folded) this person could be written as, for both name orders.
+
+        First letter of a given name + first two letters of the surname (spec/inputs.md):
+        ``Ján Novák`` -> ``{"jno", "nja"}``; a hyphenated surname counts as one
+        (``Eva Nováková-Kráľová`` -> ``{"eno", "nev"}``). The surname is the first or the last
+        token (not a single letter, so ``NOVAK J.`` -> ``{"jno"}``), the given name any other
+        token. Four-letter codes (``AHor``) are not generated. Single-token names -> empty set.
+        """
+        tokens = self.tokens
+        if len(tokens) < 2:
+            return frozenset()
+        codes: set[str] = set()
+        for surname in self._surname_positions():
+            letters = "".join(ch for ch in tokens[surname] if ch.isalpha())[:2]
+            if len(letters) < 2:
+                continue
+            for i, given in enumerate(tokens):
+                if i != surname and given[0].isalpha():
+                    codes.add(given[0] + letters)
+        return frozenset(codes)
+
+
+def parse_name(text: str) -> NameForm:
+    """Read one name as written; see the module docstring for the steps.
+
+    ``parse_name("Ing. Ján Novák, PhD.")`` -> tokens ``("jan", "novak")``, key ``"jan novak"``;
+    ``parse_name("ifj. Kovács János")`` -> tokens ``("kovacs", "janos")``, suffix ``"ifj"``,
+    key ``"janos kovacs ifj"``; ``parse_name("")`` -> no tokens, key ``""``.
+    """
+    words = _words(text)
+    plain = [w for w in words if not _title(w)] or words  # spec: titles removed
+    markers = [GENERATION_MARKERS[w] for w in plain if w in GENERATION_MARKERS]
+    rest = [w for w in plain if w not in GENERATION_MARKERS]
+    if not markers or not rest:
+        rest, suffix = plain, ""
+    else:
+        suffix = min(markers, key=_MARKER_ORDER.index)
+    return NameForm(text, tuple(rest), _join_key(rest, suffix), any(len(w) == 1 for w in rest),
+                    suffix)
+
+
+def name_key(text: str) -> str:
+    """The order-, case- and diacritics-insensitive key of a name: ``parse_name(text).key``.
+
+    ``"Novák  Ján"``, ``"ján novak"``, ``"JAN NOVÁK"`` and ``"Ing. Ján Novák, PhD."`` share
+    ``"jan novak"``; ``"Anna Nowak-Kowalska"`` (``"anna nowak-kowalska"``) differs from
+    ``"Anna Nowak Kowalska"``.
+    """
+    return parse_name(text).key
+
+
+# --- a unit's names cell --------------------------------------------------------------------
+
+_SEPARATORS = re.compile(r"\s+[-\u2013\u2014]\s+|\s*[/;+&\n]\s*")
+"""Always between names (spec/inputs.md: ``Novák - Kováč``, ``Novák/Kováč``,
+``Novák J. – Kováč P.``): a dash with spaces around, ``/``, ``;``, ``+``, ``&``, a line break."""
+_INITIALS_SPLIT = re.compile(r"[\s\-\u2013\u2014/,;+&]+")
+_JOINING_DASH = re.compile(r"[-\u2013\u2014]")
+_ONE_WORD = re.compile(r"[^\s\-\u2013\u2014]+")
+_SURNAME_INITIAL = re.compile(
+    r"[^\W\d_][\w'\u2019]*(?:-[^\W\d_][\w'\u2019]*)?\s(?:[^\W\d_]\.?){1,2}"
+)
+"""``Novák J.``, ``Nowak-Kowalska A.``, ``Kováč P.J.``: a surname and an abbreviated name."""
+
+
+def _lines(text: str) -> str:
+    """Whitespace normalised within each line, empty lines dropped, lines joined by ``\\n``."""
+    return "\n".join(line for line in map(normalise_space, text.splitlines()) if line)
+
+
+def _initials_tokens(text: str) -> list[str]:
+    """The tokens of a cell made only of ``JNo`` codes (``JNo-PKo``, ``JNo PKo``), else []."""
+    tokens = [t for t in _INITIALS_SPLIT.split(text) if t]
+    return tokens if tokens and all(is_initials(t) for t in tokens) else []
+
+
+def _only_titles(piece: str) -> bool:
+    words = _words(piece)
+    return bool(words) and all(_title(w) or w in GENERATION_MARKERS for w in words)
+
+
+def _comma_groups(part: str) -> list[str]:
+    """``part`` cut at commas, a piece made only of titles or markers kept with the one before
+    (``Novák Ján, Ing.``, ``Kovács János, ifj.``)."""
+    groups: list[str] = []
+    for piece in (p.strip() for p in part.split(",")):
+        if not piece:
+            continue
+        if groups and _only_titles(piece):
+            groups[-1] = f"{groups[-1]}, {piece}"
+        else:
+            groups.append(piece)
+    return groups
+
+
+def _split_commas(part: str, *, as_list: bool) -> list[str]:
+    """The comma rule of :func:`split_pair`."""
+    if "," not in part:
+        return [part]
+    groups = _comma_groups(part)
+    if len(groups) < 2:
+        return [part]
+    if as_list:
+        return groups
+    sizes = [len(g.split()) for g in groups]
+    if all(n >= 2 for n in sizes) or (len(groups) >= 3 and all(n == 1 for n in sizes)):
+        return groups
+    return [part]
+
+
+def _shape(text: str) -> str:
+    if _ONE_WORD.fullmatch(text):
+        return "word"
+    if _SURNAME_INITIAL.fullmatch(text):
+        return "surname initial"
+    return ""
+
+
+def _split_joined_pair(text: str) -> list[str]:
+    """``Alfa-Bravo`` / ``Novák J.-Kováč P.``: the one unspaced dash with the same shape on both
+    sides (one word each, or a surname and an initial each), else ``[text]``."""
+    found: list[list[str]] = []
+    for dash in _JOINING_DASH.finditer(text):
+        left, right = text[:dash.start()], text[dash.end():]
+        if left == left.strip() and right == right.strip() and _shape(left) \
+                and _shape(left) == _shape(right):
+            found.append([left, right])
+    return found[0] if len(found) == 1 else [text]
+
+
+def split_pair(text: str, kind: str | None = None) -> list[str]:
+    """The names in one unit's names cell, whitespace normalised, empty parts dropped.
+
+    ``kind`` is the event's unit kind when known (``"individual"``, ``"pairs"``, ``"teams"``);
+    ``None`` (or any other kind) when not.
+
+    - ``individual``: the whole cell is one name.
+    - A cell made only of ``JNo`` codes (``JNo-PKo``, ``JNo PKo``, ``JNo/PKo``) gives the codes.
+    - Otherwise the cell is cut at a dash with spaces around (`` - ``, `` – ``, `` — ``), ``/``,
+      ``&``, ``+``, ``;`` and line breaks (spec/inputs.md, "joined as ...").
+    - **Commas.** A piece made only of titles or generation markers stays with the name before
+      it (``Novák Ján, Ing.``). For ``teams`` whose cell uses neither ``;`` nor line breaks,
+      every comma separates names (``Nowak, Kowal, Mazur``). Otherwise a comma separates names
+      only when every piece is a complete name of two or more words (``Kiss Gábor, Szőke
+      Zoltán``) or there are three or more one-word pieces (``Novák, Kováč, Tóth``); two
+      one-word pieces are one name written surname first (``Novák, Ján``), as is ``Smith, J``.
+    - **Unspaced dash.** A hyphen belongs to a hyphenated surname (``Nowak-Kowalska Anna``)
+      except for ``pairs`` when nothing above cut the cell and exactly one dash has the same
+      shape on both sides: one word each (``Alfa-Bravo``) or a surname and an initial each
+      (``Novák J.-Kováč P.``). ``Anna Nowak-Kowalska`` and ``A-B-C`` stay whole.
+
+    ``""`` -> ``[]``.
+    """
+    cell = _lines(text)
+    if not cell:
+        return []
+    if kind == "individual":
+        return [normalise_space(cell)]
+    initials = _initials_tokens(cell)
+    if initials:
+        return initials
+    parts = [p for p in (normalise_space(x) for x in _SEPARATORS.split(cell)) if p]
+    as_list = kind == "teams" and not re.search(r"[;\n]", cell)
+    names = [n for p in parts for n in _split_commas(p, as_list=as_list)]
+    if kind == "pairs" and len(names) == 1:
+        return _split_joined_pair(names[0])
+    return names
+
+
+def split_names_with_initials(text: str, kind: str | None = None) -> tuple[list[str], bool]:
+    """:func:`split_pair` plus whether the names are ``JNo`` codes: ``(names, are_initials)``.
+
+    ``JNo-PKo`` -> ``(["JNo", "PKo"], True)``; ``Novák Ján - Kováč Peter`` ->
+    ``(["Novák Ján", "Kováč Peter"], False)``. An ``individual`` cell is initials when it is
+    one code.
+    """
+    names = split_pair(text, kind)
+    return names, bool(names) and all(is_initials(n) for n in names)

@@ -1,0 +1,473 @@
+"""What a person decides about identity: review answers, merges and splits, the decisions file.
+
+Every decision is a row of ``identity_decisions`` and leaves rules the resolver obeys from then
+on, so the same question never comes back:
+
+- ``pick`` (item, player): the waiting name is that player. The pending player is merged into
+  it; the situation (and, for a full name, its name key as a confirmed alias) maps to it.
+- ``new`` (item): the waiting name is a person of its own; the pending player becomes one.
+- ``different`` (item, player): the waiting name is NOT that candidate (a non-match rule). When
+  no candidate is left, the name is a new person.
+- ``merge`` (player into player): one person written two ways. Results move by the merge (the
+  view ``player_canonical``), both spellings stay; two federation ids are never merged.
+- ``split`` (player): undoes the merge that merged that player away (and reopens the review item
+  when the merge was a ``pick``).
+
+The decisions file (CSV, one decision a row, in the order made) can be kept under version
+control. Applied to a rebuilt warehouse, each decision takes effect right after the result file
+that was the newest when it was made (``after_file``) is loaded again, so the rebuild retraces
+the original history and gives the same player ids and results.
+
+    WarehouseError
+    └── ReviewError      the answer does not fit the warehouse (unknown item or player, two
+                         federation ids, a decisions file from other data)
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import io
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+
+from parsers.names import name_key
+
+from ._db import Warehouse
+from ._errors import WarehouseError
+
+__all__ = [
+    "ApplyReport", "Decision", "ReviewError", "answer", "apply_decisions_file", "apply_waiting",
+    "export_decisions", "merge_players", "open_items", "read_decisions", "split_player",
+    "waiting_after_files",
+]
+
+Action = Literal["pick", "new", "different", "merge", "split"]
+ACTIONS: tuple[Action, ...] = ("pick", "new", "different", "merge", "split")
+
+
+class ReviewError(WarehouseError):
+    """An answer, merge, split or decisions-file row that does not fit this warehouse."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision as the decisions file keeps it (players by id, name and federation id)."""
+
+    action: Action
+    made_at: dt.datetime
+    after_file: str | None = None
+    item_key: str | None = None
+    player_id: int | None = None
+    player_name: str | None = None
+    federation_id: str | None = None
+    other_id: int | None = None
+    other_name: str | None = None
+    other_federation_id: str | None = None
+    note: str = ""
+    seq: int = 0
+    decision_id: str = ""
+
+    def with_id(self) -> Decision:
+        body = json.dumps([self.action, self.made_at.isoformat(), self.after_file, self.item_key,
+                           self.player_id, self.player_name, self.other_id, self.other_name,
+                           self.note], ensure_ascii=False)
+        return replace(self, decision_id=hashlib.sha256(body.encode()).hexdigest()[:16])
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyReport:
+    applied: int
+    waiting: int
+    already: int
+
+    def summary(self) -> str:
+        text = f"decisions: {self.applied} applied, {self.already} already in the warehouse"
+        if self.waiting:
+            text += f", {self.waiting} waiting for the result file they follow"
+        return text
+
+
+# --- reading the queue ------------------------------------------------------------------------
+
+def open_items(wh: Warehouse) -> pd.DataFrame:
+    """The open review items with their candidates, evidence and where they occur."""
+    return wh.query(
+        """
+        SELECT r.item_key, r.kind, r.name_as_written, r.club, r.player_id, r.candidates,
+               r.evidence, e.event_date AS first_date, e.title AS first_event,
+               (SELECT count(*) FROM unit_members m WHERE m.review_key = r.item_key) AS occurrences
+        FROM review_items r LEFT JOIN events e ON e.event_id = r.first_event_id
+        WHERE r.status = 'open'
+        ORDER BY r.created_at, r.item_key
+        """
+    )
+
+
+def _item(wh: Warehouse, item_key: str) -> dict[str, Any]:
+    rows = wh.con.execute(
+        "SELECT item_key, kind, name_as_written, club, player_id, candidates, status "
+        "FROM review_items WHERE item_key = ?", [item_key],
+    ).fetchall()
+    if not rows:
+        keys = [r[0] for r in wh.con.execute(
+            "SELECT item_key FROM review_items WHERE status = 'open' ORDER BY item_key").fetchall()]
+        raise ReviewError(f"no review item {item_key!r}; open items: {', '.join(keys) or 'none'}")
+    k, kind, name, club, pid, cands, status = rows[0]
+    return {"item_key": k, "kind": kind, "name": name, "club": club, "player_id": int(pid),
+            "candidates": json.loads(cands), "status": status}
+
+
+def _player(wh: Warehouse, pid: int) -> dict[str, Any]:
+    rows = wh.con.execute(
+        "SELECT p.player_id, p.name, p.federation_id, p.state, c.canonical_id FROM players p "
+        "JOIN player_canonical c USING (player_id) WHERE p.player_id = ?", [pid],
+    ).fetchall()
+    if not rows:
+        raise ReviewError(f"no player {pid!r} in the warehouse")
+    p, name, fid, state, canon = rows[0]
+    return {"player_id": int(p), "name": name, "federation_id": fid, "state": state,
+            "canonical_id": int(canon)}
+
+
+def _newest_file(wh: Warehouse) -> str | None:
+    rows = wh.con.execute("SELECT sha256 FROM source_files ORDER BY file_id DESC LIMIT 1").fetchall()
+    return rows[0][0] if rows else None
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+
+
+# --- making decisions ---------------------------------------------------------------------------
+
+def answer(
+    wh: Warehouse, item_key: str, *, as_player: int | None = None, new: bool = False,
+    different: int | None = None, note: str = "", now: dt.datetime | None = None,
+) -> Decision:
+    """Answer a review item: ``as_player`` (pick), ``new`` or ``different`` (exactly one)."""
+    if sum([as_player is not None, new, different is not None]) != 1:
+        raise ReviewError("answer with exactly one of: a player (--as), --new, --different")
+    item = _item(wh, item_key)
+    if item["status"] != "open":
+        raise ReviewError(f"review item {item_key!r} is already answered")
+    action: Action = "pick" if as_player is not None else "new" if new else "different"
+    target = as_player if as_player is not None else different
+    player = _player(wh, target) if target is not None else None
+    decision = Decision(
+        action, now or _now(), _newest_file(wh), item_key,
+        player["player_id"] if player else None, player["name"] if player else None,
+        player["federation_id"] if player else None, note=note,
+    )
+    return _record_and_apply(wh, decision)
+
+
+def merge_players(wh: Warehouse, player_id: int, into: int, *, note: str = "",
+                  now: dt.datetime | None = None) -> Decision:
+    """Merge ``player_id`` into ``into`` (one person written two ways)."""
+    a, b = _player(wh, player_id), _player(wh, into)
+    decision = Decision("merge", now or _now(), _newest_file(wh), None, b["player_id"], b["name"],
+                        b["federation_id"], a["player_id"], a["name"], a["federation_id"], note)
+    return _record_and_apply(wh, decision)
+
+
+def split_player(wh: Warehouse, player_id: int, *, note: str = "",
+                 now: dt.datetime | None = None) -> Decision:
+    """Undo the merge that merged ``player_id`` away."""
+    a = _player(wh, player_id)
+    decision = Decision("split", now or _now(), _newest_file(wh), None, None, None, None,
+                        a["player_id"], a["name"], a["federation_id"], note)
+    return _record_and_apply(wh, decision)
+
+
+def _record_and_apply(wh: Warehouse, decision: Decision) -> Decision:
+    seq = int(wh.con.execute(
+        "SELECT coalesce(max(seq), 0) + 1 FROM identity_decisions").fetchall()[0][0])
+    decision = replace(decision, seq=seq).with_id()
+    with wh.transaction():
+        _apply(wh, decision)
+        _insert(wh, decision, applied=True)
+    return decision
+
+
+def _insert(wh: Warehouse, d: Decision, *, applied: bool) -> None:
+    wh.con.execute(
+        "INSERT INTO identity_decisions (decision_id, seq, made_at, after_file, action, item_key, "
+        "player_id, player_name, federation_id, other_id, other_name, other_federation_id, note, "
+        "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [d.decision_id, d.seq, d.made_at, d.after_file, d.action, d.item_key, d.player_id,
+         d.player_name, d.federation_id, d.other_id, d.other_name, d.other_federation_id, d.note,
+         _now() if applied else None],
+    )
+
+
+def _rule(wh: Warehouse, kind: str, key: str, pid: int, decision_id: str) -> None:
+    wh.con.execute(
+        "INSERT INTO identity_rules VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        [kind, key, pid, decision_id],
+    )
+
+
+def _check_federation_ids(a: dict[str, Any], b: dict[str, Any]) -> None:
+    fa, fb = _federation_ids(a), _federation_ids(b)
+    if fa and fb and fa != fb:
+        raise ReviewError(
+            f"player {a['player_id']} {a['name']!r} (federation id {', '.join(sorted(fa))}) and "
+            f"player {b['player_id']} {b['name']!r} (federation id {', '.join(sorted(fb))}) "
+            "are different members; two federation ids are never merged"
+        )
+
+
+def _federation_ids(p: dict[str, Any]) -> set[str]:
+    """Federation ids of a player and of everything merged into it."""
+    return set(p.get("all_federation_ids") or ([p["federation_id"]] if p["federation_id"] else []))
+
+
+def _with_group_ids(wh: Warehouse, p: dict[str, Any]) -> dict[str, Any]:
+    rows = wh.con.execute(
+        "SELECT DISTINCT pl.federation_id FROM player_canonical c JOIN players pl USING (player_id) "
+        "WHERE c.canonical_id = ? AND pl.federation_id IS NOT NULL", [p["canonical_id"]],
+    ).fetchall()
+    return {**p, "all_federation_ids": [r[0] for r in rows]}
+
+
+def _merge(wh: Warehouse, away: int, into: int, d: Decision, reason: str) -> None:
+    a = _with_group_ids(wh, _player(wh, away))
+    b = _with_group_ids(wh, _player(wh, into))
+    if a["canonical_id"] == b["canonical_id"]:
+        raise ReviewError(f"players {away} and {into} are already one player "
+                          f"({b['canonical_id']})")
+    if a["canonical_id"] != a["player_id"]:
+        raise ReviewError(f"player {away} is already merged into {a['canonical_id']}; "
+                          f"merge {a['canonical_id']} instead")
+    _check_federation_ids(a, b)
+    merge_id = int(wh.con.execute(
+        "SELECT coalesce(max(merge_id), 0) + 1 FROM player_merges").fetchall()[0][0])
+    wh.con.execute(
+        "INSERT INTO player_merges VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)",
+        [merge_id, away, b["canonical_id"], d.made_at, d.decision_id, reason],
+    )
+
+
+def _apply(wh: Warehouse, d: Decision) -> None:
+    """Carry out one decision (inside the caller's transaction)."""
+    if d.action in ("pick", "new", "different"):
+        assert d.item_key is not None
+        item = _item(wh, d.item_key)
+        if item["status"] != "open":
+            raise ReviewError(f"review item {d.item_key!r} is already answered")
+        pending = item["player_id"]
+        written_key = name_key(item["name"])
+        if d.action == "pick":
+            assert d.player_id is not None
+            target = _player(wh, d.player_id)
+            if target["state"] == "pending":
+                raise ReviewError(f"player {d.player_id} {target['name']!r} is itself waiting "
+                                  "for review; pick a decided player")
+            _merge(wh, pending, d.player_id, d, f"review {d.item_key}")
+            _rule(wh, "situation", d.item_key, target["canonical_id"], d.decision_id)
+            if item["kind"] == "name":
+                _rule(wh, "alias", written_key, target["canonical_id"], d.decision_id)
+            _close(wh, d.item_key, d.decision_id)
+            return
+        if d.action == "different":
+            assert d.player_id is not None
+            _rule(wh, "non_match", d.item_key, d.player_id, d.decision_id)
+            if item["kind"] == "name":
+                _rule(wh, "non_match", written_key, d.player_id, d.decision_id)
+            left = [c for c in item["candidates"] if int(c["player_id"]) != d.player_id]
+            wh.con.execute("UPDATE review_items SET candidates = ? WHERE item_key = ?",
+                           [json.dumps(left, ensure_ascii=False, sort_keys=True), d.item_key])
+            if left:
+                return
+        # new (or no candidate left): the pending player is a person of its own
+        state, origin = ("provisional", "initials") if item["kind"] == "initials" else \
+            ("confirmed", "review")
+        wh.con.execute("UPDATE players SET state = ?, origin = ? WHERE player_id = ?",
+                       [state, origin, pending])
+        _rule(wh, "situation", d.item_key, pending, d.decision_id)
+        for c in item["candidates"]:
+            _rule(wh, "non_match", d.item_key, int(c["player_id"]), d.decision_id)
+        _close(wh, d.item_key, d.decision_id)
+        return
+    if d.action == "merge":
+        assert d.other_id is not None and d.player_id is not None
+        _merge(wh, d.other_id, d.player_id, d, d.note or "merge")
+        return
+    if d.action == "split":
+        assert d.other_id is not None
+        rows = wh.con.execute(
+            "SELECT merge_id, decision_id FROM player_merges WHERE player_id = ? AND split_at IS "
+            "NULL", [d.other_id],
+        ).fetchall()
+        if not rows:
+            raise ReviewError(f"player {d.other_id} {d.other_name!r} is not merged into anyone; "
+                              "split the player that was merged away")
+        merge_id, made_by = rows[0]
+        wh.con.execute("UPDATE player_merges SET split_at = ?, split_decision = ? "
+                       "WHERE merge_id = ?", [d.made_at, d.decision_id, merge_id])
+        wh.con.execute("DELETE FROM identity_rules WHERE decision_id = ?", [made_by])
+        wh.con.execute("UPDATE review_items SET status = 'open', decision_id = NULL "
+                       "WHERE decision_id = ?", [made_by])
+        return
+    raise ReviewError(f"unknown decision {d.action!r}; expected one of {', '.join(ACTIONS)}")
+
+
+def _close(wh: Warehouse, item_key: str, decision_id: str) -> None:
+    wh.con.execute("UPDATE review_items SET status = 'resolved', decision_id = ? "
+                   "WHERE item_key = ?", [decision_id, item_key])
+
+
+# --- the decisions file -------------------------------------------------------------------------
+
+_COLUMNS = [f.name for f in fields(Decision)]
+
+
+def _decisions(wh: Warehouse) -> Iterator[Decision]:
+    cols = ", ".join(_COLUMNS)
+    for row in wh.con.execute(f"SELECT {cols} FROM identity_decisions ORDER BY seq").fetchall():
+        values = dict(zip(_COLUMNS, row, strict=True))
+        values["note"] = values["note"] or ""
+        yield Decision(**values)
+
+
+def export_decisions(wh: Warehouse, path: Path) -> int:
+    """Write every decision, in the order made, to ``path`` (CSV; replaced atomically)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    n = 0
+    for d in _decisions(wh):
+        row = asdict(d)
+        row["made_at"] = d.made_at.isoformat(sep=" ")
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        n += 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(out.getvalue(), encoding="utf-8")
+    os.replace(tmp, path)
+    return n
+
+
+def read_decisions(path: Path) -> list[Decision]:
+    """The decisions of a decisions file; a bad row raises :class:`ReviewError` naming it."""
+    text = path.read_text(encoding="utf-8-sig")
+    reader = csv.DictReader(io.StringIO(text))
+    missing = {"action", "made_at"} - set(reader.fieldnames or [])
+    if missing:
+        raise ReviewError(f"{path.name}: not a decisions file, missing column(s) "
+                          f"{', '.join(sorted(missing))}")
+    out: list[Decision] = []
+    for row_no, row in enumerate(reader, 2):
+        def where(column: str) -> str:
+            return f"{path.name}, row {row_no}, column {column!r}"
+        action = (row.get("action") or "").strip()
+        if action not in ACTIONS:
+            raise ReviewError(f"{where('action')}: expected one of {', '.join(ACTIONS)}, "
+                              f"got {action!r}")
+        try:
+            made_at = dt.datetime.fromisoformat((row.get("made_at") or "").strip())
+        except ValueError:
+            raise ReviewError(f"{where('made_at')}: expected a timestamp like "
+                              f"2026-11-21 10:00:00, got {row.get('made_at')!r}") from None
+        ints: dict[str, int | None] = {}
+        for column in ("player_id", "other_id", "seq"):
+            text_value = (row.get(column) or "").strip()
+            try:
+                ints[column] = int(text_value) if text_value else None
+            except ValueError:
+                raise ReviewError(f"{where(column)}: expected a number, got "
+                                  f"{text_value!r}") from None
+        def opt(column: str) -> str | None:
+            return (row.get(column) or "").strip() or None
+        d = Decision(
+            action, made_at, opt("after_file"), opt("item_key"), ints["player_id"],  # type: ignore[arg-type]
+            opt("player_name"), opt("federation_id"), ints["other_id"], opt("other_name"),
+            opt("other_federation_id"), row.get("note") or "", ints["seq"] or 0,
+        ).with_id()
+        given = opt("decision_id")
+        if given and given != d.decision_id:
+            d = replace(d, decision_id=given)
+        out.append(d)
+    return out
+
+
+def _matches(wh: Warehouse, pid: int | None, name: str | None, fid: str | None) -> int | None:
+    """The id this warehouse has for a player the decisions file names (id, name, fed. id)."""
+    if pid is None:
+        return None
+    rows = wh.con.execute("SELECT name, federation_id FROM players WHERE player_id = ?",
+                          [pid]).fetchall()
+    if rows and (name is None or name_key(rows[0][0]) == name_key(name)):
+        return pid
+    if fid:
+        found = wh.con.execute("SELECT player_id FROM players WHERE federation_id = ? "
+                               "ORDER BY player_id LIMIT 1", [fid]).fetchall()
+        if found:
+            return int(found[0][0])
+    here = f"{rows[0][0]!r}" if rows else "no such player"
+    raise ReviewError(f"the decision names player {pid} {name!r}, but here player {pid} is "
+                      f"{here}: the warehouse was built from other files or in another order")
+
+
+def apply_decisions_file(wh: Warehouse, path: Path) -> ApplyReport:
+    """Apply a decisions file: each new decision now, or after the file it follows is loaded."""
+    applied = waiting = already = 0
+    known = {r[0] for r in wh.con.execute("SELECT decision_id FROM identity_decisions").fetchall()}
+    loaded = {r[0] for r in wh.con.execute("SELECT sha256 FROM source_files").fetchall()}
+    for d in read_decisions(path):
+        if d.decision_id in known:
+            already += 1
+            continue
+        seq = int(wh.con.execute(
+            "SELECT coalesce(max(seq), 0) + 1 FROM identity_decisions").fetchall()[0][0])
+        d = replace(d, seq=seq)
+        if d.after_file and d.after_file not in loaded:
+            with wh.transaction():
+                _insert(wh, d, applied=False)
+            waiting += 1
+        else:
+            _apply_recorded(wh, d)
+            applied += 1
+        known.add(d.decision_id)
+    return ApplyReport(applied, waiting, already)
+
+
+def _apply_recorded(wh: Warehouse, d: Decision, *, update: bool = False) -> None:
+    with wh.transaction():
+        d = replace(d, player_id=_matches(wh, d.player_id, d.player_name, d.federation_id),
+                    other_id=_matches(wh, d.other_id, d.other_name, d.other_federation_id))
+        _apply(wh, d)
+        if update:
+            wh.con.execute("UPDATE identity_decisions SET applied_at = ? WHERE decision_id = ?",
+                           [_now(), d.decision_id])
+        else:
+            _insert(wh, d, applied=True)
+
+
+def waiting_after_files(wh: Warehouse) -> set[str]:
+    """Result files (sha256) that decisions wait for."""
+    return {r[0] for r in wh.con.execute(
+        "SELECT DISTINCT after_file FROM identity_decisions WHERE applied_at IS NULL "
+        "AND after_file IS NOT NULL").fetchall()}
+
+
+def apply_waiting(wh: Warehouse, after_file: str) -> int:
+    """Apply the decisions that waited for the result file ``after_file``; returns how many."""
+    cols = ", ".join(_COLUMNS)
+    rows = wh.con.execute(
+        f"SELECT {cols} FROM identity_decisions WHERE applied_at IS NULL AND after_file = ? "
+        "ORDER BY seq", [after_file],
+    ).fetchall()
+    for row in rows:
+        values = dict(zip(_COLUMNS, row, strict=True))
+        values["note"] = values["note"] or ""
+        _apply_recorded(wh, Decision(**values), update=True)
+    return len(rows)
