@@ -38,7 +38,7 @@ def _export(cfg: Any, wh: Any) -> None:
 def _describe(item: dict[str, Any], out: TextIO) -> None:
     club = f" ({item['club']})" if item.get("club") else ""
     print(f"{item['item_key']}", file=out)
-    print(f"  {item['kind']} {item['name_as_written']!r}{club}: first on {item['first_date']} "
+    print(f"  {item['kind']} {item['name_as_written']!r}{club}: first on {str(item['first_date'])[:10]} "
           f"in {item['first_event']!r}, {item['occurrences']} occurrence(s); held by pending "
           f"player {item['player_id']}", file=out)
     evidence = json.loads(item["evidence"])

@@ -28,6 +28,7 @@ __all__ = [
     "pending_files",
     "prepare_identity",
     "publish",
+    "review_summary",
     "rate_pool",
 ]
 
@@ -68,6 +69,18 @@ def prepare_identity(cfg: Config) -> list[str]:
             lines.append(f"{cfg.decisions.name}: "
                          f"{apply_decisions_file(wh, cfg.decisions).summary()}")
     return lines
+
+
+def review_summary(cfg: Config) -> str | None:
+    """One line on what waits for a person, or None when nothing does."""
+    with open_warehouse(cfg.warehouse) as wh:
+        items, events = wh.con.execute(
+            "SELECT (SELECT count(*) FROM review_items WHERE status = 'open'), "
+            "(SELECT count(*) FROM unrated_events)").fetchall()[0]
+    if not items:
+        return None
+    return (f"review: {items} name(s) wait for a person; {events} event(s) not rated until "
+            "then (clubratings review --list)")
 
 
 @dataclass(frozen=True, slots=True)

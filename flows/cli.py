@@ -159,6 +159,8 @@ def _print_summary(summary: dict[str, object]) -> None:
         print(run.summary())
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no files"
     print(f"files: {parts}; published {len(published)} files")
+    if summary.get("review"):
+        print(summary["review"])
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -175,14 +177,19 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from ._steps import ingest_path, pending_files
+    from ._steps import ingest_path, pending_files, prepare_identity, review_summary
 
     cfg = _load_config(args.config)
     status = 0
+    for line in prepare_identity(cfg):
+        print(line)
     for path, from_inbox in pending_files(cfg):
         outcome = ingest_path(cfg, path, from_inbox)
         print(outcome.message)
         status = 1 if outcome.status == "rejected" else status
+    review = review_summary(cfg)
+    if review:
+        print(review)
     return status
 
 

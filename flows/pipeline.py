@@ -93,6 +93,9 @@ def publish_lists(cfg: Config) -> list[Path]:
 def pipeline(cfg: Config) -> dict[str, object]:
     """Ingest, recompute, publish: the nightly job."""
     outcomes = ingest_inbox(cfg)
+    review = _steps.review_summary(cfg)
+    if review:
+        get_run_logger().warning(review)
     runs = recompute_ratings(cfg)
     written = publish_lists(cfg)
-    return {"files": outcomes, "runs": runs, "published": written}
+    return {"files": outcomes, "runs": runs, "published": written, "review": review}

@@ -19,9 +19,11 @@ looks like (spec/inputs.md, "Realistic difficulties to expect"):
   ``merged``), so a place merged over a tie's rows reads on each row and a unit written on several
   rows (one player per row, place and number merged or left blank) becomes one unit;
 - **numbers** with a decimal point or comma, with or without ``%`` (``56,43 %``);
-- **names**: ``Priezvisko Meno - Priezvisko Meno``, ``Novák/Kováč``, ``Novák J. – Kováč P.`` are
-  split on ``-``/``–`` with spaces around, ``/``, ``,``, ``;``, ``+``, ``&`` and line breaks, so a
-  hyphenated surname (``Nowak-Kowalska``) stays whole;
+- **names** (``parsers.names.split_pair``): ``Priezvisko Meno - Priezvisko Meno``,
+  ``Novák/Kováč``, ``Novák J. – Kováč P.`` are split on ``-``/``–`` with spaces around, ``/``,
+  ``;``, ``+``, ``&`` and line breaks, so a hyphenated surname (``Nowak-Kowalska``) stays whole;
+  on ``,`` between complete names (``Kiss Gábor, Szőke Zoltán``), never inside one
+  (``Novák, Ján``, ``Novák Ján, Ing.``);
 - **initials** (spec/inputs.md, "One club writes initials instead of names"): first letter of the
   first name plus the first two letters of the surname (``JNo``). A names cell made only of such
   tokens (``JNo-PKo``, ``JNo PKo``) gives players with ``initials=True`` and the club the file

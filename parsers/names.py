@@ -265,9 +265,14 @@ _SURNAME_INITIAL = re.compile(
 """``Novák J.``, ``Nowak-Kowalska A.``, ``Kováč P.J.``: a surname and an abbreviated name."""
 
 
+_LINE_BREAK = re.compile(r"\r\n|[\n\r\u2028\u2029]")
+"""Line breaks inside a cell: ``\\n``, ``\\r\\n``, ``\\r``, the Unicode line and paragraph
+separators (other control characters, e.g. a vertical tab, are whitespace)."""
+
+
 def _lines(text: str) -> str:
     """Whitespace normalised within each line, empty lines dropped, lines joined by ``\\n``."""
-    return "\n".join(line for line in map(normalise_space, text.splitlines()) if line)
+    return "\n".join(line for line in map(normalise_space, _LINE_BREAK.split(text)) if line)
 
 
 def _initials_tokens(text: str) -> list[str]:
@@ -282,32 +287,28 @@ def _only_titles(piece: str) -> bool:
 
 
 def _comma_groups(part: str) -> list[str]:
-    """``part`` cut at commas, a piece made only of titles or markers kept with the one before
-    (``Novák Ján, Ing.``, ``Kovács János, ifj.``)."""
+    """``part`` cut at commas, empty pieces dropped, a piece made only of titles or markers kept
+    with the one before (``Novák Ján, Ing.``, ``Kovács János, ifj.``), as written."""
     groups: list[str] = []
-    for piece in (p.strip() for p in part.split(",")):
-        if not piece:
+    for piece in part.split(","):
+        if not piece.strip():
             continue
         if groups and _only_titles(piece):
-            groups[-1] = f"{groups[-1]}, {piece}"
+            groups[-1] = f"{groups[-1]},{piece}"
         else:
             groups.append(piece)
-    return groups
+    return [g.strip() for g in groups]
 
 
 def _split_commas(part: str, *, as_list: bool) -> list[str]:
-    """The comma rule of :func:`split_pair`."""
-    if "," not in part:
-        return [part]
+    """The comma rule of :func:`split_pair`; stray commas at the ends are dropped."""
     groups = _comma_groups(part)
     if len(groups) < 2:
-        return [part]
-    if as_list:
         return groups
     sizes = [len(g.split()) for g in groups]
-    if all(n >= 2 for n in sizes) or (len(groups) >= 3 and all(n == 1 for n in sizes)):
+    if as_list or all(n >= 2 for n in sizes) or (len(groups) >= 3 and all(n == 1 for n in sizes)):
         return groups
-    return [part]
+    return [part.strip(", ")]
 
 
 def _shape(text: str) -> str:

@@ -34,11 +34,13 @@ two), ``5-6`` (a range), and ACBL's ``p/q``: a tie for p-q when exactly the q-p+
 rows write the same ``p/q`` (``3/4`` on two rows), otherwise the ranks of one unit in strats
 A/B (``2/1``: 2nd overall, 1st in strat B; place 2, the rest noted). See :func:`read_ranks`.
 
-**Names** (:func:`split_names`): a pair's names field is split at `` - ``, `` – ``, ``&``,
-``/`` or `` + `` (``Anna Nowak-Kowalska - Jan Kowal`` -> two players, the hyphenated surname
-kept whole); a field with *no spaces* and exactly one hyphen is two surnames joined
-(BridgeComposer's ``Alfa-Bravo`` -> ``Alfa``, ``Bravo``). A team's field is also split at
-commas; an individual's is never split. PHANTOM / ROBOT / BYE / SIT OUT are not players: a
+**Names** (:func:`split_names`, i.e. :func:`parsers.names.split_pair`): a pair's names field is
+split at `` - ``, `` – ``, ``&``, ``/``, ``+`` or ``;`` (``Anna Nowak-Kowalska - Jan Kowal`` -> two
+players, the hyphenated surname kept whole); a field that nothing else splits and whose one
+unspaced hyphen has the same shape on both sides is two players joined (BridgeComposer's
+``Alfa-Bravo`` -> ``Alfa``, ``Bravo``; ``Novák J.-Kováč P.``). A team's field is also split at
+commas; a pair's only between complete names (``Smith, J`` is one name); an individual's is
+never split. PHANTOM / ROBOT / BYE / SIT OUT are not players: a
 ranked phantom unit keeps its place with no players, an unranked one is left out (info note).
 
 Event fields: ``title`` from the ``Event`` tag (else the recap's first line without its date),

@@ -26,7 +26,9 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     cfg = load_config(project / "clubratings.toml")
     first = pipeline(cfg)
     statuses = [o.status for o in first["files"]]  # type: ignore[attr-defined]
-    assert statuses == ["loaded"] * 7
+    assert statuses == ["loaded"] * 12
+    # the bundled decisions file answers the one initials question of the fixture club
+    assert first["review"] is None
     public = project / "public" / "bridge"
     assert (public / "2013Q3.csv").exists() and (public / "2013Q3.html").exists()
     assert (public / "2013Q4.csv").exists() and (public / "2013Q4.html").exists()
@@ -40,7 +42,7 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     code = main(["run", "--config", str(project / "clubratings.toml")])
     out = capsys.readouterr().out
     assert code == 0
-    assert "7 duplicate" in out
+    assert "12 duplicate" in out
     assert _snapshot(project / "public") == before
     with open_warehouse(cfg.warehouse) as wh:
         assert wh.row_counts() == counts  # nothing loaded, the same rating run kept

@@ -219,6 +219,11 @@ class IdentityResolver:
         for pid, club in self.club_links:
             if club_key(club):
                 self._clubs.setdefault(self._canon(pid), set()).add(club_key(club))
+        for p in self._players.values():  # initials-only players stand for (club, code)
+            if p.state == "provisional" and p.initials_code and self._canon(p.player_id) == \
+                    p.player_id:
+                for ck in sorted(self._clubs.get(p.player_id, ())):
+                    self._initials_only.setdefault((ck, p.initials_code), p.player_id)
 
     # --- indexes ---------------------------------------------------------------------------
 
