@@ -14,7 +14,6 @@ from pathlib import Path
 import ratings
 from publishing import publish_pool
 from warehouse import Warehouse, find_run, frame_sha256, open_warehouse, results_frame, store_run
-
 from warehouse.register import load_register
 from warehouse.review import apply_decisions_file
 
@@ -28,8 +27,8 @@ __all__ = [
     "pending_files",
     "prepare_identity",
     "publish",
-    "review_summary",
     "rate_pool",
+    "review_summary",
 ]
 
 

@@ -13,14 +13,14 @@ from ._env import configure_prefect
 
 configure_prefect(Path.cwd())  # before prefect is imported; settings already made win
 
-from prefect import flow, get_run_logger, task  # noqa: E402
-from prefect.cache_policies import NO_CACHE  # noqa: E402
+from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
 
-from warehouse import open_warehouse  # noqa: E402
+from warehouse import open_warehouse
 
-from . import _steps  # noqa: E402
-from ._config import Config, PoolConfig  # noqa: E402
-from ._inbox import FileOutcome  # noqa: E402
+from . import _steps
+from ._config import Config, PoolConfig
+from ._inbox import FileOutcome
 
 __all__ = ["ingest_inbox", "pipeline", "publish_lists", "recompute_ratings"]
 

@@ -264,3 +264,26 @@ def test_a_guest_known_only_by_initials_stays_one_provisional_player(wh: Warehou
     assert guests[0][2] == "initials only: no roster member"
     assert wh.con.execute("SELECT state, origin FROM players WHERE player_id = ?",
                           [guests[0][1]]).fetchall()[0] == ("provisional", "initials")
+
+
+def test_batch_loading_replays_decisions_after_their_file(tmp_path: Path) -> None:
+    from warehouse import Loader, Parsed
+
+    def parsed(name: str) -> Parsed:
+        data = (CLUB / name).read_bytes()
+        return Parsed(data, parse_bytes(data, source=name), name)
+
+    decisions = tmp_path / "decisions.csv"
+    with open_warehouse(tmp_path / "a" / "wh.duckdb") as wh:
+        _club_history(wh)
+        _load(wh, AMBIGUOUS)
+        answer(wh, open_items(wh)["item_key"][0], as_player=_fid_player(wh, "1002"))
+        _load(wh, AGAIN)
+        export_decisions(wh, decisions)
+        original = _snapshot(wh)
+    with open_warehouse(tmp_path / "b" / "wh.duckdb") as wh:
+        _register(wh)
+        apply_decisions_file(wh, decisions)
+        outcomes = Loader(wh).load_many([parsed(n) for n in [*HISTORY, AMBIGUOUS, AGAIN]])
+        assert all(o.status == "loaded" for o in outcomes)  # type: ignore[union-attr]
+        assert _snapshot(wh) == original

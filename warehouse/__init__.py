@@ -6,7 +6,7 @@ Default file: ``data/clubratings.duckdb``; raw files are kept content-addressed 
 
 from ._db import DEFAULT_PATH, Warehouse, open_warehouse
 from ._errors import LoadError, TransientWarehouseError, WarehouseError
-from ._load import LoadReport, Loader, Parsed, file_sha256, is_loaded, load_result, raw_bytes
+from ._load import Loader, LoadReport, Parsed, file_sha256, is_loaded, load_result, raw_bytes
 from ._runs import (
     RunRecord,
     find_run,

@@ -193,10 +193,26 @@ class Loader:
         files = list(files)
         if not files:
             return []
+        from .review import apply_waiting, waiting_after_files
+
+        waiting = waiting_after_files(self.wh)
+        if any(file_sha256(f.data) in waiting for f in files):
+            # identity decisions take effect right after the file they followed: one at a time
+            outcomes: list[LoadReport | Exception] = []
+            for f in files:
+                try:
+                    report = self._load_batch([f], now)[0]
+                except Exception as exc:  # noqa: BLE001 - reported per file
+                    outcomes.append(exc)
+                    continue
+                if report.sha256 in waiting and apply_waiting(self.wh, report.sha256):
+                    self._refresh()
+                outcomes.append(report)
+            return outcomes
         try:
             return list(self._load_batch(files, now))
         except Exception:  # fall back to one transaction per file
-            outcomes: list[LoadReport | Exception] = []
+            outcomes = []
             for f in files:
                 try:
                     outcomes.append(self._load_batch([f], now)[0])

@@ -364,39 +364,43 @@ def read_decisions(path: Path) -> list[Decision]:
     if missing:
         raise ReviewError(f"{path.name}: not a decisions file, missing column(s) "
                           f"{', '.join(sorted(missing))}")
-    out: list[Decision] = []
-    for row_no, row in enumerate(reader, 2):
-        def where(column: str) -> str:
-            return f"{path.name}, row {row_no}, column {column!r}"
-        action = (row.get("action") or "").strip()
-        if action not in ACTIONS:
-            raise ReviewError(f"{where('action')}: expected one of {', '.join(ACTIONS)}, "
-                              f"got {action!r}")
+    return [_decision_row(path.name, row_no, row) for row_no, row in enumerate(reader, 2)]
+
+
+def _decision_row(file: str, row_no: int, row: dict[str, str | None]) -> Decision:
+    """One row of a decisions file; errors name the file, row, column and value."""
+
+    def where(column: str) -> str:
+        return f"{file}, row {row_no}, column {column!r}"
+
+    def opt(column: str) -> str | None:
+        return (row.get(column) or "").strip() or None
+
+    action = opt("action") or ""
+    if action not in ACTIONS:
+        raise ReviewError(f"{where('action')}: expected one of {', '.join(ACTIONS)}, "
+                          f"got {action!r}")
+    try:
+        made_at = dt.datetime.fromisoformat(opt("made_at") or "")
+    except ValueError:
+        raise ReviewError(f"{where('made_at')}: expected a timestamp like "
+                          f"2026-11-21 10:00:00, got {row.get('made_at')!r}") from None
+    ints: dict[str, int | None] = {}
+    for column in ("player_id", "other_id", "seq"):
+        text_value = opt(column) or ""
         try:
-            made_at = dt.datetime.fromisoformat((row.get("made_at") or "").strip())
+            ints[column] = int(text_value) if text_value else None
         except ValueError:
-            raise ReviewError(f"{where('made_at')}: expected a timestamp like "
-                              f"2026-11-21 10:00:00, got {row.get('made_at')!r}") from None
-        ints: dict[str, int | None] = {}
-        for column in ("player_id", "other_id", "seq"):
-            text_value = (row.get(column) or "").strip()
-            try:
-                ints[column] = int(text_value) if text_value else None
-            except ValueError:
-                raise ReviewError(f"{where(column)}: expected a number, got "
-                                  f"{text_value!r}") from None
-        def opt(column: str) -> str | None:
-            return (row.get(column) or "").strip() or None
-        d = Decision(
-            action, made_at, opt("after_file"), opt("item_key"), ints["player_id"],  # type: ignore[arg-type]
-            opt("player_name"), opt("federation_id"), ints["other_id"], opt("other_name"),
-            opt("other_federation_id"), row.get("note") or "", ints["seq"] or 0,
-        ).with_id()
-        given = opt("decision_id")
-        if given and given != d.decision_id:
-            d = replace(d, decision_id=given)
-        out.append(d)
-    return out
+            raise ReviewError(f"{where(column)}: expected a number, got "
+                              f"{text_value!r}") from None
+    d = Decision(
+        action, made_at, opt("after_file"), opt("item_key"),  # type: ignore[arg-type]
+        ints["player_id"], opt("player_name"), opt("federation_id"), ints["other_id"],
+        opt("other_name"), opt("other_federation_id"), row.get("note") or "",
+        ints["seq"] or 0,
+    ).with_id()
+    given = opt("decision_id")
+    return replace(d, decision_id=given) if given and given != d.decision_id else d
 
 
 def _matches(wh: Warehouse, pid: int | None, name: str | None, fid: str | None) -> int | None:
