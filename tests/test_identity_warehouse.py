@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from parsers import parse_bytes
 from warehouse import Warehouse, load_result, open_warehouse, results_frame
@@ -287,3 +289,45 @@ def test_batch_loading_replays_decisions_after_their_file(tmp_path: Path) -> Non
         outcomes = Loader(wh).load_many([parsed(n) for n in [*HISTORY, AMBIGUOUS, AGAIN]])
         assert all(o.status == "loaded" for o in outcomes)  # type: ignore[union-attr]
         assert _snapshot(wh) == original
+
+
+_NAMES = ["Ján Novák", "Jan Novak", "NOVAK J.", "Jozef Novák", "Eva Malá", "Eva Mala"]
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    rows=st.lists(st.tuples(st.sampled_from(_NAMES),
+                            st.one_of(st.none(), st.sampled_from(["1001", "1002", "77"]))),
+                  min_size=1, max_size=12),
+    merges=st.lists(st.tuples(st.integers(1, 20), st.integers(1, 20)), max_size=6),
+    register_first=st.booleans(),
+)
+def test_nothing_ever_merges_two_federation_ids(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[tuple[str, str | None]],
+    merges: list[tuple[int, int]], register_first: bool,
+) -> None:
+    """Loads, a register and merges in any order: no player holds two federation ids."""
+    header = "organiser,event,date,kind,scoring,boards,unit,place,score,player,federation_id"
+    with open_warehouse(tmp_path_factory.mktemp("wh") / "wh.duckdb") as wh:
+        if register_first:
+            _register(wh)
+        for i, (name, fid) in enumerate(rows, 1):
+            lines = [header,
+                     f"BK Modra,Club,2013-10-{i:02d},pairs,MP,24,1,1,60,{name},{fid or ''}",
+                     f"BK Modra,Club,2013-10-{i:02d},pairs,MP,24,1,1,60,Filler One,",
+                     f"BK Modra,Club,2013-10-{i:02d},pairs,MP,24,2,2,40,Filler Two,",
+                     f"BK Modra,Club,2013-10-{i:02d},pairs,MP,24,2,2,40,Filler Three,"]
+            data = ("\n".join(lines) + "\n").encode()
+            load_result(wh, data, parse_bytes(data, source="x.csv"), path=f"x{i}.csv")
+        if not register_first:
+            _register(wh)
+        for a, b in merges:
+            try:
+                merge_players(wh, a, b)
+            except ReviewError:
+                pass
+        groups = wh.con.execute(
+            "SELECT c.canonical_id, count(DISTINCT p.federation_id) FROM player_canonical c "
+            "JOIN players p USING (player_id) GROUP BY ALL").fetchall()
+        assert all(n <= 1 for _, n in groups)
