@@ -20,7 +20,10 @@ file, the built-in defaults below apply with the current folder as the root.
     name = "bridge"
     game = "bridge"
     scheme = "belo2"
-    options = { period = "quarter" }
+    options = { period = "quarter", cutover = "2016-01-01" }
+    scoring = ["MP"]             # separate lists (spec §12): only these scoring methods ...
+    kinds = ["pairs"]            # ... and these kinds; leave out for all
+    abroad = { "PZBS" = 550 }    # organisers abroad and their assumed field rating (§5)
 """
 
 from __future__ import annotations
@@ -50,6 +53,13 @@ class PoolConfig:
     game: str = "bridge"
     scheme: str = "belo2"
     options: Mapping[str, str] = field(default_factory=dict)
+    scoring: tuple[str, ...] = ()
+    """Only events with these scoring methods (spec/bridge-belo.md §12); empty: all."""
+    kinds: tuple[str, ...] = ()
+    """Only events of these kinds (§12); empty: all."""
+    abroad: Mapping[str, float | None] = field(default_factory=dict)
+    """Organisers whose events are played abroad (§5), with the assumed field rating of their
+    events (used with the option ``abroad=assumed``), or none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,11 +136,22 @@ def load_config(path: Path | str | None = None) -> Config:
         options = pool.get("options", {})
         if not isinstance(options, dict):
             raise ConfigError(f"{where}: options must be a table, got {options!r}")
+        abroad = pool.get("abroad", {})
+        if not isinstance(abroad, dict) or not all(
+                isinstance(v, int | float) and not isinstance(v, bool) or v == ""
+                for v in abroad.values()):
+            raise ConfigError(f"{where}: abroad must be a table of organiser = assumed field "
+                              f"rating (a number, or \"\" for none), got {abroad!r}")
         pools.append(PoolConfig(
             name=_expect(pool, "name", str, where),
             game=_expect(pool, "game", str, where) if "game" in pool else "bridge",
             scheme=_expect(pool, "scheme", str, where) if "scheme" in pool else "belo2",
             options={str(k): str(v) for k, v in options.items()},
+            scoring=tuple(str(x) for x in _expect(pool, "scoring", list, where))
+            if "scoring" in pool else (),
+            kinds=tuple(str(x) for x in _expect(pool, "kinds", list, where))
+            if "kinds" in pool else (),
+            abroad={str(k): (None if v == "" else float(v)) for k, v in abroad.items()},
         ))
     identity = data.get("identity", {})
     where = f"{path} [identity]"

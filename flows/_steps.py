@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+import pandas as pd
+
 import ratings
 from publishing import publish_pool
 from warehouse import Warehouse, find_run, frame_sha256, open_warehouse, results_frame, store_run
@@ -25,6 +27,7 @@ __all__ = [
     "code_version",
     "ingest_path",
     "pending_files",
+    "pool_results",
     "prepare_identity",
     "publish",
     "rate_pool",
@@ -98,12 +101,28 @@ class PoolRun:
         return f"{self.pool}: {what} {self.run_id}, {span}, {self.players} players"
 
 
+def pool_results(wh: Warehouse, pool: PoolConfig) -> pd.DataFrame:
+    """The pool's results frame: its game, its scoring methods and kinds (spec/bridge-belo.md
+    §12, separate lists), events abroad marked with their assumed field rating (§5)."""
+    results = results_frame(wh, pool.game)
+    if pool.scoring:
+        results = results[results["scoring"].isin(pool.scoring)]
+    if pool.kinds:
+        results = results[results["kind"].isin(pool.kinds)]
+    organiser = results["organiser"]
+    results = results.assign(
+        abroad=organiser.isin(list(pool.abroad)),
+        field_rating=organiser.map(lambda o: pool.abroad.get(o)).astype(float),
+    )
+    return results.drop(columns=["organiser"]).reset_index(drop=True)
+
+
 def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     """Rate the pool's whole history; an identical earlier run (same inputs, configuration and
     code version) is kept rather than stored again."""
     params = ratings.parse_options(pool.scheme, pool.options)
     options = ratings.params_to_options(params)
-    results = results_frame(wh, pool.game)
+    results = pool_results(wh, pool)
     if results.empty:
         return PoolRun(pool.name, None, False, (), 0)
     sha = frame_sha256(results)
@@ -125,7 +144,7 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
         wh, pool=pool.name, scheme=pool.scheme, options=options,
         period_unit=options.get("period", ""), inputs_sha256=sha, code_version=version,
         ratings=run.ratings, contributions=run.contributions,
-        normalisations=run.normalisations,
+        normalisations=run.normalisations, phantoms=run.phantoms, startup=run.startup,
     )
     periods = tuple(sorted(run.ratings["period"].unique()))
     return PoolRun(pool.name, run_id, False, periods, int(run.ratings["player"].nunique()))

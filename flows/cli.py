@@ -275,9 +275,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, metavar="FILE", help="write the CSV here, not to stdout")
     p.set_defaults(func=cmd_rate)
 
+    from ._cli_explain import add_explain_commands
     from ._cli_identity import add_identity_commands
 
     add_identity_commands(sub, config)
+    add_explain_commands(sub, config)
     return parser
 
 

@@ -60,7 +60,7 @@ from ._frames import (
     RESULTS_COLUMNS,
     RatingRun,
 )
-from ._registry import SCHEMES, RateFunction, Scheme, parse_options, params_to_options, rate
+from ._registry import SCHEMES, RateFunction, Scheme, params_to_options, parse_options, rate
 
 __all__ = [
     "CONTRIBUTIONS_COLUMNS",

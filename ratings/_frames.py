@@ -7,7 +7,7 @@ and ``place`` as floats, every event-level column constant within an event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 import numpy as np
@@ -19,16 +19,21 @@ __all__ = [
     "CONTRIBUTIONS_COLUMNS",
     "INITIAL_COLUMNS",
     "NORMALISATIONS_COLUMNS",
+    "OPTIONAL_RESULTS_COLUMNS",
     "PERIOD_FREQUENCIES",
+    "PHANTOMS_COLUMNS",
     "RATINGS_COLUMNS",
     "RESULTS_COLUMNS",
+    "STARTUP_COLUMNS",
     "PeriodUnit",
     "RatingRun",
     "check_initial",
     "check_results",
     "empty_contributions",
     "empty_normalisations",
+    "empty_phantoms",
     "empty_ratings",
+    "empty_startup",
     "period_range",
 ]
 
@@ -40,14 +45,26 @@ PERIOD_FREQUENCIES: dict[PeriodUnit, str] = {"quarter": "Q", "month": "M", "year
 RESULTS_COLUMNS = (
     "event_id", "date", "kind", "scoring", "boards", "unit", "place", "player",
 )
+OPTIONAL_RESULTS_COLUMNS: dict[str, object] = {
+    "parent": "",            # the league / long competition the event belongs to (spec §7)
+    "match": False,          # the event is one match of that league (two units)
+    "score": float("nan"),   # the unit's score (VPs of a league match, spec §7 vp_share)
+    "club": "",              # the player's club (newcomer subsidy, spec §10)
+    "abroad": False,         # the event was played abroad (spec §5)
+    "field_rating": float("nan"),  # the assumed field rating of an event abroad (spec §5)
+    "unrated": False,        # a player without a rating, e.g. a foreign guest (spec §5)
+}
+"""Columns a results frame may carry, with the value a missing column stands for."""
 INITIAL_COLUMNS = ("player", "rating")
 RATINGS_COLUMNS = (
     "period", "period_start", "period_end", "player", "rating_before", "rating", "events",
 )
 CONTRIBUTIONS_COLUMNS = (
     "period", "event_id", "date", "player", "unit", "place", "n", "r", "field_factor",
-    "partner_factor", "weight", "norm_factor", "r_prime", "counted", "reason",
+    "partner_factor", "weight", "norm_factor", "r_prime", "counted", "reason", "phantom",
 )
+PHANTOMS_COLUMNS = ("period", "player", "rating_before", "rating", "events_left", "state")
+STARTUP_COLUMNS = ("pass", "max_change", "mean_before_normalisation")
 NORMALISATIONS_COLUMNS = ("period", "factor")
 
 _DATE = "datetime64[us]"
@@ -64,11 +81,17 @@ class RatingRun:
       (spec/bridge-belo.md §13). Columns :data:`CONTRIBUTIONS_COLUMNS`.
     - ``normalisations``: one row per periodic normalisation applied (spec §9).
       Columns :data:`NORMALISATIONS_COLUMNS`.
+    - ``phantoms``: the hidden phantom players of ``newcomer=phantom`` (spec §10), one row per
+      phantom per period while it exists: ``player`` is the newcomer it belongs to, ``state``
+      ``active`` | ``dormant`` | ``retired``. Never published. Columns :data:`PHANTOMS_COLUMNS`.
+    - ``startup``: one row per start-up pass (spec §11), empty without a cut-over.
     """
 
     ratings: pd.DataFrame
     contributions: pd.DataFrame
     normalisations: pd.DataFrame
+    phantoms: pd.DataFrame = field(default_factory=lambda: empty_phantoms())
+    startup: pd.DataFrame = field(default_factory=lambda: empty_startup())
 
     @property
     def final(self) -> pd.DataFrame:
@@ -98,7 +121,22 @@ def empty_contributions() -> pd.DataFrame:
     frame = pd.DataFrame({c: pd.Series([], dtype=float) for c in CONTRIBUTIONS_COLUMNS})
     return frame.astype({
         "period": str, "event_id": str, "date": _DATE, "player": str, "unit": str,
-        "n": "int64", "counted": bool, "reason": str,
+        "n": "int64", "counted": bool, "reason": str, "phantom": bool,
+    })
+
+
+def empty_phantoms() -> pd.DataFrame:
+    return pd.DataFrame({
+        "period": pd.Series([], dtype=str), "player": pd.Series([], dtype=str),
+        "rating_before": pd.Series([], dtype=float), "rating": pd.Series([], dtype=float),
+        "events_left": pd.Series([], dtype="int64"), "state": pd.Series([], dtype=str),
+    })
+
+
+def empty_startup() -> pd.DataFrame:
+    return pd.DataFrame({
+        "pass": pd.Series([], dtype="int64"), "max_change": pd.Series([], dtype=float),
+        "mean_before_normalisation": pd.Series([], dtype=float),
     })
 
 
@@ -178,6 +216,15 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     out["date"] = dates.dt.normalize().astype(_DATE)
     out["boards"] = _float_column(results, "boards", "results")
     out["place"] = _float_column(results, "place", "results")
+    for column, default in OPTIONAL_RESULTS_COLUMNS.items():
+        if column not in results.columns:
+            out[column] = default
+        elif isinstance(default, bool):
+            out[column] = results[column].fillna(False).astype(bool).to_numpy()
+        elif isinstance(default, float):
+            out[column] = _float_column(results, column, "results").to_numpy()
+        else:
+            out[column] = results[column].fillna("").astype(str).to_numpy()
     out = out.reset_index(drop=True)
 
     bad_boards = out["boards"] < 0
@@ -187,7 +234,8 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
             f"event {row['event_id']!r} has a negative number of boards {float(row['boards'])!r}",
             frame="results",
         )
-    for column in ("date", "kind", "scoring", "boards"):
+    for column in ("date", "kind", "scoring", "boards", "parent", "match", "abroad",
+                   "field_rating"):
         _constant_per_event(out, column)
 
     if out["place"].isna().any():

@@ -9,6 +9,7 @@ the full resolved configuration back as text for recording a run.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Choice",
+    "Date",
     "Number",
     "OptionSpec",
     "apply_options",
@@ -118,7 +120,35 @@ class Number:
         return str(int(number)) if number.is_integer() else repr(number)
 
 
-OptionSpec: TypeAlias = Choice | Number
+@dataclass(frozen=True, slots=True)
+class Date:
+    """A calendar date written ``YYYY-MM-DD``, or ``""`` for none."""
+
+    def describe(self) -> str:
+        return "a date YYYY-MM-DD, or empty for none"
+
+    def read(self, name: str, text: str) -> str:
+        self.check(name, text.strip())
+        return text.strip()
+
+    def check(self, name: str, value: object) -> None:
+        if value == "":
+            return
+        try:
+            ok = isinstance(value, str) and len(value) == 10 and \
+                dt.date.fromisoformat(value).isoformat() == value
+        except ValueError:
+            ok = False
+        if not ok:
+            raise OptionError(
+                f"invalid value {value!r} for option {name!r}; valid values: {self.describe()}"
+            )
+
+    def write(self, value: object) -> str:
+        return str(value)
+
+
+OptionSpec: TypeAlias = Choice | Number | Date
 
 _SPEC_KEY = "ratings.option"
 

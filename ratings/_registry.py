@@ -22,7 +22,7 @@ from ._options import apply_options, option_specs, options_to_text
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["SCHEMES", "RateFunction", "Scheme", "parse_options", "params_to_options", "rate"]
+__all__ = ["SCHEMES", "RateFunction", "Scheme", "params_to_options", "parse_options", "rate"]
 
 P = TypeVar("P", bound="DataclassInstance")
 P_contra = TypeVar("P_contra", contravariant=True)

@@ -27,6 +27,14 @@ PLAIN = {
 }
 
 
+def rate(scheme: str, results: pd.DataFrame, *, options: Mapping[str, str] | None = None,
+         initial: pd.DataFrame | None = None) -> RatingRun:
+    """The rules of spec §1-§9 with ``flat`` newcomers (everyone new starts at 500), the rule
+    these tests' hand arithmetic assumes; the newcomer rules of §10 have tests of their own."""
+    return ratings.rate(scheme, results, options={"newcomer": "flat", **(options or {})},
+                        initial=initial)
+
+
 # --- building results frames ----------------------------------------------------------------------
 
 
@@ -92,7 +100,7 @@ def contribution(run: RatingRun, player: str, event_id: str = "e1") -> pd.Series
 
 
 def test_output_columns_and_types() -> None:
-    run = ratings.rate("belo2", frame(event("e1", pairs(4))))
+    run = rate("belo2", frame(event("e1", pairs(4))))
     assert tuple(run.ratings.columns) == ratings.RATINGS_COLUMNS
     assert tuple(run.contributions.columns) == ratings.CONTRIBUTIONS_COLUMNS
     assert tuple(run.normalisations.columns) == ratings.NORMALISATIONS_COLUMNS
@@ -107,14 +115,14 @@ def test_inputs_are_not_mutated() -> None:
     results = frame(event("e1", pairs(5)))
     start = initial({"p1a": 600.0})
     results_copy, start_copy = results.copy(), start.copy()
-    ratings.rate("belo2", results, initial=start)
+    rate("belo2", results, initial=start)
     pd.testing.assert_frame_equal(results, results_copy)
     pd.testing.assert_frame_equal(start, start_copy)
 
 
 def test_empty_results_give_empty_run() -> None:
     empty = frame(event("e1", pairs(3))).iloc[0:0]
-    run = ratings.rate("belo2", empty)
+    run = rate("belo2", empty)
     assert run.ratings.empty and run.contributions.empty and run.normalisations.empty
     assert tuple(run.ratings.columns) == ratings.RATINGS_COLUMNS
     assert run.final.empty
@@ -124,7 +132,7 @@ def test_empty_results_give_empty_run() -> None:
 
 
 def test_contribution_worked_numbers_of_section_1() -> None:
-    run = ratings.rate("belo2", frame(event("e1", pairs(10))))
+    run = rate("belo2", frame(event("e1", pairs(10))))
     r_by_unit = run.contributions.groupby("unit")["r"].first()
     assert r_by_unit["1"] == pytest.approx(950.0)
     assert r_by_unit["10"] == pytest.approx(50.0)
@@ -146,7 +154,7 @@ def test_contribution_worked_numbers_of_section_1() -> None:
     ],
 )
 def test_mean_contribution_is_500(places: list[float]) -> None:
-    run = ratings.rate("belo2", frame(event("e1", pairs(len(places)), places=places)))
+    run = rate("belo2", frame(event("e1", pairs(len(places)), places=places)))
     r_by_unit = run.contributions.groupby("unit")["r"].first()
     assert len(r_by_unit) == len(places)
     assert r_by_unit.mean() == pytest.approx(500.0, abs=1e-9)
@@ -161,7 +169,7 @@ def test_acceptance_700_and_300_placed_6th_of_10(others_as: str) -> None:
     start = {"A": 700.0, "B": 300.0}
     if others_as == "initial":
         start |= {p: 500.0 for unit in pairs(10, skip=6) for p in unit}
-    run = ratings.rate("belo", results, options=PLAIN, initial=initial(start))
+    run = rate("belo", results, options=PLAIN, initial=initial(start))
 
     a, b = contribution(run, "A"), contribution(run, "B")
     assert a["r"] == pytest.approx(450.0)
@@ -189,7 +197,7 @@ def test_partner_worked_numbers(
 ) -> None:
     results = frame(event("e1", ten_pairs_with_ab(place_of_ab)))
     options = PLAIN | {"partner": partner}
-    run = ratings.rate("belo", results, options=options, initial=initial({"A": 700, "B": 300}))
+    run = rate("belo", results, options=options, initial=initial({"A": 700, "B": 300}))
     assert contribution(run, "A")["r_prime"] == pytest.approx(expected_a)
     assert contribution(run, "B")["r_prime"] == pytest.approx(expected_b)
 
@@ -198,7 +206,7 @@ def test_damped_shared_5th_6th_gives_600_and_400() -> None:
     places = [1.0, 2.0, 3.0, 4.0, 5.5, 5.5, 7.0, 8.0, 9.0, 10.0]
     results = frame(event("e1", ten_pairs_with_ab(6), places=places))
     options = PLAIN | {"partner": "damped"}
-    run = ratings.rate("belo", results, options=options, initial=initial({"A": 700, "B": 300}))
+    run = rate("belo", results, options=options, initial=initial({"A": 700, "B": 300}))
     a, b = contribution(run, "A"), contribution(run, "B")
     assert a["r"] == pytest.approx(500.0)
     assert a["partner_factor"] == pytest.approx(1.2)
@@ -207,7 +215,7 @@ def test_damped_shared_5th_6th_gives_600_and_400() -> None:
 
 
 def test_both_500_placed_6th_go_to_499() -> None:
-    run = ratings.rate("belo", frame(event("e1", pairs(10))), options=PLAIN)
+    run = rate("belo", frame(event("e1", pairs(10))), options=PLAIN)
     assert rating_of(run, "p6a") == pytest.approx(499.0)
     assert rating_of(run, "p6b") == pytest.approx(499.0)
 
@@ -216,7 +224,7 @@ def test_partner_rating_unit_mean_uses_whole_unit() -> None:
     # unit_mean: Rp = (700 + 300)/2 = 500, linear l = 1 + (700-500)/(700+500) = 7/6.
     results = frame(event("e1", ten_pairs_with_ab(6)))
     options = PLAIN | {"partner_rating": "unit_mean"}
-    run = ratings.rate("belo", results, options=options, initial=initial({"A": 700, "B": 300}))
+    run = rate("belo", results, options=options, initial=initial({"A": 700, "B": 300}))
     assert contribution(run, "A")["partner_factor"] == pytest.approx(7 / 6)
     assert contribution(run, "B")["partner_factor"] == pytest.approx(1 - 200 / 800)
 
@@ -227,7 +235,7 @@ def test_partner_factor_is_1_in_individual_events() -> None:
     start = initial({"A": 800, "B": 200, "C": 500, "D": 500})
     for partner_rating in ("others_mean", "unit_mean"):
         options = PLAIN | {"partner_rating": partner_rating}
-        run = ratings.rate("belo", results, options=options, initial=start)
+        run = rate("belo", results, options=options, initial=start)
         assert list(run.contributions["partner_factor"]) == [1.0, 1.0, 1.0, 1.0]
 
 
@@ -236,7 +244,7 @@ def test_team_partner_rating_is_mean_of_teammates() -> None:
     units = [team, ["x1", "x2", "x3", "x4"], ["y1", "y2", "y3", "y4"]]
     start = initial({"T1": 800, "T2": 400, "T3": 500, "T4": 600})
     results = frame(event("e1", units, kind="teams"))
-    run = ratings.rate("belo", results, options=PLAIN, initial=start)
+    run = rate("belo", results, options=PLAIN, initial=start)
     # T1: Rp = (400 + 500 + 600)/3 = 500, l = 1 + 300/1300.
     assert contribution(run, "T1")["partner_factor"] == pytest.approx(1 + 300 / 1300)
 
@@ -249,7 +257,7 @@ def test_field_k_uses_other_units_only() -> None:
     # A/B see (1800 + 16*500)/18, p1 sees (1000 + 16*500)/18 = 500, p2 sees (2800 + 14*500)/18.
     units = ten_pairs_with_ab(6)
     start = initial({"A": 700, "B": 300, "p1a": 900, "p1b": 900})
-    run = ratings.rate("belo", frame(event("e1", units)), options=PLAIN, initial=start)
+    run = rate("belo", frame(event("e1", units)), options=PLAIN, initial=start)
     assert contribution(run, "A")["field_factor"] == pytest.approx((1800 + 16 * 500) / 18 / 500)
     assert contribution(run, "p1a")["field_factor"] == pytest.approx(1.0)
     assert contribution(run, "p2a")["field_factor"] == pytest.approx((2800 + 14 * 500) / 18 / 500)
@@ -258,7 +266,7 @@ def test_field_k_uses_other_units_only() -> None:
 def test_belo2_factor_formula() -> None:
     # A/B (600/400, Ru = 500) against 9 pairs at 550: c = Rt^2 / (500 Ru) = 550^2 / 250000.
     start = {"A": 600.0, "B": 400.0} | {p: 550.0 for u in pairs(10, skip=6) for p in u}
-    run = ratings.rate(
+    run = rate(
         "belo2", frame(event("e1", ten_pairs_with_ab(6))), options={"partner": "none"},
         initial=initial(start),
     )
@@ -277,7 +285,7 @@ def _five_individuals(target: float, others: float, place: float) -> RatingRun:
     units = [["T"], ["o1"], ["o2"], ["o3"], ["o4"]]
     start = initial({"T": target, "o1": others, "o2": others, "o3": others, "o4": others})
     results = frame(event("e1", units, places=[place, *rest], kind="individual"))
-    return ratings.rate(
+    return rate(
         "belo2", results, options=PLAIN | {"field": "belo2"}, initial=start,
     )
 
@@ -303,7 +311,7 @@ def test_skip_rule() -> None:
     start = {"A": 900.0, "B": 900.0} | {p: 300.0 for u in pairs(10, skip=1) for p in u}
     results = frame(event("e1", units))
     options = PLAIN | {"partner": "none"}
-    run = ratings.rate("belo", results, options=options, initial=initial(start))
+    run = rate("belo", results, options=options, initial=initial(start))
     a = contribution(run, "A")
     assert not a["counted"]
     assert a["reason"] == "skip rule"
@@ -313,7 +321,7 @@ def test_skip_rule() -> None:
     weak = contribution(run, "p2a")
     assert weak["counted"] and weak["reason"] == ""
 
-    run_off = ratings.rate(
+    run_off = rate(
         "belo", results, options=options | {"skip_rule": "off"}, initial=initial(start),
     )
     assert contribution(run_off, "A")["counted"]
@@ -326,11 +334,11 @@ def test_skip_rule_uses_partner_factor() -> None:
     # correction a win gives 950 and the event counts.
     start = initial({"A": 1400, "B": 600})
     results = frame(event("e1", ten_pairs_with_ab(3)))
-    linear = ratings.rate("belo", results, options=PLAIN, initial=start)
+    linear = rate("belo", results, options=PLAIN, initial=start)
     b = contribution(linear, "B")
     assert b["partner_factor"] == pytest.approx(0.6)
     assert not b["counted"] and b["reason"] == "skip rule"
-    plain = ratings.rate("belo", results, options=PLAIN | {"partner": "none"}, initial=start)
+    plain = rate("belo", results, options=PLAIN | {"partner": "none"}, initial=start)
     assert contribution(plain, "B")["counted"]
 
 
@@ -339,14 +347,14 @@ def test_skip_rule_uses_partner_factor() -> None:
 
 def test_min_rated_units() -> None:
     results = frame(event("e1", pairs(2)))
-    run = ratings.rate("belo2", results)
+    run = rate("belo2", results)
     c = run.contributions
     assert not c["counted"].any()
     assert set(c["reason"]) == {"fewer than 3 rated units"}
     assert (run.ratings["rating"] == 500.0).all()
     assert (run.ratings["events"] == 0).all()
 
-    run2 = ratings.rate("belo2", results, options={"min_rated_units": "2"})
+    run2 = rate("belo2", results, options={"min_rated_units": "2"})
     assert run2.contributions["counted"].all()
     assert rating_of(run2, "p1a") > 500.0 > rating_of(run2, "p2a")
 
@@ -372,7 +380,7 @@ def test_min_rated_units() -> None:
     ],
 )
 def test_board_weight(rule: str, boards: float, expected: float) -> None:
-    run = ratings.rate(
+    run = rate(
         "belo2", frame(event("e1", pairs(4), boards=boards)), options={"board_weight": rule},
     )
     assert run.contributions["weight"].to_numpy() == pytest.approx([expected] * 8)
@@ -380,9 +388,9 @@ def test_board_weight(rule: str, boards: float, expected: float) -> None:
 
 def test_weight_enters_the_update() -> None:
     # 50 boards, linear: v = 1.5; the winner of 10 pairs, all 500: 500 + (1 - 0.98^1.5) * 450.
-    run = ratings.rate("belo", frame(event("e1", pairs(10), boards=50.0)), options=PLAIN)
+    run = rate("belo", frame(event("e1", pairs(10), boards=50.0)), options=PLAIN)
     assert rating_of(run, "p1a") == pytest.approx(500 + (1 - 0.98**1.5) * 450)
-    run_add = ratings.rate(
+    run_add = rate(
         "belo", frame(event("e1", pairs(10), boards=50.0)),
         options=PLAIN | {"period_combine": "additive"},
     )
@@ -404,8 +412,8 @@ def _x_wins_then_sixth(second_date: str) -> pd.DataFrame:
 def test_exponential_and_additive_combination() -> None:
     results = _x_wins_then_sixth("2013-09-10")
     base = PLAIN | {"partner": "none"}
-    exp = ratings.rate("belo", results, options=base | {"period_combine": "exponential"})
-    add = ratings.rate("belo", results, options=base | {"period_combine": "additive"})
+    exp = rate("belo", results, options=base | {"period_combine": "exponential"})
+    add = rate("belo", results, options=base | {"period_combine": "additive"})
     # W = 2, rbar = (950 + 450)/2 = 700.
     assert rating_of(exp, "X") == pytest.approx(500 + (1 - 0.98**2) * 200)
     assert rating_of(add, "X") == pytest.approx(500 + (450 - 50) / 50)
@@ -419,7 +427,7 @@ def test_exponential_equals_formula_4_when_contributions_are_equal() -> None:
     second = pairs(10, prefix="q", skip=1)
     second.insert(0, ["X", "Y"])
     results = frame(event("e1", first), event("e2", second, date="2013-09-01"))
-    run = ratings.rate("belo", results, options=PLAIN | {"partner": "none"})
+    run = rate("belo", results, options=PLAIN | {"partner": "none"})
     step = (49 * 500 + 950) / 50
     assert rating_of(run, "X") == pytest.approx((49 * step + 950) / 50)
 
@@ -427,7 +435,7 @@ def test_exponential_equals_formula_4_when_contributions_are_equal() -> None:
 def test_events_of_later_periods_see_updated_ratings() -> None:
     # e2 in the next quarter: X enters it at 509 (after winning e1), so X's rating moves from 509.
     results = _x_wins_then_sixth("2013-10-10")
-    run = ratings.rate("belo", results, options=PLAIN | {"partner": "none"})
+    run = rate("belo", results, options=PLAIN | {"partner": "none"})
     assert rating_of(run, "X", "2013Q3") == pytest.approx(509.0)
     q4 = run.ratings[(run.ratings["player"] == "X") & (run.ratings["period"] == "2013Q4")].iloc[0]
     assert q4["rating_before"] == pytest.approx(509.0)
@@ -440,7 +448,7 @@ def test_periods_are_consecutive_and_carry_ratings() -> None:
         event("e1", pairs(4), date="2013-02-01"),
         event("e2", pairs(4, prefix="q"), date="2013-11-20"),
     )
-    run = ratings.rate("belo2", results, options={"periodic_normalisation": "never"})
+    run = rate("belo2", results, options={"periodic_normalisation": "never"})
     periods = run.ratings.drop_duplicates("period")
     assert list(periods["period"]) == ["2013Q1", "2013Q2", "2013Q3", "2013Q4"]
     assert list(periods["period_start"].dt.date) == [
@@ -474,7 +482,7 @@ def test_period_labels(unit: str, dates: list[str], labels: list[str]) -> None:
     results = frame(
         event("e1", pairs(3), date=dates[0]), event("e2", pairs(3), date=dates[1]),
     )
-    run = ratings.rate("belo2", results, options={"period": unit})
+    run = rate("belo2", results, options={"period": unit})
     assert list(run.ratings["period"].unique()) == labels
     assert set(run.contributions["period"]) == {labels[0], labels[-1]}
 
@@ -483,7 +491,7 @@ def test_dates_may_be_python_dates_or_timestamps() -> None:
     as_text = frame(event("e1", pairs(4), date="2013-08-05"))
     as_date = as_text.assign(date=dt.date(2013, 8, 5))
     as_stamp = as_text.assign(date=pd.Timestamp("2013-08-05 19:30"))
-    runs = [ratings.rate("belo2", r) for r in (as_text, as_date, as_stamp)]
+    runs = [rate("belo2", r) for r in (as_text, as_date, as_stamp)]
     for run in runs[1:]:
         pd.testing.assert_frame_equal(run.ratings, runs[0].ratings)
         pd.testing.assert_frame_equal(run.contributions, runs[0].contributions)
@@ -504,14 +512,14 @@ def _mixed_event(event_id: str = "e1", date: str = "2013-08-05") -> tuple[pd.Dat
 def test_per_event_normalisation_conserves_the_sum() -> None:
     results, start = _mixed_event()
     options = {"period_combine": "additive", "periodic_normalisation": "never"}
-    run = ratings.rate("belo2", results, options=options, initial=initial(start))
+    run = rate("belo2", results, options=options, initial=initial(start))
     assert run.ratings["rating"].sum() == pytest.approx(sum(start.values()), rel=1e-12)
     c = run.contributions
     assert c["norm_factor"].nunique() == 1
     before = c["player"].map(start)
     assert (c["weight"] * (c["r_prime"] - before)).sum() == pytest.approx(0.0, abs=1e-9)
 
-    off = ratings.rate(
+    off = rate(
         "belo2", results, options=options | {"event_normalisation": "off"},
         initial=initial(start),
     )
@@ -523,7 +531,7 @@ def test_per_event_normalisation_leaves_out_skipped_players() -> None:
     units = ten_pairs_with_ab(1)
     start = {"A": 900.0, "B": 900.0} | {p: 300.0 for u in pairs(10, skip=1) for p in u}
     options = {"period_combine": "additive", "periodic_normalisation": "never"}
-    run = ratings.rate("belo", frame(event("e1", units)), options=options, initial=initial(start))
+    run = rate("belo", frame(event("e1", units)), options=options, initial=initial(start))
     assert not contribution(run, "A")["counted"]
     assert run.ratings["rating"].sum() == pytest.approx(sum(start.values()), rel=1e-12)
 
@@ -538,13 +546,13 @@ def test_periodic_normalisation(rule: str, normalised: list[str]) -> None:
     e3, _ = _mixed_event("e3", "2014-02-05")
     results = pd.concat([e1, e2, e3], ignore_index=True)
     options = {"event_normalisation": "off", "periodic_normalisation": rule}
-    run = ratings.rate("belo2", results, options=options, initial=initial(start))
+    run = rate("belo2", results, options=options, initial=initial(start))
     assert list(run.normalisations["period"]) == normalised
     for period in normalised:
         mean = run.ratings.loc[run.ratings["period"] == period, "rating"].mean()
         assert mean == pytest.approx(500.0, abs=1e-9)
     if rule == "year":
-        never = ratings.rate(
+        never = rate(
             "belo2", results, options=options | {"periodic_normalisation": "never"},
             initial=initial(start),
         )
@@ -559,7 +567,7 @@ def test_yearly_normalisation_after_an_empty_december() -> None:
     results = frame(
         event("e1", pairs(4), date="2013-11-05"), event("e2", pairs(4), date="2014-01-15"),
     )
-    run = ratings.rate("belo2", results, options={"period": "month", "event_normalisation": "off"})
+    run = rate("belo2", results, options={"period": "month", "event_normalisation": "off"})
     assert list(run.normalisations["period"]) == ["2013-12"]
     december = run.ratings[run.ratings["period"] == "2013-12"]
     assert (december["events"] == 0).all()
@@ -569,7 +577,7 @@ def test_yearly_normalisation_after_an_empty_december() -> None:
 def test_normalisation_includes_players_without_events() -> None:
     results = frame(event("e1", pairs(4), date="2013-11-05"))
     start = initial({"idle": 800.0})
-    run = ratings.rate(
+    run = rate(
         "belo2", results, options={"periodic_normalisation": "period"}, initial=start,
     )
     rows = run.ratings
@@ -585,38 +593,38 @@ def test_normalisation_includes_players_without_events() -> None:
 def test_missing_column_is_an_input_error() -> None:
     results = frame(event("e1", pairs(3))).drop(columns=["boards"])
     with pytest.raises(InputError, match=r"missing columns \['boards'\]"):
-        ratings.rate("belo2", results)
+        rate("belo2", results)
 
 
 def test_unit_with_two_places_is_an_input_error() -> None:
     results = frame(event("e1", pairs(3)))
     results.loc[0, "place"] = 2.0
     with pytest.raises(InputError, match=r"event 'e1', unit '1': players have different places"):
-        ratings.rate("belo2", results)
+        rate("belo2", results)
 
 
 def test_player_twice_in_an_event_is_an_input_error() -> None:
     results = frame(event("e1", [["a", "b"], ["c", "a"], ["d", "e"]]))
     with pytest.raises(InputError, match=r"player 'a' is listed more than once"):
-        ratings.rate("belo2", results)
+        rate("belo2", results)
 
 
 def test_place_outside_range_is_an_input_error() -> None:
     results = frame(event("e1", pairs(3), places=[1, 2, 4]))
     with pytest.raises(InputError, match=r"place 4.0 outside 1..3"):
-        ratings.rate("belo2", results)
+        rate("belo2", results)
 
 
 def test_bad_initial_rating_is_an_input_error() -> None:
     with pytest.raises(InputError, match=r"initial frame: player 'x' has rating"):
-        ratings.rate("belo2", frame(event("e1", pairs(3))), initial=initial({"x": -5.0}))
+        rate("belo2", frame(event("e1", pairs(3))), initial=initial({"x": -5.0}))
 
 
 def test_event_with_two_dates_is_an_input_error() -> None:
     results = frame(event("e1", pairs(3)))
     results.loc[0, "date"] = "2013-08-06"
     with pytest.raises(InputError, match=r"event 'e1' has more than one date"):
-        ratings.rate("belo2", results)
+        rate("belo2", results)
 
 
 # --- §8 order independence ------------------------------------------------------------------------
@@ -665,11 +673,11 @@ def _assert_same_run(a: RatingRun, b: RatingRun, renamed: Mapping[str, str]) -> 
 def test_order_of_rows_and_event_ids_does_not_matter(scheme: str, combine: str) -> None:
     results, start = _history(7)
     options = {"period_combine": combine, "periodic_normalisation": "period"}
-    reference = ratings.rate(scheme, results, options=options, initial=start)
+    reference = rate(scheme, results, options=options, initial=start)
     assert reference.contributions["counted"].any()
     for seed in range(3):
         shuffled, renamed = _shuffled(results, seed)
-        other = ratings.rate(scheme, shuffled, options=options, initial=start.sample(frac=1.0))
+        other = rate(scheme, shuffled, options=options, initial=start.sample(frac=1.0))
         _assert_same_run(reference, other, renamed)
 
 
@@ -687,7 +695,7 @@ def tied_places(draw: st.DrawFn, min_units: int = 1, max_units: int = 30) -> lis
 @given(places=tied_places(), size=st.integers(1, 4))
 def test_property_mean_contribution_is_500(places: list[float], size: int) -> None:
     units = [[f"u{i}m{j}" for j in range(size)] for i in range(len(places))]
-    run = ratings.rate("belo2", frame(event("e1", units, places=places)))
+    run = rate("belo2", frame(event("e1", units, places=places)))
     r_by_unit = run.contributions.groupby("unit")["r"].first()
     assert r_by_unit.mean() == pytest.approx(500.0, abs=1e-9)
     assert r_by_unit.max() == pytest.approx(1000 * (len(places) + 0.5 - min(places)) / len(places))
@@ -735,8 +743,8 @@ def test_property_better_place_never_gives_lower_rating(
     swapped.loc[swapped["unit"] == target, "place"] = place_of[rival]
     swapped.loc[swapped["unit"] == rival, "place"] = place_of[target]
 
-    worse_run = ratings.rate("belo2", results, options=options, initial=start)
-    better_run = ratings.rate("belo2", swapped, options=options, initial=start)
+    worse_run = rate("belo2", results, options=options, initial=start)
+    better_run = rate("belo2", swapped, options=options, initial=start)
     for player in results.loc[results["unit"] == target, "player"]:
         assert rating_of(better_run, player) >= rating_of(worse_run, player) - 1e-9
 
@@ -752,7 +760,7 @@ def test_property_event_normalisation_conserves_sum_additive(
         "period_combine": "additive",
         "periodic_normalisation": "never",
     }
-    run = ratings.rate("belo2", results, options=options, initial=start)
+    run = rate("belo2", results, options=options, initial=start)
     assert run.ratings["rating"].sum() == pytest.approx(start["rating"].sum(), rel=1e-12)
 
 
@@ -781,7 +789,7 @@ def test_property_order_independence(
 ) -> None:
     results, start = case
     options = options | {"min_rated_units": "2", "periodic_normalisation": "period"}
-    reference = ratings.rate("belo2", results, options=options, initial=start)
+    reference = rate("belo2", results, options=options, initial=start)
     shuffled, renamed = _shuffled(results, seed)
-    other = ratings.rate("belo2", shuffled, options=options, initial=start)
+    other = rate("belo2", shuffled, options=options, initial=start)
     _assert_same_run(reference, other, renamed)

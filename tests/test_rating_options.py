@@ -22,9 +22,10 @@ from ratings import (
 )
 
 OPTION_NAMES = [
-    "board_weight", "event_normalisation", "field", "history", "min_rated_units", "newcomer",
-    "partner", "partner_rating", "period", "period_combine", "periodic_normalisation",
-    "phantom_events", "skip_rule",
+    "abroad", "board_weight", "cutover", "event_normalisation", "field", "history",
+    "match_result", "max_passes", "min_rated_units", "newcomer", "partner", "partner_rating",
+    "partner_weight", "period", "period_combine", "periodic_normalisation", "phantom_events",
+    "skip_rule", "startup_tolerance",
 ]
 
 CHOICES = {
@@ -37,6 +38,10 @@ CHOICES = {
     "event_normalisation": ["on", "off"],
     "periodic_normalisation": ["year", "period", "never"],
     "skip_rule": ["on", "off"],
+    "partner_weight": ["none", "ratio"],
+    "abroad": ["exclude", "assumed"],
+    "match_result": ["place", "vp_share"],
+    "newcomer": ["flat", "subsidy", "phantom"],
 }
 
 
@@ -71,19 +76,25 @@ def test_profiles_differ_only_in_field() -> None:
 
 def test_documented_defaults() -> None:
     assert params_to_options(BeloParams()) == {
+        "abroad": "exclude",
         "board_weight": "linear",
+        "cutover": "",
         "event_normalisation": "on",
         "field": "belo2",
         "history": "50",
+        "match_result": "place",
+        "max_passes": "10",
         "min_rated_units": "3",
-        "newcomer": "flat",
+        "newcomer": "phantom",
         "partner": "damped",
         "partner_rating": "others_mean",
+        "partner_weight": "none",
         "period": "quarter",
         "period_combine": "exponential",
         "periodic_normalisation": "year",
         "phantom_events": "15",
         "skip_rule": "on",
+        "startup_tolerance": "0.5",
     }
 
 
@@ -195,19 +206,16 @@ def test_error_classes() -> None:
     assert issubclass(ratings.InputError, RatingError)
 
 
-# --- not implemented yet ----------------------------------------------------------------------
+# --- dates ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rule", ["subsidy", "phantom"])
-def test_unimplemented_newcomer_rules_are_rejected(rule: str) -> None:
-    expected = f"newcomer={rule} is not implemented yet; implemented values: flat"
+@pytest.mark.parametrize("value", ["2016-13-01", "2016-1-1", "yesterday", "2016-02-30"])
+def test_cutover_must_be_a_date(value: str) -> None:
     with pytest.raises(OptionError) as info:
-        parse_options("belo2", {"newcomer": rule})
-    assert str(info.value) == expected
-    with pytest.raises(OptionError, match=expected):
-        BeloParams(newcomer=rule)  # type: ignore[arg-type]
-    with pytest.raises(OptionError, match=expected):
-        ratings.rate("belo", _one_event(), options={"newcomer": rule})
+        parse_options("belo2", {"cutover": value})
+    assert str(info.value) == (f"invalid value {value!r} for option 'cutover'; valid values: "
+                               "a date YYYY-MM-DD, or empty for none")
+    assert parse_options("belo2", {"cutover": "2016-01-01"}).cutover == "2016-01-01"
 
 
 def test_phantom_events_is_accepted_with_flat() -> None:

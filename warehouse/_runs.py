@@ -27,13 +27,17 @@ def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
     """One row per rated player per unit per event in force, in a stable order.
 
     Players are their canonical player (merges applied). Events with a member still waiting for
-    review are left out until it is answered (the view ``unrated_events`` lists them).
+    review are left out until it is answered (the view ``unrated_events`` lists them). Besides
+    the required columns: ``parent`` and ``match`` (a league's matches and standings, spec §7),
+    the unit's ``score`` and the member's ``club``.
     """
     return wh.query(
         """
         SELECT e.event_id::VARCHAR AS event_id, e.event_date AS date, e.kind, e.scoring,
                e.boards::DOUBLE AS boards, u.unit_no::VARCHAR AS unit, u.place,
-               m.canonical_id::VARCHAR AS player
+               m.canonical_id::VARCHAR AS player,
+               e.parent, (e.parent <> '' AND e.round IS NOT NULL AND e.n_units = 2) AS match,
+               u.score, coalesce(m.club, '') AS club, e.organiser
         FROM active_events e
         JOIN units u USING (event_id)
         JOIN members_resolved m USING (event_id, unit_no)
@@ -96,6 +100,8 @@ def store_run(
     ratings: pd.DataFrame,
     contributions: pd.DataFrame,
     normalisations: pd.DataFrame,
+    phantoms: pd.DataFrame | None = None,
+    startup: pd.DataFrame | None = None,
     now: dt.datetime | None = None,
 ) -> int:
     """Record a run and its per-period ratings in one transaction; returns the run id."""
@@ -123,11 +129,23 @@ def store_run(
                 event_id=contributions["event_id"].astype("int64"),
                 unit_no=contributions["unit"].astype("int64"),
             )
+            if "phantom" not in c:
+                c["phantom"] = False
             wh.insert_frame("rating_contributions", c[[
                 "run_id", "period", "event_id", "player_id", "unit_no", "place", "n", "r",
                 "field_factor", "partner_factor", "weight", "norm_factor", "r_prime", "counted",
-                "reason",
+                "reason", "phantom",
             ]])
+        if phantoms is not None and not phantoms.empty:
+            wh.insert_frame("rating_phantoms", pd.DataFrame({
+                "run_id": run_id, "period": phantoms["period"],
+                "player_id": phantoms["player"].astype("int64"),
+                "rating_before": phantoms["rating_before"], "rating": phantoms["rating"],
+                "events": phantoms["events_left"].astype("int64"), "state": phantoms["state"],
+            }))
+        if startup is not None and not startup.empty:
+            wh.insert_frame("rating_startup", startup.assign(run_id=run_id)[[
+                "run_id", "pass", "max_change", "mean_before_normalisation"]])
         if not normalisations.empty:
             wh.insert_frame(
                 "rating_normalisations",

@@ -1,0 +1,152 @@
+"""BELO2 recompute of a 10-year national bridge history, timed against a bare numpy kernel.
+
+Generates a history (``benchmarks/_history.py``: by default 8,000 players in 150 clubs, 120,000
+events over 10 years from 2016-01-01, about 2.5 million player-results), then measures on this
+machine the full recompute of all periods:
+
+- the engine with the default ``belo2`` profile, ``ratings.rate("belo2", frame, options={})``;
+- the engine with ``newcomer=flat``: the same rules as the kernel (printed only when the
+  default newcomer rule is another one);
+- the bare kernel (``bare_kernel``: integer codes prepared once, one loop over the quarters with
+  ``np.bincount`` only), with and without its preparation.
+
+    python benchmarks/belo_history.py [--players 8000] [--events 120000] [--years 10]
+                                      [--clubs 150] [--seed 1] [--repeat 3]
+
+Wall time is the best of ``--repeat`` runs. Peak memory is tracemalloc's peak of one more run
+of each, measured separately (numpy and pandas buffers are traced; the run under tracemalloc is
+slower and is not timed). Targets are printed next to the numbers; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np
+import pandas as pd
+
+import ratings
+from benchmarks._history import (
+    bare_kernel,
+    generate_history,
+    prepare_kernel,
+    run_kernel,
+)
+
+__all__ = ["main"]
+
+TARGET_SECONDS = 5.0
+TARGET_RATIO = 3.0
+TARGET_BYTES = 1 << 30
+
+
+def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
+    """Best wall time of ``repeat`` calls of ``run``, and the last call's result."""
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = run()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def peak_bytes(run: Callable[[], Any]) -> int:
+    """tracemalloc's peak of the memory allocated during one call of ``run``."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak
+
+
+def describe(frame: pd.DataFrame, clubs: int) -> None:
+    """Print the history's counts: players, clubs, events by kind, player-results."""
+    events = frame.groupby("event_id", sort=False).agg(
+        kind=("kind", "first"), n=("unit", "nunique"),
+    )
+    congress = (events["kind"] == "pairs") & (events["n"] > 20)
+    kinds = events["kind"].where(~congress, "congress pairs").replace({"pairs": "club pairs"})
+    span = frame.groupby("player", sort=False)["date"].agg(["min", "max"])
+    start, end = frame["date"].min(), frame["date"].max()
+    print(f"players {frame['player'].nunique():,} (entering after the first year "
+          f"{int((span['min'] >= start + pd.DateOffset(years=1)).sum()):,}, "
+          f"last seen before the last year {int((span['max'] < end - pd.DateOffset(years=1)).sum()):,})"
+          f", clubs {clubs}")
+    counts = kinds.value_counts()
+    print(f"events {len(events):,}: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
+    print(f"player-results {len(frame):,}, from {start.date()} to {end.date()}")
+
+
+def report(label: str, seconds: float, peak: int, kernel: float | None) -> None:
+    """One line: wall time, peak memory, ratio to the kernel, with the targets."""
+    line = f"{label:<44} {seconds:7.2f} s  peak {peak / 2**20:7.0f} MiB"
+    if kernel is not None:
+        line += f"  {seconds / kernel:6.1f}x kernel"
+        line += (f"   (target: <= {TARGET_SECONDS:.0f} s, <= {TARGET_RATIO:.0f}x kernel, "
+                 f"<= {TARGET_BYTES / 2**30:.0f} GB peak)")
+    print(line)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=8000)
+    ap.add_argument("--events", type=int, default=120_000)
+    ap.add_argument("--years", type=int, default=10)
+    ap.add_argument("--clubs", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+
+    start = time.perf_counter()
+    frame = generate_history(years=args.years, players=args.players, clubs=args.clubs,
+                             events=args.events, seed=args.seed)
+    print(f"generated in {time.perf_counter() - start:.2f} s")
+    describe(frame, args.clubs)
+
+    default_newcomer = ratings.SCHEMES["belo2"].options()["newcomer"]
+    engines: dict[str, dict[str, str]] = {
+        f"engine, default belo2 (newcomer={default_newcomer})": {},
+    }
+    if default_newcomer != "flat":
+        engines["engine, belo2 newcomer=flat (= kernel rules)"] = {"newcomer": "flat"}
+
+    prepared = prepare_kernel(frame)
+    kernel_s, kernel_final = best_of(args.repeat, lambda: bare_kernel(frame))
+    loop_s, _ = best_of(args.repeat, lambda: run_kernel(prepared))
+    kernel_peak = peak_bytes(lambda: bare_kernel(frame))
+    loop_peak = peak_bytes(lambda: run_kernel(prepared))
+
+    print(f"\nfull recompute of all periods, best of {args.repeat}; peak = tracemalloc peak "
+          "of one separate run")
+    for label, options in engines.items():
+        seconds, run = best_of(args.repeat, lambda o=options: ratings.rate("belo2", frame,
+                                                                          options=o))
+        peak = peak_bytes(lambda o=options: ratings.rate("belo2", frame, options=o))
+        report(label, seconds, peak, kernel_s)
+        if options.get("newcomer") == "flat" or default_newcomer == "flat":
+            final = run.final
+            same = final["player"].tolist() == kernel_final["player"].tolist()
+            diff = float(np.max(np.abs(final["rating"].to_numpy() - kernel_final["rating"])))
+            print(f"{'':<44} same players as the kernel: {same}, largest difference {diff:.2e}")
+        del run
+    report("bare kernel (coding + loop over quarters)", kernel_s, kernel_peak, None)
+    report("bare kernel, loop over quarters only", loop_s, loop_peak, None)
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"process peak RSS (ru_maxrss, whole script) {maxrss / 2**10:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+"""``clubratings explain PLAYER``: why a player's rating is what it is (spec/bridge-belo.md §13).
+
+One line per event of the period with every factor and the event's share of the change, the
+normalisations, the phantom's part (spec §10) when there is one, and a footer showing that the
+shares add up to the change. ``--partners`` prints the partners view, ``--json`` the same data
+as JSON. Plain aligned text: no terminal library needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["add_explain_commands", "explanation_json", "format_explanation", "format_partners"]
+
+_TOLERANCE = 1e-6
+"""Rating points below which a difference between the shares and the change is rounding."""
+
+
+# --- plain text ----------------------------------------------------------------------------------
+
+def _num(value: Any, spec: str) -> str:
+    """``value`` formatted with ``spec``, or ``-`` when missing."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return "-"
+    return format(float(value), spec)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: set[int]) -> list[str]:
+    """Columns padded to their widest cell; columns in ``left`` aligned left, others right."""
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [c.ljust(w) if i in left else c.rjust(w)
+                 for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _title(row: Any) -> str:
+    title = str(row.title) if isinstance(row.title, str) else f"event {row.event_id}"
+    if isinstance(row.section, str) and row.section:
+        title += f" ({row.section})"
+    return title
+
+
+def format_explanation(ex: Any) -> list[str]:
+    """The lines ``clubratings explain`` prints for an :class:`warehouse.explain.Explanation`."""
+    lines = [
+        (f"player {ex.player_id} {ex.name}, pool {ex.pool}, rating run {ex.run_id} "
+         f"({ex.scheme}, period_combine={ex.period_combine}, H={ex.history:g}), "
+         f"period {ex.period}"),
+        f"rating {ex.rating_before:.1f} -> {ex.rating:.1f} ({ex.change:+.1f})",
+        "",
+    ]
+    with_phantom = bool(ex.rows["phantom_r_prime"].notna().any() |
+                        ex.rows["phantom_share"].notna().any())
+    header = ["date", "event", "place/n", "r", "field", "partner", "weight", "norm", "r'",
+              "share"]
+    if with_phantom:
+        header += ["phantom r'", "phantom share"]
+    header.append("note")
+    body = []
+    for row in ex.rows.itertuples(index=False):
+        cells = [
+            str(row.event_date)[:10] if row.event_date is not None else "-",
+            _title(row),
+            f"{row.place:g}/{row.n}",
+            _num(row.r, ".1f"),
+            _num(row.field_factor, ".3f"),
+            _num(row.partner_factor, ".3f"),
+            _num(row.weight, ".2f"),
+            _num(row.norm_factor, ".4f"),
+            _num(row.r_prime, ".1f"),
+            _num(row.share, "+.1f"),
+        ]
+        if with_phantom:
+            cells += [_num(row.phantom_r_prime, ".1f"), _num(row.phantom_share, "+.1f")]
+        cells.append("" if row.counted else f"not counted: {row.reason}")
+        body.append(cells)
+    lines += _table(header, body, left={0, 1, len(header) - 1})
+    lines.append("")
+    counted = int(ex.rows["counted"].sum())
+    lines.append(
+        f"{counted} of {len(ex.rows)} event(s) counted; the shares sum to {ex.shares_sum:+.1f}: "
+        f"{ex.rating_before:.1f} {ex.shares_sum:+.1f} = {ex.combined:.1f}"
+        + ("" if ex.normalised or ex.retired else ", the change of the period")
+    )
+    if ex.phantom is not None:
+        p = ex.phantom
+        lines.append(f"phantom ({p.state}, {p.events} event(s) left): starts the period at "
+                     f"{_num(p.rating_before, '.1f')}"
+                     + ("" if ex.phantom_combined is None
+                        else f", its shares sum to {ex.phantom_combined - p.rating_before:+.1f}"))
+        if ex.retired and ex.phantom_combined is not None:
+            # spec §10: after the newcomer's last phantom event the two ratings are averaged.
+            lines.append(f"phantom retired: the rating becomes the mean of {ex.combined:.1f} "
+                         f"and {ex.phantom_combined:.1f} = {ex.before_normalisation:.1f}")
+    if ex.normalised:
+        # spec §9, periodic normalisation: every rating is multiplied by one factor.
+        lines.append(
+            f"periodic normalisation x{ex.periodic_factor:.6f}: {ex.before_normalisation:.1f} "
+            f"-> {ex.before_normalisation * ex.periodic_factor:.1f}"
+        )
+    rest = ex.rating - ex.before_normalisation * ex.periodic_factor
+    if abs(rest) > _TOLERANCE:
+        lines.append(f"{rest:+.1f} from outside this period's events")
+    return lines
+
+
+def format_partners(player_id: int, name: str, run_id: int, frame: pd.DataFrame) -> list[str]:
+    """The partners table (spec §13, "Partneri")."""
+    lines = [f"player {player_id} {name}, rating run {run_id}: partners"]
+    if frame.empty:
+        return [*lines, "no counted events with a partner"]
+    body = [
+        [str(r.partner_id), str(r.name), str(r.events), _num(r.mean_r_prime, ".1f"),
+         f"{r.first_period}..{r.last_period}"]
+        for r in frame.itertuples(index=False)
+    ]
+    return lines + _table(["id", "partner", "events", "mean r'", "periods"], body, left={1, 4})
+
+
+# --- JSON ----------------------------------------------------------------------------------------
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready value: NaN as null, numpy scalars as Python numbers, dates as ISO text."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "isoformat"):
+        return value.isoformat()[:10]
+    return value
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{k: _plain(v) for k, v in rec.items()} for rec in frame.to_dict("records")]
+
+
+def explanation_json(ex: Any) -> dict[str, Any]:
+    """The data of :func:`format_explanation` as a JSON-ready dict."""
+    return {
+        "player_id": ex.player_id, "name": ex.name, "pool": ex.pool, "run_id": ex.run_id,
+        "scheme": ex.scheme, "period_combine": ex.period_combine, "history": ex.history,
+        "period": ex.period, "periods": list(ex.periods),
+        "rating_before": _plain(ex.rating_before), "rating": _plain(ex.rating),
+        "change": _plain(ex.change), "shares_sum": _plain(ex.shares_sum),
+        "combined": _plain(ex.combined),
+        "phantom_combined": _plain(ex.phantom_combined),
+        "rating_before_normalisation": _plain(ex.before_normalisation),
+        "periodic_factor": ex.periodic_factor, "normalised": ex.normalised,
+        "phantom": None if ex.phantom is None else {
+            "rating_before": _plain(ex.phantom.rating_before),
+            "rating": _plain(ex.phantom.rating),
+            "events": ex.phantom.events, "state": ex.phantom.state,
+        },
+        "events": _records(ex.rows),
+    }
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from warehouse import latest_run, open_warehouse
+    from warehouse.explain import (
+        ExplainError,
+        explain_player,
+        find_player,
+        partners,
+        player_name,
+    )
+
+    from .cli import _fail, _load_config
+
+    cfg = _load_config(args.config)
+    pool = args.pool or (cfg.pools[0].name if cfg.pools else "bridge")
+    with open_warehouse(cfg.warehouse) as wh:
+        try:
+            player = find_player(wh, args.player)
+            if args.partners:
+                frame = partners(wh, player, pool=pool)
+                run = latest_run(wh, pool)
+                assert run is not None  # partners() said so otherwise
+                name = player_name(wh, player)
+                if args.json:
+                    print(json.dumps({"player_id": player, "name": name, "run_id": run.run_id,
+                                      "partners": _records(frame)},
+                                     ensure_ascii=False, indent=2))
+                else:
+                    print("\n".join(format_partners(player, name, run.run_id, frame)))
+                return 0
+            ex = explain_player(wh, player, pool=pool, period=args.period)
+        except ExplainError as exc:
+            _fail(str(exc))
+    if args.json:
+        print(json.dumps(explanation_json(ex), ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(format_explanation(ex)))
+    return 0
+
+
+def add_explain_commands(sub: Any, config: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "explain", parents=[config],
+        help="explain a player's rating: every event of a period and its share of the change",
+        description="For one player and one rating period of the pool's latest run: place, n, "
+        "r, field and partner factors, weight, normalisation, r' and the share of the change "
+        "of every event (spec/bridge-belo.md §13). PLAYER is a player id or a name.",
+    )
+    p.add_argument("player", metavar="PLAYER", help="player id or name")
+    p.add_argument("--period", metavar="PERIOD",
+                   help="e.g. 2013Q4 (default: the player's latest period with events)")
+    p.add_argument("--pool", metavar="NAME",
+                   help="rating list (default: the first pool of the configuration)")
+    p.add_argument("--partners", action="store_true",
+                   help="the partners view instead: counted events together and mean r' per "
+                   "partner over all periods of the run")
+    p.add_argument("--json", action="store_true", help="print the same data as JSON")
+    p.set_defaults(func=cmd_explain)

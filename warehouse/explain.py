@@ -1,0 +1,278 @@
+"""Explanations of a rating run (spec/bridge-belo.md §13).
+
+:func:`explain_player` answers "why is my rating what it is": for one player and one period of a
+stored run, every event with its place, ``n``, ``r``, each factor, the weight, ``r'`` and the
+part of the period's change it caused (view ``rating_explanations``, migration 003).
+:func:`partners` is the partners view ("Partneri"): events together and the mean effective
+contribution ``r'`` with each partner (view ``rating_partners``). :func:`find_player` turns what a
+user typed (an id or a name) into a player id.
+
+Errors::
+
+    WarehouseError                  (warehouse._errors)
+    └── ExplainError                nothing to explain: unknown or ambiguous player, no run yet,
+                                    a period without events for the player
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ._db import Warehouse
+from ._errors import WarehouseError
+from ._runs import latest_run
+from .identity import name_key
+
+__all__ = ["ExplainError", "Explanation", "PhantomState", "explain_player", "find_player",
+           "partners", "player_name"]
+
+_ROW_COLUMNS = (
+    "event_id, event_date, title, section, organiser, unit_no, place, n, r, field_factor, "
+    "partner_factor, weight, norm_factor, r_prime, counted, reason, share, phantom_r_prime, "
+    "phantom_share"
+)
+
+
+class ExplainError(WarehouseError):
+    """Nothing to explain: the player, the run or the period is not there; says what is."""
+
+
+@dataclass(frozen=True, slots=True)
+class PhantomState:
+    """A newcomer's hidden phantom in one period (spec §10)."""
+
+    rating_before: float
+    rating: float
+    events: int
+    state: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Explanation:
+    """One player's period of one run: the ratings around it and one row per event.
+
+    ``rows`` has the columns of view ``rating_explanations`` named in ``_ROW_COLUMNS``, in date
+    order. ``rating_before + shares_sum`` is the combined rating of the period (spec §8);
+    ``before_normalisation`` (the same unless the phantom retired, spec §10) times
+    ``periodic_factor`` is ``rating`` (spec §9).
+    """
+
+    player_id: int
+    name: str
+    pool: str
+    run_id: int
+    scheme: str
+    period_combine: str
+    history: float
+    period: str
+    periods: tuple[str, ...]
+    """Every period of the run in which the player has events."""
+    rating_before: float
+    rating: float
+    periodic_factor: float
+    """The periodic normalisation factor applied at the end of the period; 1.0 when none."""
+    normalised: bool
+    """Whether a periodic normalisation was applied at the end of the period."""
+    rows: pd.DataFrame
+    phantom: PhantomState | None
+
+    @property
+    def change(self) -> float:
+        return self.rating - self.rating_before
+
+    @property
+    def shares_sum(self) -> float:
+        """The period's change before the periodic normalisation."""
+        return float(self.rows["share"].sum())
+
+    @property
+    def combined(self) -> float:
+        """The player's own rating after combining the period's events (spec §8)."""
+        return self.rating_before + self.shares_sum
+
+    @property
+    def phantom_combined(self) -> float | None:
+        """The phantom's rating after combining its events of the period, when it has one."""
+        if self.phantom is None or math.isnan(self.phantom.rating_before):
+            return None
+        return self.phantom.rating_before + float(self.rows["phantom_share"].fillna(0.0).sum())
+
+    @property
+    def retired(self) -> bool:
+        """Whether the phantom retired at the end of the period (spec §10)."""
+        return self.phantom is not None and self.phantom.state == "retired"
+
+    @property
+    def before_normalisation(self) -> float:
+        """The rating before the periodic normalisation: ``combined``, or, when the phantom
+        retired, the mean of ``combined`` and ``phantom_combined`` (spec §10)."""
+        phantom = self.phantom_combined
+        if self.retired and phantom is not None:
+            return (self.combined + phantom) / 2.0
+        return self.combined
+
+
+def _canonical(wh: Warehouse, player_id: int) -> int | None:
+    rows = wh.con.execute(
+        "SELECT canonical_id FROM player_canonical WHERE player_id = ?", [player_id],
+    ).fetchall()
+    return int(rows[0][0]) if rows else None
+
+
+def player_name(wh: Warehouse, player_id: int) -> str:
+    """The player's display name (``player N`` for an id the warehouse does not know)."""
+    rows = wh.con.execute("SELECT name FROM players WHERE player_id = ?", [player_id]).fetchall()
+    return str(rows[0][0]) if rows else f"player {player_id}"
+
+
+def find_player(wh: Warehouse, text: str) -> int:
+    """The canonical player meant by ``text``: a player id, or a name matched by its name key
+    (``parsers.names.name_key``) against players' names and every spelling seen.
+
+    Raises :class:`ExplainError` for an unknown player (naming close names when there are some)
+    and for a name several players share (listing their ids).
+    """
+    text = text.strip()
+    if text.isdigit():
+        found = _canonical(wh, int(text))
+        if found is None:
+            raise ExplainError(f"no player {text}")
+        return found
+    key = name_key(text)
+    ids = sorted({int(r[0]) for r in wh.con.execute(
+        "SELECT c.canonical_id FROM players p JOIN player_canonical c USING (player_id) "
+        "WHERE p.name_key = ? "
+        "UNION SELECT player_id FROM player_spellings WHERE name_key = ?", [key, key],
+    ).fetchall()})
+    if len(ids) == 1:
+        return ids[0]
+    if ids:
+        listed = ", ".join(f"{i} ({player_name(wh, i)})" for i in ids)
+        raise ExplainError(f"{text!r} names {len(ids)} players: {listed}; give the player id")
+    names = [str(r[0]) for r in wh.con.execute("SELECT DISTINCT name FROM players").fetchall()]
+    close = difflib.get_close_matches(text, names, n=3, cutoff=0.75)
+    hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+    raise ExplainError(f"no player named {text!r}{hint}")
+
+
+def _run(wh: Warehouse, pool: str, run_id: int | None) -> tuple[int, str, dict[str, str]]:
+    if run_id is None:
+        run = latest_run(wh, pool)
+        if run is None:
+            raise ExplainError(f"no rating run of pool {pool!r} yet; run clubratings recompute "
+                               "first")
+        return run.run_id, run.scheme, dict(run.options)
+    rows = wh.con.execute(
+        "SELECT scheme, options FROM rating_runs WHERE run_id = ?", [run_id]).fetchall()
+    if not rows:
+        raise ExplainError(f"no rating run {run_id}")
+    return run_id, str(rows[0][0]), json.loads(rows[0][1])
+
+
+def _periods(wh: Warehouse, run_id: int, player_id: int) -> tuple[str, ...]:
+    rows = wh.con.execute(
+        "SELECT DISTINCT period FROM rating_contributions WHERE run_id = ? AND player_id = ? "
+        "AND NOT coalesce(phantom, false) ORDER BY period", [run_id, player_id],
+    ).fetchall()
+    return tuple(str(r[0]) for r in rows)
+
+
+def _phantom(wh: Warehouse, run_id: int, period: str, player_id: int) -> PhantomState | None:
+    rows = wh.con.execute(
+        "SELECT rating_before, rating, events, state FROM rating_phantoms "
+        "WHERE run_id = ? AND period = ? AND player_id = ?", [run_id, period, player_id],
+    ).fetchall()
+    if not rows:
+        return None
+    before, rating, events, state = rows[0]
+    return PhantomState(
+        rating_before=math.nan if before is None else float(before),
+        rating=math.nan if rating is None else float(rating),
+        events=int(events or 0),
+        state=str(state or ""),
+    )
+
+
+def explain_player(
+    wh: Warehouse,
+    player_id: int,
+    *,
+    pool: str = "bridge",
+    period: str | None = None,
+    run_id: int | None = None,
+) -> Explanation:
+    """Explain ``player_id``'s rating in ``period`` of run ``run_id``.
+
+    Defaults: the latest run of ``pool`` and the player's latest period with events. A merged
+    player is explained as the player their results count for.
+    """
+    canonical = _canonical(wh, player_id)
+    if canonical is None:
+        raise ExplainError(f"no player {player_id}")
+    run, scheme, options = _run(wh, pool, run_id)
+    name = player_name(wh, canonical)
+    periods = _periods(wh, run, canonical)
+    if not periods:
+        raise ExplainError(f"player {canonical} ({name}) has no events in rating run {run}")
+    if period is None:
+        period = periods[-1]
+    elif period not in periods:
+        raise ExplainError(
+            f"player {canonical} ({name}) has no events in period {period!r} of rating run "
+            f"{run}; periods with events: {', '.join(periods)}"
+        )
+    rows = wh.query(
+        f"SELECT {_ROW_COLUMNS} FROM rating_explanations WHERE run_id = ? AND player_id = ? "
+        "AND period = ? ORDER BY event_date, event_id, unit_no", [run, canonical, period],
+    )
+    rating = wh.con.execute(
+        "SELECT rating_before, rating FROM ratings WHERE run_id = ? AND period = ? "
+        "AND player_id = ?", [run, period, canonical],
+    ).fetchall()
+    before, after = (float(rating[0][0]), float(rating[0][1])) if rating else (math.nan, math.nan)
+    factor = wh.con.execute(
+        "SELECT factor FROM rating_normalisations WHERE run_id = ? AND period = ?", [run, period],
+    ).fetchall()
+    return Explanation(
+        player_id=canonical,
+        name=name,
+        pool=pool,
+        run_id=run,
+        scheme=scheme,
+        period_combine=options.get("period_combine", "exponential"),
+        history=float(options.get("history", 50)),
+        period=period,
+        periods=periods,
+        rating_before=before,
+        rating=after,
+        periodic_factor=float(factor[0][0]) if factor else 1.0,
+        normalised=bool(factor),
+        rows=rows,
+        phantom=_phantom(wh, run, period, canonical),
+    )
+
+
+def partners(
+    wh: Warehouse, player_id: int, run_id: int | None = None, *, pool: str = "bridge",
+) -> pd.DataFrame:
+    """The partners view of ``player_id`` in run ``run_id`` (default: the latest of ``pool``).
+
+    Columns ``partner_id, name, events, mean_r_prime, first_period, last_period``: one row per
+    partner, most events together first (spec §13, "Partneri").
+    """
+    canonical = _canonical(wh, player_id)
+    if canonical is None:
+        raise ExplainError(f"no player {player_id}")
+    run, _, _ = _run(wh, pool, run_id)
+    return wh.query(
+        "SELECT v.partner_id, p.name, v.events, v.mean_r_prime, v.first_period, v.last_period "
+        "FROM rating_partners v JOIN players p ON p.player_id = v.partner_id "
+        "WHERE v.run_id = ? AND v.player_id = ? "
+        "ORDER BY v.events DESC, v.mean_r_prime DESC, v.partner_id",
+        [run, canonical],
+    )
