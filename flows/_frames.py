@@ -13,7 +13,8 @@ from parsers import Event
 
 __all__ = ["events_to_results"]
 
-_COLUMNS = ["event_id", "date", "kind", "scoring", "boards", "unit", "place", "player"]
+_COLUMNS = ["event_id", "date", "kind", "scoring", "boards", "unit", "place", "player",
+            "parent", "match", "score", "club"]
 
 
 def events_to_results(events: Iterable[Event]) -> pd.DataFrame:
@@ -28,5 +29,8 @@ def events_to_results(events: Iterable[Event]) -> pd.DataFrame:
                     str(i), pd.Timestamp(ev.date), ev.kind, ev.scoring,
                     float("nan") if ev.boards is None else float(ev.boards),
                     str(j), float(unit.place), p.name.strip(),
+                    # a league's matches and standings (spec/bridge-belo.md §7)
+                    ev.parent, bool(ev.parent) and ev.round is not None and len(ev.units) == 2,
+                    float("nan") if unit.score is None else float(unit.score), p.club or "",
                 ))
     return pd.DataFrame(rows, columns=_COLUMNS)

@@ -121,7 +121,15 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     """Rate the pool's whole history; an identical earlier run (same inputs, configuration and
     code version) is kept rather than stored again."""
     params = ratings.parse_options(pool.scheme, pool.options)
-    options = ratings.params_to_options(params)
+    # The full resolved configuration, recorded with the run: every scheme option plus the
+    # pool's choice of events (spec §12) and its events abroad (§5).
+    options = ratings.params_to_options(params) | {
+        "pool.game": pool.game,
+        "pool.scoring": ",".join(pool.scoring),
+        "pool.kinds": ",".join(pool.kinds),
+        "pool.abroad": ",".join(f"{k}={'' if v is None else v}"
+                                for k, v in sorted(pool.abroad.items())),
+    }
     results = pool_results(wh, pool)
     if results.empty:
         return PoolRun(pool.name, None, False, (), 0)

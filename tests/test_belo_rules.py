@@ -354,3 +354,40 @@ def test_exponential_drift_is_small_and_periodic_normalisation_removes_it_sectio
     normalised = ratings.rate("belo2", results, options=base | {"periodic_normalisation": "period"})
     means = normalised.ratings.groupby("period")["rating"].mean()
     assert np.allclose(means, 500.0, atol=1e-9)
+
+
+# --- §12 separate lists ------------------------------------------------------------------------------
+
+def test_separate_lists_per_scoring_and_kind_section_12(tmp_path: Path) -> None:
+    from flows._config import PoolConfig
+    from flows._steps import pool_results, rate_pool
+    from parsers import parse_bytes
+    from warehouse import load_result, open_warehouse
+
+    from ._csvs import HEADER
+
+    def club(date: str, scoring: str, kind: str, organiser: str = "Club") -> str:
+        return "\n".join(
+            f"{organiser},{scoring} {kind},{date},{kind},{scoring},24,{u},{u},0,"
+            f"{scoring}{kind}{u}{s},"
+            for u in range(1, 4) for s in ("a", "b"))
+
+    data = "\n".join([HEADER, club("2013-08-01", "MP", "pairs"), club("2013-08-02", "IMP", "pairs"),
+                      club("2013-08-03", "IMP", "teams"),
+                      club("2013-08-04", "MP", "pairs", organiser="Abroad GP")]) + "\n"
+    with open_warehouse(tmp_path / "wh.duckdb") as wh:
+        load_result(wh, data.encode(), parse_bytes(data.encode(), source="x.csv"), path="x.csv")
+        imp = pool_results(wh, PoolConfig("imp", scoring=("IMP",)))
+        assert set(imp["scoring"]) == {"IMP"} and set(imp["kind"]) == {"pairs", "teams"}
+        pairs_mp = pool_results(wh, PoolConfig("mp", scoring=("MP",), kinds=("pairs",),
+                                               abroad={"Abroad GP": 550.0}))
+        assert set(pairs_mp["scoring"]) == {"MP"} and pairs_mp["event_id"].nunique() == 2
+        gp = pairs_mp[pairs_mp["abroad"]]
+        assert len(gp) == 6 and (gp["field_rating"] == 550.0).all()
+        run = rate_pool(wh, PoolConfig("imp", scoring=("IMP",)))
+        options = wh.con.execute("SELECT options FROM rating_runs WHERE run_id = ?",
+                                 [run.run_id]).fetchall()[0][0]
+        assert '"pool.scoring": "IMP"' in options  # the run records its choice of events
+        rated = wh.con.execute("SELECT count(DISTINCT player_id) FROM ratings WHERE run_id = ?",
+                               [run.run_id]).fetchall()[0][0]
+        assert rated == 12  # the IMP pairs and IMP teams players only
