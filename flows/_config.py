@@ -60,6 +60,9 @@ class PoolConfig:
     abroad: Mapping[str, float | None] = field(default_factory=dict)
     """Organisers whose events are played abroad (§5), with the assumed field rating of their
     events (used with the option ``abroad=assumed``), or none."""
+    periods: str = "tournament"
+    """Go pools: what one rating period is (spec/go-rfg.md "One rating period"): a
+    ``tournament``, or the ``month`` / ``quarter`` / ``year`` of the game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,14 @@ def _expect(table: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
         raise ConfigError(
             f"{where}: {key} must be a {kind.__name__}, got {value!r}"
         )
+    return value
+
+
+def _periods(pool: Mapping[str, Any], where: str) -> str:
+    value = _expect(pool, "periods", str, where) if "periods" in pool else "tournament"
+    if value not in ("tournament", "month", "quarter", "year"):
+        raise ConfigError(f"{where}: periods must be tournament, month, quarter or year, "
+                          f"got {value!r}")
     return value
 
 
@@ -152,6 +163,7 @@ def load_config(path: Path | str | None = None) -> Config:
             kinds=tuple(str(x) for x in _expect(pool, "kinds", list, where))
             if "kinds" in pool else (),
             abroad={str(k): (None if v == "" else float(v)) for k, v in abroad.items()},
+            periods=_periods(pool, where),
         ))
     identity = data.get("identity", {})
     where = f"{path} [identity]"

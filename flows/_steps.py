@@ -15,7 +15,15 @@ import pandas as pd
 
 import ratings
 from publishing import publish_pool
-from warehouse import Warehouse, find_run, frame_sha256, open_warehouse, results_frame, store_run
+from warehouse import (
+    Warehouse,
+    find_run,
+    frame_sha256,
+    games_frame,
+    open_warehouse,
+    results_frame,
+    store_run,
+)
 from warehouse.register import load_register
 from warehouse.review import apply_decisions_file
 
@@ -103,7 +111,10 @@ class PoolRun:
 
 def pool_results(wh: Warehouse, pool: PoolConfig) -> pd.DataFrame:
     """The pool's results frame: its game, its scoring methods and kinds (spec/bridge-belo.md
-    §12, separate lists), events abroad marked with their assumed field rating (§5)."""
+    §12, separate lists), events abroad marked with their assumed field rating (§5). A go pool
+    gets the games frame instead (one row per game, periods as the pool says)."""
+    if pool.game == "go":
+        return games_frame(wh, pool.periods)
     results = results_frame(wh, pool.game)
     if pool.scoring:
         results = results[results["scoring"].isin(pool.scoring)]
@@ -125,6 +136,7 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     # pool's choice of events (spec §12) and its events abroad (§5).
     options = ratings.params_to_options(params) | {
         "pool.game": pool.game,
+        "pool.periods": pool.periods if pool.game == "go" else "",
         "pool.scoring": ",".join(pool.scoring),
         "pool.kinds": ",".join(pool.kinds),
         "pool.abroad": ",".join(f"{k}={'' if v is None else v}"

@@ -18,8 +18,8 @@ import pandas as pd
 from ._db import Warehouse
 
 __all__ = [
-    "RunRecord", "find_run", "frame_sha256", "latest_run", "results_frame", "run_tables",
-    "store_run",
+    "RunRecord", "find_run", "frame_sha256", "games_frame", "latest_run", "results_frame",
+    "run_tables", "store_run",
 ]
 
 
@@ -47,6 +47,35 @@ def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
         """,
         [game],
     )
+
+
+def games_frame(wh: Warehouse, period: str = "month") -> pd.DataFrame:
+    """Go games in force as the games frame of the go schemes: ``period, player, opponent,
+    result, handicap, colour, date, komi`` (one row per game, black's side).
+
+    ``period`` labels the rating periods: ``tournament`` (the tournament a game belongs to),
+    ``month``, ``quarter`` or ``year`` of the game's date.
+    """
+    games = wh.query(
+        "SELECT event_id, date, tournament, black, white, black_result, handicap, komi "
+        "FROM go_games ORDER BY date, event_id"
+    )
+    dates = pd.to_datetime(games["date"])
+    if period == "tournament":
+        label = games["tournament"].where(games["tournament"] != "", games["event_id"].astype(str))
+    else:
+        freq = {"month": "M", "quarter": "Q", "year": "Y"}[period]
+        label = dates.dt.to_period(freq).astype(str)
+    return pd.DataFrame({
+        "period": label.astype(str),
+        "player": games["black"].astype(str),
+        "opponent": games["white"].astype(str),
+        "result": games["black_result"].astype(float),
+        "handicap": games["handicap"].astype("int64"),
+        "colour": "b",
+        "date": dates,
+        "komi": games["komi"].astype(float),
+    })
 
 
 def frame_sha256(*frames: pd.DataFrame | None) -> str:
@@ -118,11 +147,24 @@ def store_run(
             "inputs_sha256": inputs_sha256, "code_version": code_version, "created_at": now,
         }]).astype({"first_period": "object", "last_period": "object"}))
         r = ratings.assign(run_id=run_id, player_id=ratings["player"].astype("int64"))
+        extra = [c for c in ("deviation_before", "deviation", "anomaly", "entry") if c in r]
         wh.insert_frame("ratings", r[[
             "run_id", "period", "period_start", "period_end", "player_id", "rating_before",
-            "rating", "events",
+            "rating", "events", *extra,
         ]])
-        if not contributions.empty:
+        if "opponent" in contributions and not contributions.empty:  # a game-based scheme
+            g = contributions.assign(
+                run_id=run_id, player_id=contributions["player"].astype("int64"),
+                opponent_id=contributions["opponent"].astype("int64"),
+            )
+            for column, default in (("expected", float("nan")), ("weight", 1.0)):
+                if column not in g:
+                    g[column] = default
+            wh.insert_frame("game_contributions", g[[
+                "run_id", "period", "player_id", "opponent_id", "result", "handicap", "colour",
+                "expected", "weight",
+            ]])
+        elif not contributions.empty:
             c = contributions.assign(
                 run_id=run_id,
                 player_id=contributions["player"].astype("int64"),
@@ -171,7 +213,8 @@ def run_tables(wh: Warehouse, run_id: int) -> pd.DataFrame:
     return wh.query(
         """
         SELECT r.period, r.period_start, r.period_end, r.player_id, p.name,
-               coalesce(c.club, '') AS club, r.rating_before, r.rating, r.events
+               coalesce(c.club, '') AS club, r.rating_before, r.rating, r.events,
+               r.deviation
         FROM ratings r
         JOIN players p USING (player_id)
         LEFT JOIN player_clubs c USING (player_id)
