@@ -277,9 +277,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from ._cli_explain import add_explain_commands
     from ._cli_identity import add_identity_commands
+    from ._cli_mcmahon import add_mcmahon_commands
 
     add_identity_commands(sub, config)
     add_explain_commands(sub, config)
+    add_mcmahon_commands(sub, config)
     return parser
 
 

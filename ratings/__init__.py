@@ -60,10 +60,13 @@ from ._frames import (
     RESULTS_COLUMNS,
     RatingRun,
 )
+from ._go import GAMES_COLUMNS, check_games, grade
 from ._registry import SCHEMES, RateFunction, Scheme, params_to_options, parse_options, rate
+from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
 
 __all__ = [
     "CONTRIBUTIONS_COLUMNS",
+    "GAMES_COLUMNS",
     "INITIAL_COLUMNS",
     "NORMALISATIONS_COLUMNS",
     "RATINGS_COLUMNS",
@@ -75,10 +78,16 @@ __all__ = [
     "RateFunction",
     "RatingError",
     "RatingRun",
+    "RfgBootstrapParams",
+    "RfgParams",
     "Scheme",
     "UnknownScheme",
+    "check_games",
+    "grade",
     "params_to_options",
     "parse_options",
     "rate",
     "rate_belo",
+    "rate_rfg",
+    "rate_rfg_bootstrap",
 ]

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import pandas as pd
 
+from ._baselines import EgfParams, EloParams, Glicko2Params, rate_egf, rate_elo, rate_glicko2
 from ._belo import BeloParams, rate_belo
 from ._errors import OptionError, UnknownScheme
 from ._frames import RatingRun
 from ._options import apply_options, option_specs, options_to_text
+from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -70,6 +72,52 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=BeloParams,
             defaults=belo2,
             rate=rate_belo,
+        ),
+    )
+    # Go baselines (ratings/_baselines.py): games frame in, like every go scheme.
+    schemes += (
+        Scheme(
+            name="elo",
+            description="Elo for go games: k = 20, scale 400, start 1500, optional handicap "
+            "points per stone (ratings/_baselines.py)",
+            params_type=EloParams,
+            defaults=EloParams(),
+            rate=rate_elo,
+        ),
+        Scheme(
+            name="glicko2",
+            description="Glicko-2 (Glickman), tau = 0.5, start 1500 / 350 / 0.06, one rating "
+            "period per period (ratings/_baselines.py)",
+            params_type=Glicko2Params,
+            defaults=Glicko2Params(),
+            rate=rate_glicko2,
+        ),
+        Scheme(
+            name="egf",
+            description="EGF GoR (2021 formula), one tournament per period, floor -900 "
+            "(ratings/_baselines.py)",
+            params_type=EgfParams,
+            defaults=EgfParams(),
+            rate=rate_egf,
+        ),
+    )
+    # Go, the Russian Go Federation rating (ratings/_rfg.py): games frame in.
+    schemes += (
+        Scheme(
+            name="rfg",
+            description="RFG go rating: generalised Elo with deviations, handicap, time decay, "
+            "anomaly correction and first entry (spec/go-rfg.md)",
+            params_type=RfgParams,
+            defaults=RfgParams(),
+            rate=rate_rfg,
+        ),
+        Scheme(
+            name="rfg-bootstrap",
+            description="RFG 'from scratch' recalculation: B = 1, K = 4 (3000 - R) / 100 "
+            "(spec/go-rfg.md, Bootstrap)",
+            params_type=RfgBootstrapParams,
+            defaults=RfgBootstrapParams(),
+            rate=rate_rfg_bootstrap,
         ),
     )
     return {s.name: s for s in schemes}

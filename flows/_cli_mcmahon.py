@@ -1,0 +1,510 @@
+"""``clubratings mcmahon``: run a McMahon tournament with dynamic levels (spec/go-mcmahon-levels.md).
+
+    mcmahon start PLAYERS.csv --rounds N --essential K [--bars "2100:0,1800:-1"] --out STATE.json
+    mcmahon pair STATE.json [--absent ID ...]       next round's pairs, kept in the state
+    mcmahon result STATE.json RESULTS.csv           record a round (the state file is replaced
+                                                    atomically)
+    mcmahon standings STATE.json [--csv] [--levels]
+    mcmahon standings --games FILE [--bars ...] [--players PLAYERS.csv]
+                                                    a played tournament from a go result file
+
+The library work is in :mod:`ratings._mcmahon`; this module reads and writes files only.
+See docs/mcmahon.md for the file formats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+import os
+import sys
+import tempfile
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pandas as pd
+
+__all__ = ["add_mcmahon_commands", "events_to_games", "read_results", "result_scores"]
+
+
+def _fail(message: str) -> NoReturn:
+    from .cli import _fail as fail
+
+    fail(message)
+
+
+def _lib() -> Any:
+    from ratings import _mcmahon
+
+    return _mcmahon
+
+
+# ---------------------------------------------------------------- files
+
+
+def _read_csv(path: Path, what: str) -> list[dict[str, str]]:
+    """Rows of a CSV with lower-case, stripped header names and stripped cells."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        _fail(f"cannot read {what} {path}: {exc.strerror}")
+    except UnicodeDecodeError:
+        _fail(f"{path}: {what} must be UTF-8 text")
+    reader = csv.DictReader(io.StringIO(text))
+    if reader.fieldnames is None:
+        _fail(f"{path}: {what} file is empty")
+    rows = []
+    for row in reader:  # cells beyond the header (key None) are ignored
+        rows.append({k.strip().lower(): (v or "").strip() for k, v in row.items()
+                     if k is not None})
+    return rows
+
+
+def _load_state(path: Path) -> Any:
+    lib = _lib()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        _fail(f"cannot read state {path}: {exc.strerror}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        _fail(f"{path}: not a JSON state file ({exc})")
+    try:
+        return lib.state_from_json(data)
+    except lib.TournamentError as exc:
+        _fail(f"{path}: {exc}")
+
+
+def _write_state(path: Path, state: Any) -> None:
+    """Write the state next to ``path`` and move it into place, so a crash never leaves half."""
+    text = json.dumps(_lib().state_to_json(state), indent=2, ensure_ascii=False) + "\n"
+    folder = path.resolve().parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        _fail(f"cannot write state {path}: {exc.strerror}")
+
+
+# ---------------------------------------------------------------- start
+
+
+def _rating(value: str, where: str) -> float:
+    """A rating cell: a number or a grade such as ``3k`` / ``1d``."""
+    lib = _lib()
+    try:
+        number = float(value)
+    except ValueError:
+        try:
+            return float(lib.rating_from_grade(value))
+        except lib.TournamentError:
+            _fail(f"{where}, column rating: not a rating or grade: {value!r}")
+    if not math.isfinite(number) or number >= 3000:
+        _fail(f"{where}, column rating: rating must be below 3000: {value!r}")
+    return number
+
+
+def cmd_start(args: argparse.Namespace) -> int:
+    lib = _lib()
+    if args.out.exists():
+        _fail(f"{args.out} exists; remove it or choose another --out")
+    rows = _read_csv(args.players, "players")
+    if not rows or not {"name", "rating"} <= set(rows[0]):
+        _fail(f"{args.players}: players need columns name,rating[,id]")
+    entrants = []
+    for i, row in enumerate(rows, start=2):
+        where = f"{args.players}: row {i}"
+        if not row["name"]:
+            _fail(f"{where}, column name: empty name")
+        pid = row.get("id") or row["name"]
+        entrants.append(lib.Entrant(id=pid, name=row["name"], rating=_rating(row["rating"], where)))
+    try:
+        bars = lib.parse_bars(args.bars)
+        state = lib.start_tournament(entrants, rounds=args.rounds,
+                                     essential_places=args.essential, bars=bars)
+    except lib.TournamentError as exc:
+        _fail(f"{args.players}: {exc}")
+    _write_state(args.out, state)
+    print(f"{len(state.players)} players, {state.rounds} rounds; state written to {args.out}")
+    return 0
+
+
+# ---------------------------------------------------------------- pair
+
+
+def _resolver(state: Any, path: Path) -> Any:
+    """Maps an id, or a name that belongs to one player only, to the player's id."""
+    ids = {p.id for p in state.players}
+    by_name: dict[str, list[str]] = {}
+    for p in state.players:
+        by_name.setdefault(p.name, []).append(p.id)
+
+    def resolve(value: str, where: str) -> str:
+        if value in ids:
+            return value
+        found = by_name.get(value, [])
+        if len(found) == 1:
+            return found[0]
+        why = "names several players; use the id" if found else "is no player of the tournament"
+        _fail(f"{path}: {where}: {value!r} {why}")
+
+    return resolve
+
+
+def _describe(state: Any, pid: str, levels: dict[str, int], points: dict[str, float]) -> str:
+    return f"{state.player(pid).name} (U {levels[pid]}, {points[pid]:g} pts)"
+
+
+def cmd_pair(args: argparse.Namespace) -> int:
+    lib = _lib()
+    state = _load_state(args.state)
+    resolve = _resolver(state, args.state)
+    absent = [resolve(a, "--absent") for a in args.absent]
+    try:
+        pairing = lib.pair_round(state, absent=absent)
+    except lib.TournamentError as exc:
+        _fail(f"{args.state}: {exc}")
+    levels, points = state.levels(), state.points()
+    print(f"round {pairing.round}")
+    for table, (a, b) in enumerate(pairing.pairs, start=1):
+        print(f"{table:>3}  {_describe(state, a, levels, points)} - "
+              f"{_describe(state, b, levels, points)}")
+    if pairing.bye is not None:
+        print(f"bye  {_describe(state, pairing.bye, levels, points)}")
+    for pid in pairing.absent:
+        print(f"absent  {state.player(pid).name}")
+    for a, b in pairing.repeats:
+        print(f"repeat  {state.player(a).name} - {state.player(b).name}")
+    for note in pairing.notes:
+        print(f"note  {note}")
+    _write_state(args.state, replace(state, pending=pairing))
+    return 0
+
+
+# ---------------------------------------------------------------- result
+
+_FIRST = {"1-0", "1:0", "1–0"}
+_SECOND = {"0-1", "0:1", "0–1"}
+_JIGO = {"0.5-0.5", "0.5:0.5", "½-½", "½:½", "1/2-1/2", "=", "jigo", "draw"}
+_FORFEITS = {"+-": (1.0, 0.0), "-+": (0.0, 1.0), "--": (0.0, 0.0)}
+
+
+def result_scores(text: str, *, colours: bool) -> tuple[float, float, bool]:
+    """``(score of the first column, score of the second, played)`` for a result cell.
+
+    ``1-0``, ``0-1``, ``=``/``jigo``/``0.5-0.5``; forfeits ``+-``, ``-+``, ``--`` (both lose);
+    with white/black columns also ``W+...`` / ``B+...`` (white is the first column).
+    """
+    token = text.strip().lower().replace(" ", "")
+    if token in _FIRST:
+        return 1.0, 0.0, True
+    if token in _SECOND:
+        return 0.0, 1.0, True
+    if token in _JIGO:
+        return 0.5, 0.5, True
+    if token in _FORFEITS:
+        first, second = _FORFEITS[token]
+        return first, second, False
+    if colours and token.startswith("w+"):
+        return 1.0, 0.0, True
+    if colours and token.startswith("b+"):
+        return 0.0, 1.0, True
+    raise ValueError(text)
+
+
+def read_results(path: Path, state: Any) -> dict[int, Any]:
+    """The rounds of a results CSV as :class:`RoundResults` by round number."""
+    lib = _lib()
+    rows = _read_csv(path, "results")
+    header = set(rows[0]) if rows else set()
+    if {"white", "black"} <= header:
+        first, second, colours = "white", "black", True
+    elif {"player_a", "player_b"} <= header:
+        first, second, colours = "player_a", "player_b", False
+    else:
+        _fail(f"{path}: results need columns round, white,black (or player_a,player_b), result")
+    if not {"round", "result"} <= header:
+        _fail(f"{path}: results need columns round, {first},{second}, result")
+    resolve = _resolver(state, path)
+    games: dict[int, list[Any]] = {}
+    byes: dict[int, list[str]] = {}
+    absent: dict[int, list[str]] = {}
+    for i, row in enumerate(rows, start=2):
+        where = f"row {i}"
+        try:
+            number = int(row["round"])
+        except ValueError:
+            _fail(f"{path}: {where}, column round: not a round number: {row['round']!r}")
+        games.setdefault(number, [])
+        a = resolve(row[first], f"{where}, column {first}")
+        outcome = row["result"].lower()
+        if outcome in {"bye", "absent"}:
+            if row[second]:
+                _fail(f"{path}: {where}, column {second}: a {outcome} has no opponent, "
+                      f"got {row[second]!r}")
+            (byes if outcome == "bye" else absent).setdefault(number, []).append(a)
+            continue
+        b = resolve(row[second], f"{where}, column {second}")
+        try:
+            score_a, score_b, played = result_scores(row["result"], colours=colours)
+        except ValueError:
+            _fail(f"{path}: {where}, column result: unknown result {row['result']!r} "
+                  "(1-0, 0-1, =, +-, -+, --, bye, absent)")
+        handicap_text = row.get("handicap", "") or "0"
+        if not handicap_text.isdigit():
+            _fail(f"{path}: {where}, column handicap: not a number of stones: "
+                  f"{handicap_text!r}")
+        games[number].append(lib.Game(a=a, b=b, score_a=score_a, score_b=score_b,
+                                      handicap=int(handicap_text), played=played))
+    return {n: lib.RoundResults(games=tuple(games[n]), byes=tuple(byes.get(n, ())),
+                                absent=tuple(absent.get(n, ()))) for n in sorted(games)}
+
+
+def _with_pending_bye(state: Any, number: int, results: Any) -> Any:
+    """The bye of the pending pairing of this round, unless the file says otherwise."""
+    pending = state.pending
+    if pending is None or pending.round != number or pending.bye is None:
+        return results
+    mentioned = {pid for g in results.games for pid in (g.a, g.b)}
+    mentioned |= set(results.byes) | set(results.absent)
+    if pending.bye in mentioned:
+        return results
+    return replace(results, byes=(*results.byes, pending.bye))
+
+
+def cmd_result(args: argparse.Namespace) -> int:
+    lib = _lib()
+    state = _load_state(args.state)
+    rounds = read_results(args.results, state)
+    if not rounds:
+        _fail(f"{args.results}: no results")
+    for number, results in rounds.items():
+        expected = len(state.played) + 1
+        if number != expected:
+            played = "is already recorded" if number < expected else "comes too early"
+            _fail(f"{args.results}: round {number} {played}; the next round is {expected}")
+        try:
+            state = lib.apply_round(state, _with_pending_bye(state, number, results))
+        except lib.TournamentError as exc:
+            _fail(f"{args.results}: {exc}")
+    _write_state(args.state, state)
+    done = ", ".join(str(n) for n in rounds)
+    print(f"recorded round {done}; {len(state.played)} of {state.rounds} rounds played")
+    return 0
+
+
+# ---------------------------------------------------------------- standings
+
+
+def events_to_games(
+    events: Iterable[Any], source: str, known: dict[str, float] | None = None,
+) -> tuple[list[Any], dict[int, list[Any]]]:
+    """Entrants and games by round from go events (go contract: one event per game).
+
+    The player id is the federation id when the file gives one, else the name. The rating is
+    ``known[id]`` or ``known[name]`` when given, else the rank of the player record (``grade``
+    or ``rank``) or of the unit's label (``3k``, ``1d``) turned into a rating (21k = 0, +100 a
+    grade, 1d = 2100). White is ``a``, black ``b`` (black receives the handicap); without
+    colours the units keep the file's order.
+    """
+    known = known or {}
+    lib = _lib()
+    ratings: dict[str, float] = {}
+    names: dict[str, str] = {}
+    games: dict[int, list[Any]] = {}
+    for event in events:
+        if event.round is None:
+            _fail(f"{source}: game {event.title!r} has no round number")
+        if len(event.units) != 2 or any(len(u.players) != 1 for u in event.units):
+            _fail(f"{source}: game {event.title!r} is not two players")
+        units = list(event.units)
+        if units[0].colour == "black" or units[1].colour == "white":
+            units.reverse()
+        ids = []
+        for unit in units:
+            player = unit.players[0]
+            pid = player.federation_id or player.name
+            names.setdefault(pid, player.name)
+            ids.append(pid)
+            if pid not in ratings:
+                rating = known.get(pid, known.get(player.name, _grade_of(unit, player)))
+                if rating is not None:
+                    ratings[pid] = rating
+        places = [u.place for u in units]
+        scores = {(1.0, 2.0): (1.0, 0.0), (2.0, 1.0): (0.0, 1.0), (1.5, 1.5): (0.5, 0.5)}
+        if tuple(places) not in scores:
+            _fail(f"{source}: game {event.title!r}: places {places!r} are no go result")
+        score_a, score_b = scores[(places[0], places[1])]  # type: ignore[index]
+        games.setdefault(int(event.round), []).append(lib.Game(
+            a=ids[0], b=ids[1], score_a=score_a, score_b=score_b,
+            handicap=int(event.handicap or 0)))
+    missing = sorted(names[pid] for pid in names if pid not in ratings)
+    if missing:
+        _fail(f"{source}: no rank for player {missing[0]!r} "
+              f"({len(missing)} without one); give ratings or grades with --players "
+              "PLAYERS.csv (name,rating[,id])")
+    entrants = [lib.Entrant(id=pid, name=names[pid], rating=ratings[pid]) for pid in names]
+    return entrants, games
+
+
+def _grade_of(unit: Any, player: Any) -> float | None:
+    lib = _lib()
+    for text in (getattr(player, "grade", None), getattr(player, "rank", None), unit.label):
+        if isinstance(text, str) and text.strip():
+            try:
+                return float(lib.rating_from_grade(text))
+            except lib.TournamentError:
+                continue
+    return None
+
+
+def _go_events(path: Path) -> list[Any]:
+    """The go games of ``path`` as read by the first format that recognises it and yields go
+    events (specific formats before the generic fallbacks)."""
+    import parsers
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror}")
+    formats = sorted(parsers.FORMATS.values(), key=lambda f: f.fallback)
+    readers = [f for f in formats if f.detect(data, str(path))]
+    if not readers:
+        _fail(f"{path.name}: no known format reads this file; known formats: "
+              f"{', '.join(parsers.FORMATS)}")
+    problems = []
+    for fmt in readers:
+        try:
+            result = fmt.parse(data, source=str(path))
+        except parsers.ParseError as exc:
+            problems.append(str(exc.with_file(path.name)))
+            continue
+        events = [e for e in result.events if e.game == "go"]
+        if events:
+            return events
+        problems.append(f"{fmt.name} finds no go games")
+    _fail(f"{path.name}: no go tournament read ({'; '.join(problems)})")
+
+
+def _known_ratings(path: Path | None) -> dict[str, float]:
+    """Ratings by id and by name from a players CSV (``name,rating[,id]``)."""
+    if path is None:
+        return {}
+    rows = _read_csv(path, "players")
+    if not rows or not {"name", "rating"} <= set(rows[0]):
+        _fail(f"{path}: players need columns name,rating[,id]")
+    known: dict[str, float] = {}
+    for i, row in enumerate(rows, start=2):
+        rating = _rating(row["rating"], f"{path}: row {i}")
+        known[row["name"]] = rating
+        if row.get("id"):
+            known[row["id"]] = rating
+    return known
+
+
+def _state_from_games(path: Path, bars_text: str, players: Path | None) -> Any:
+    lib = _lib()
+    known = _known_ratings(players)
+    entrants, games = events_to_games(_go_events(path), path.name, known)
+    try:
+        return lib.replay(entrants, games, bars=lib.parse_bars(bars_text))
+    except lib.TournamentError as exc:
+        _fail(f"{path.name}: {exc}")
+
+
+def _text_table(frame: pd.DataFrame) -> list[str]:
+    """The standings as aligned text."""
+    def cell(value: Any, column: str) -> str:
+        if isinstance(value, float) and math.isnan(value):
+            return "-"
+        if column == "opponents_level":
+            return f"{value:.1f}"
+        if isinstance(value, float):
+            return f"{value:g}"
+        return str(value)
+
+    header = [str(c) for c in frame.columns]
+    rows = [[cell(v, c) for v, c in zip(rec, frame.columns)]
+            for rec in frame.itertuples(index=False)]
+    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
+    left = {i for i, c in enumerate(header) if c in {"id", "name", "separated_by"}}
+    return ["  ".join(c.ljust(w) if i in left else c.rjust(w)
+                      for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+            for row in [header, *rows]]
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    lib = _lib()
+    if (args.state is None) == (args.games is None):
+        _fail("standings needs STATE.json or --games FILE (one of them)")
+    if args.games is not None:
+        state = _state_from_games(args.games, args.bars, args.players)
+    else:
+        if args.bars or args.players:
+            _fail("--bars and --players only apply with --games; a state file keeps its own")
+        state = _load_state(args.state)
+    frame = lib.level_history(state) if args.levels else lib.standings(state)
+    if args.csv:
+        sys.stdout.write(frame.to_csv(index=False, lineterminator="\n"))
+    else:
+        print("\n".join(_text_table(frame)))
+    return 0
+
+
+# ---------------------------------------------------------------- parser
+
+
+def add_mcmahon_commands(sub: Any, config: argparse.ArgumentParser) -> None:
+    """Add ``mcmahon start|pair|result|standings`` to the ``clubratings`` subcommands."""
+    del config  # no configuration: every command works on its own files
+    top = sub.add_parser(
+        "mcmahon", help="run a McMahon go tournament with dynamic levels",
+        description="A McMahon tournament with a dynamic level per player instead of "
+        "Buchholz (spec/go-mcmahon-levels.md): start, pair, record results, standings.",
+    )
+    cmds = top.add_subparsers(dest="mcmahon_command", required=True, metavar="STEP")
+
+    p = cmds.add_parser("start", help="create the state file from a players CSV",
+                        description="PLAYERS.csv has columns name,rating[,id]; rating is an "
+                        "RFG rating or a grade (3k, 1d).")
+    p.add_argument("players", type=Path, metavar="PLAYERS.csv")
+    p.add_argument("--rounds", type=int, required=True, help="number of rounds")
+    p.add_argument("--essential", type=int, required=True,
+                   help="essential places (prizes, qualifiers); the top group needs twice as many")
+    p.add_argument("--bars", default="", metavar="R:P,...",
+                   help='McMahon bars, e.g. "2100:0,1800:-1": rating from R starts with P points')
+    p.add_argument("--out", type=Path, required=True, metavar="STATE.json")
+    p.set_defaults(func=cmd_start)
+
+    p = cmds.add_parser("pair", help="print the next round's pairs and keep them in the state")
+    p.add_argument("state", type=Path, metavar="STATE.json")
+    p.add_argument("--absent", nargs="+", action="extend", default=[], metavar="PLAYER",
+                   help="players (id or name) who miss this round")
+    p.set_defaults(func=cmd_pair)
+
+    p = cmds.add_parser("result", help="record round results (columns round, white, black, "
+                        "result; or player_a, player_b)")
+    p.add_argument("state", type=Path, metavar="STATE.json")
+    p.add_argument("results", type=Path, metavar="RESULTS.csv")
+    p.set_defaults(func=cmd_result)
+
+    p = cmds.add_parser("standings", help="places with every criterion shown",
+                        description="Standings of a state file, or of a played tournament "
+                        "read from a go result file with --games.")
+    p.add_argument("state", type=Path, nargs="?", metavar="STATE.json")
+    p.add_argument("--games", type=Path, metavar="FILE", help="a go tournament result file")
+    p.add_argument("--bars", default="", metavar="R:P,...",
+                   help="McMahon bars for --games (default: everyone starts at 0)")
+    p.add_argument("--players", type=Path, metavar="PLAYERS.csv",
+                   help="ratings or grades for --games (name,rating[,id]); they win over "
+                   "the file's ranks")
+    p.add_argument("--csv", action="store_true", help="CSV instead of aligned text")
+    p.add_argument("--levels", action="store_true",
+                   help="the level history (U0, U1, ...) instead of the standings")
+    p.set_defaults(func=cmd_standings)

@@ -1,0 +1,301 @@
+"""Go helpers shared by the go rating schemes: the games frame, grades, handicap, win probability.
+
+The RFG scale (spec/go-rfg.md "Scale"): the ideal player is at 3000, a player's distance to
+it is ``d = 3000 - R``; rating 0 is 21 kyu, each 100 points one grade, 2000 = 1 kyu,
+2100 = 1 dan.
+
+The games frame (one row per game, from the first player's side) is checked once here by
+:func:`check_games`; :func:`check_go_initial` checks the initial ratings (``player, rating
+[, deviation]``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ._errors import InputError
+
+__all__ = [
+    "GAMES_COLUMNS",
+    "IDEAL",
+    "MIN_DISTANCE",
+    "TITLES",
+    "Distance",
+    "check_games",
+    "check_go_initial",
+    "distance",
+    "grade",
+    "grade_floor",
+    "grade_rating",
+    "group_sum",
+    "handicap_points",
+    "p",
+    "title",
+    "true_handicap",
+    "win_probability",
+]
+
+Floats: TypeAlias = npt.NDArray[np.float64]
+Distance: TypeAlias = Literal["geometric", "rms"]
+
+IDEAL = 3000.0
+"""Rating of the ideal player (spec/go-rfg.md "Scale")."""
+
+MIN_DISTANCE = 1.0
+"""Smallest distance to 3000 the formulas work with: ratings are kept at most 2999, so that
+``d``, ``S* = d/4`` and ``D`` stay positive (the spec's formulas divide by them)."""
+
+DAN_FLOOR = 2100.0
+"""1 dan (spec/go-rfg.md "Scale"); below it the ``rms`` distance is the constant 1000."""
+
+KYU_DISTANCE = 1000.0
+"""``D`` of the ``rms`` distance when a player is below 1 dan (spec/go-rfg.md "Win probability")."""
+
+TITLES: dict[str, float] = {"KMS": 2150.0, "MS": 2350.0, "GR": 2550.0}
+"""Title levels used in the sources (spec/go-rfg.md "Scale"): candidate master, master, grand
+master of sport."""
+
+GAMES_COLUMNS = ("period", "player", "opponent", "result", "handicap", "colour")
+"""Required columns of the games frame; ``date`` and ``komi`` are optional."""
+
+_DATE = "datetime64[us]"
+_COLOURS = {"b": "b", "w": "w", "black": "b", "white": "w"}
+
+
+# --- grades ------------------------------------------------------------------------------------
+
+
+def _grade_name(step: int) -> str:
+    # spec/go-rfg.md "Scale": step 0 (rating 0) = 21 kyu, step 20 (2000) = 1 kyu,
+    # step 21 (2100) = 1 dan.
+    return f"{step - 20}d" if step >= 21 else f"{21 - step}k"
+
+
+def grade(rating: float) -> str:
+    """The kyu/dan grade of ``rating``, rounded to the nearest multiple of 100.
+
+    spec/go-rfg.md "Scale": 0 = 21k, 1800 = 3k, 2000 = 1k, 2100 = 1d, 2200 = 2d. A rating exactly
+    between two grades rounds up (2050 -> "1d"; the source allows either reading: "a strong
+    1 kyu or a weak 1 dan"); :func:`grade_floor` gives the other reading.
+    """
+    return _grade_name(math.floor(float(rating) / 100.0 + 0.5))
+
+
+def grade_floor(rating: float) -> str:
+    """The highest grade whose rating ``rating`` has reached (2050 -> "1k", 2100 -> "1d")."""
+    return _grade_name(math.floor(float(rating) / 100.0))
+
+
+_GRADE = re.compile(r"^\s*(\d+)\s*([kKdD])\s*$")
+
+
+def grade_rating(text: str) -> float:
+    """The rating of a grade written ``"5k"`` / ``"2d"`` (the inverse of :func:`grade`):
+    ``n k -> 2100 - 100 n``, ``n d -> 2000 + 100 n``. Raises ``ValueError`` otherwise."""
+    match = _GRADE.match(text)
+    if match is None or int(match.group(1)) < 1:
+        raise ValueError(f"not a grade: {text!r}")
+    n = int(match.group(1))
+    return 2100.0 - 100.0 * n if match.group(2).lower() == "k" else 2000.0 + 100.0 * n
+
+
+def title(rating: float) -> str:
+    """The highest title level (:data:`TITLES`) ``rating`` reaches, ``""`` below KMS."""
+    reached = [name for name, level in TITLES.items() if rating >= level]
+    return reached[-1] if reached else ""
+
+
+# --- handicap and win probability --------------------------------------------------------------
+
+
+def true_handicap(stones: npt.ArrayLike) -> Floats:
+    """spec/go-rfg.md "Win probability": ``H = F - 0.5`` for ``F >= 1`` (one stone, a move
+    without komi, is worth 50 points), ``H = 0`` for an even game."""
+    f = np.asarray(stones, dtype=np.float64)
+    return np.where(f >= 1.0, f - 0.5, 0.0)
+
+
+def handicap_points(stones: npt.ArrayLike) -> Floats:
+    """``h = 100 H``, the rating points a handicap of ``stones`` is worth."""
+    return 100.0 * true_handicap(stones)
+
+
+def distance(r1: npt.ArrayLike, r2: npt.ArrayLike, kind: Distance = "geometric") -> Floats:
+    """The game's distance ``D`` to the ideal player (spec/go-rfg.md "Win probability").
+
+    ``geometric`` (the source text): ``sqrt((3000 - R1)(3000 - R2))``. ``rms`` (later official
+    versions): ``sqrt(((3000 - R1)^2 + (3000 - R2)^2) / 2)`` when both players are dan players
+    (``R >= 2100``), else 1000 -- a game with a kyu player on either side uses 1000.
+    """
+    d1 = np.maximum(IDEAL - np.asarray(r1, dtype=np.float64), MIN_DISTANCE)
+    d2 = np.maximum(IDEAL - np.asarray(r2, dtype=np.float64), MIN_DISTANCE)
+    if kind == "geometric":
+        return np.asarray(np.sqrt(d1 * d2), dtype=np.float64)
+    dan = (IDEAL - d1 >= DAN_FLOOR) & (IDEAL - d2 >= DAN_FLOOR)
+    return np.asarray(np.where(dan, np.sqrt((d1 * d1 + d2 * d2) / 2.0), KYU_DISTANCE),
+                      dtype=np.float64)
+
+
+def p(dr: npt.ArrayLike, d: npt.ArrayLike) -> Floats:
+    """``p(DR, D) = 0.5 + DR / D`` clipped to ``[0, 1]`` (spec/go-rfg.md "Win probability",
+    and its Decision on clipping)."""
+    value = 0.5 + np.asarray(dr, dtype=np.float64) / np.asarray(d, dtype=np.float64)
+    return np.asarray(np.clip(value, 0.0, 1.0), dtype=np.float64)
+
+
+def win_probability(
+    r1: npt.ArrayLike, r2: npt.ArrayLike, given: npt.ArrayLike = 0,
+    kind: Distance = "geometric",
+) -> Floats:
+    """Player 1's expected result against player 2, player 1 giving ``given`` handicap stones
+    (negative: receiving): ``p((R1 - 100 H) - R2, D)``, ``H`` signed like ``given``."""
+    g = np.asarray(given, dtype=np.float64)
+    h = np.sign(g) * handicap_points(np.abs(g))
+    dr = np.asarray(r1, dtype=np.float64) - h - np.asarray(r2, dtype=np.float64)
+    return p(dr, distance(r1, r2, kind))
+
+
+def group_sum(codes: npt.NDArray[np.intp], values: Floats, size: int) -> Floats:
+    """Sum of ``values`` per group code ``0..size-1``, adding each group's terms in sorted
+    order: the sums depend only on which values belong to which group, not on row order."""
+    order = np.lexsort((values, codes))
+    return np.bincount(codes[order], weights=values[order], minlength=size).astype(np.float64)
+
+
+# --- input frames ------------------------------------------------------------------------------
+
+
+def _fail(problem: str, frame: str = "games") -> InputError:
+    return InputError(problem, frame=frame)
+
+
+def _first_bad(frame: pd.DataFrame, bad: npt.NDArray[np.bool_], column: str, frame_name: str,
+               why: str) -> InputError:
+    at = int(np.flatnonzero(bad)[0])
+    value = frame[column].iloc[at]
+    if isinstance(value, np.generic):
+        value = value.item()  # quote 3000.0, not np.float64(3000.0)
+    row = frame.index[at]
+    if isinstance(row, np.generic):
+        row = row.item()
+    return _fail(f"row {row!r}, column {column!r}: {value!r} {why}", frame_name)
+
+
+def _text(frame: pd.DataFrame, column: str, frame_name: str) -> pd.Series:
+    values = frame[column]
+    empty = (values.isna() | (values.astype(str).str.strip() == "")).to_numpy(bool)
+    if empty.any():
+        raise _first_bad(frame, empty, column, frame_name, "is empty")
+    return values.astype(str).str.strip()
+
+
+def _numbers(frame: pd.DataFrame, column: str, frame_name: str) -> npt.NDArray[np.float64]:
+    numeric = pd.to_numeric(frame[column], errors="coerce").to_numpy(np.float64)
+    bad = ~np.isfinite(numeric)
+    if bad.any():
+        raise _first_bad(frame, bad, column, frame_name, "is not a number")
+    return numeric
+
+
+def check_games(games: pd.DataFrame) -> pd.DataFrame:
+    """The games frame checked and normalised (a new frame; the input is not touched).
+
+    Columns out: ``period, player, opponent`` (text), ``result`` (float 0 / 0.5 / 1),
+    ``handicap`` (int64 >= 0), ``colour`` (``"b"`` | ``"w"``; ``black`` / ``white`` are read
+    too), ``date`` (datetime64, NaT when absent or empty), ``komi`` (float, NaN when absent),
+    and ``rank`` / ``opponent_rank`` (text, ``""`` when absent) -- the grades the players
+    declared, used for the provisional rating of unrated players. The index is 0..n-1.
+
+    Raises :class:`InputError` naming row, column and value for a missing column, an empty id,
+    a result not in {0, 0.5, 1}, a negative or fractional handicap, a colour other than b/w,
+    a player playing themself, or a date that does not parse.
+    """
+    missing = [c for c in GAMES_COLUMNS if c not in games.columns]
+    if missing:
+        raise _fail(f"missing columns {missing!r}; expected {', '.join(GAMES_COLUMNS)}")
+    out = pd.DataFrame({
+        "period": _text(games, "period", "games"),
+        "player": _text(games, "player", "games"),
+        "opponent": _text(games, "opponent", "games"),
+    })
+    result = _numbers(games, "result", "games")
+    bad = ~np.isin(result, (0.0, 0.5, 1.0))
+    if bad.any():
+        raise _first_bad(games, bad, "result", "games", "is not 0, 0.5 or 1")
+    handicap = _numbers(games, "handicap", "games")
+    bad = (handicap < 0) | (handicap != np.round(handicap))
+    if bad.any():
+        raise _first_bad(games, bad, "handicap", "games",
+                         "is not a whole number of stones >= 0")
+    colour = games["colour"].astype(str).str.strip().str.lower().map(_COLOURS)
+    bad = colour.isna().to_numpy(bool)
+    if bad.any():
+        raise _first_bad(games, bad, "colour", "games", "is not 'b' or 'w'")
+    same = (out["player"] == out["opponent"]).to_numpy(bool)
+    if same.any():
+        raise _first_bad(games, same, "opponent", "games", "is the player themself")
+    out["result"] = result
+    out["handicap"] = handicap.astype(np.int64)
+    out["colour"] = colour.astype(str)
+    if "date" in games.columns:
+        try:
+            dates = pd.to_datetime(games["date"])
+        except (TypeError, ValueError) as exc:
+            raise _fail(f"column 'date' does not parse as dates: {exc}") from exc
+        if dates.dt.tz is not None:
+            dates = dates.dt.tz_localize(None)
+        out["date"] = dates.dt.normalize().astype(_DATE)
+    else:
+        out["date"] = pd.Series(pd.NaT, index=out.index, dtype=_DATE)
+    if "komi" in games.columns:
+        out["komi"] = pd.to_numeric(games["komi"], errors="coerce").astype(float)
+    else:
+        out["komi"] = np.nan
+    for column in ("rank", "opponent_rank"):
+        if column in games.columns:
+            out[column] = games[column].fillna("").astype(str).str.strip()
+        else:
+            out[column] = ""
+    return out.reset_index(drop=True)
+
+
+def check_go_initial(initial: pd.DataFrame | None) -> pd.DataFrame:
+    """Initial ratings indexed by player (sorted): columns ``rating``, ``deviation`` (NaN when
+    the frame has no ``deviation`` column or the cell is empty).
+
+    Raises :class:`InputError` for a missing column, a player listed twice, a rating that is
+    not a finite number below 3000, or a deviation that is not positive.
+    """
+    if initial is None:
+        return pd.DataFrame({"rating": pd.Series([], dtype=float),
+                             "deviation": pd.Series([], dtype=float)},
+                            index=pd.Index([], dtype=str, name="player"))
+    missing = [c for c in ("player", "rating") if c not in initial.columns]
+    if missing:
+        raise _fail(f"missing columns {missing!r}; expected player, rating[, deviation]",
+                    "initial")
+    players = _text(initial, "player", "initial")
+    twice = players.duplicated().to_numpy(bool)
+    if twice.any():
+        raise _first_bad(initial, twice, "player", "initial", "is listed more than once")
+    rating = _numbers(initial, "rating", "initial")
+    bad = rating > IDEAL - MIN_DISTANCE
+    if bad.any():
+        raise _first_bad(initial, bad, "rating", "initial", "is not below 3000")
+    if "deviation" in initial.columns:
+        deviation = pd.to_numeric(initial["deviation"], errors="coerce").to_numpy(np.float64)
+        given = initial["deviation"].notna().to_numpy(bool)
+        bad = given & ~(np.isfinite(deviation) & (deviation > 0))
+        if bad.any():
+            raise _first_bad(initial, bad, "deviation", "initial", "is not a positive number")
+    else:
+        deviation = np.full(len(initial), np.nan)
+    frame = pd.DataFrame({"rating": rating, "deviation": deviation},
+                         index=pd.Index(players.to_numpy(), name="player"))
+    return frame.sort_index()

@@ -1,0 +1,601 @@
+"""RFG: the Russian Go Federation rating (spec/go-rfg.md) and its "from scratch" bootstrap.
+
+Implemented, by spec section:
+
+- "Win probability": ``p = 0.5 + DR / D`` clipped to [0, 1], handicap ``H = F - 0.5``
+  (50 points a stone), distance ``geometric`` (default) or ``rms`` (option ``distance``).
+- "One rating period": ``B_j, DR_j, D_j, P_j, Db, K, DN, R', S'``; every player of a period
+  is updated from the period's input ratings.
+- "Time decay of the deviation": ``S = sqrt(St^2 + (0.01 d T)^2)`` before a period, then
+  ``S = min(S, S*)``; ``T`` counts whole calendar months between the first game dates of the
+  player's previous period and this one, not counting either month. Without dates: no decay.
+- "Anomalous results": ``SN_an``, ``DN_an``, ``K_an`` with the N < 4 / 4 / 5 rules and the
+  reduction above 2000; the growth correction of the input rating with the maximum-likelihood
+  ``R_an`` and ``q = K_an^2``; the deviation raise after the period (Decision); the reduced
+  influence of anomalous opponents (seeds/003).
+- "First entry": input rating ``R_an`` from the games against rated players (after the
+  others' anomaly corrections), ``S = d / 4``. A newcomer who meets only newcomers keeps their
+  provisional rating: the grade they declared (games columns ``rank`` / ``opponent_rank``,
+  option ``provisional=rank``) or option ``entry_rating`` (default 1400, 7 kyu).
+- "Anchors": option ``anchors=on`` (default off).
+- "Bootstrap": scheme ``rfg-bootstrap``, all ``B = 1``, ``K_dyn = 4 (3000 - R) / 100``, the
+  anomaly criterion from the period itself with the Bernoulli lower bound.
+
+Decisions on what the sources leave open (each documented where it is applied):
+
+1. Colour and handicap: the player with colour ``w`` in a game with ``handicap = F >= 1``
+   gives ``h = 100 (F - 0.5)`` points (``DR = R - h - R_j``), the ``b`` player receives them
+   (``DR = R + h - R_j``). A jigo counts ``r = 0.5``.
+2. ``anomaly`` in the ratings frame is the signed ``K_an`` (positive: growth, negative: fall).
+3. The maximum-likelihood ``R_an`` of a growth correction uses all the player's games of the
+   period with the opponents' uncorrected input ratings; a growth correction never lowers the
+   input rating (``R_in = max(R0, R0 (1 - q) + R_an q)``), and the deviation is cut to the new
+   ``S*``.
+4. The influence of anomalous opponents compares anomaly magnitudes; a jigo is neither a win
+   nor a loss and keeps ``B``.
+5. The deviation raise only raises: ``S' + K_an max(0, S*' - S')``, with ``S*'`` from ``R'``.
+6. A player in ``initial`` without a deviation starts at ``S = S*``; a player without a
+   previous period date (the first period, or no dates) is not decayed.
+7. Ratings are kept below 3000 - 1 (``_go.MIN_DISTANCE``) so the formulas stay defined.
+8. Bootstrap: ``DN_an = max(sqrt(sum_j P_j (1 - P_j)), S_init)`` with
+   ``S_init^2 = max(0, mean over the period's players of (DN^2 - sum_j P_j (1 - P_j)))``
+   (seeds/003: the total variance is the Bernoulli variance plus the initial-rating error);
+   the N-rules and the reduction above 2000 apply as in the full scheme; the growth
+   correction and anomalous-opponent factors too; there is no deviation (NaN).
+9. Anchors: players with at least ``anchor_games`` games in the period whose input deviation
+   is in the period's lowest decile; the mean of ``R' - R_before`` over them is subtracted
+   from every rated player. ``normalisations.factor`` holds that shift in rating points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ._errors import InputError, OptionError
+from ._frames import RatingRun, empty_normalisations
+from ._go import (
+    IDEAL,
+    MIN_DISTANCE,
+    Distance,
+    check_games,
+    check_go_initial,
+    distance,
+    grade_rating,
+    group_sum,
+    handicap_points,
+)
+from ._go import p as probability
+from ._options import Choice, Number, check_options, option
+
+__all__ = [
+    "RFG_CONTRIBUTIONS_COLUMNS",
+    "RFG_RATINGS_COLUMNS",
+    "RfgBootstrapParams",
+    "RfgParams",
+    "bootstrap_k",
+    "ml_distance",
+    "rate_rfg",
+    "rate_rfg_bootstrap",
+]
+
+Floats: TypeAlias = npt.NDArray[np.float64]
+Codes: TypeAlias = npt.NDArray[np.intp]
+OnOff: TypeAlias = Literal["on", "off"]
+Provisional: TypeAlias = Literal["rank", "fixed"]
+
+RFG_RATINGS_COLUMNS = (
+    "period", "period_start", "period_end", "player", "rating_before", "rating", "events",
+    "deviation_before", "deviation", "anomaly", "entry", "rating_in",
+)
+"""The ratings frame of the RFG schemes: the common columns plus ``deviation_before`` (the
+period's input ``S``, after decay), ``deviation`` (``S'``), ``anomaly`` (signed ``K_an``),
+``entry`` (first period in the system) and ``rating_in`` (the input rating after the growth
+correction or the entry estimate)."""
+
+RFG_CONTRIBUTIONS_COLUMNS = (
+    "period", "player", "opponent", "result", "handicap", "colour", "expected", "weight",
+    "B", "anomaly_factor", "dr", "distance", "change",
+)
+"""One row per game per player: ``expected`` = ``P_j``, ``weight`` = the ``B_j`` used
+(``B`` times ``anomaly_factor``), ``dr`` = handicap-adjusted ``DR_j``, ``distance`` = ``D_j``,
+``change`` = ``K B_j (r_j - P_j)`` (the game's share of ``R' - rating_in``)."""
+
+_DATE = "datetime64[us]"
+_TOP = IDEAL - MIN_DISTANCE
+
+
+# --- options --------------------------------------------------------------------------------------
+
+
+def _check_entry_rating(value: float) -> None:
+    if value > _TOP:
+        raise OptionError(f"invalid value {value!r} for option 'entry_rating'; valid values: "
+                          f"a number below {IDEAL:g}")
+
+
+@dataclass(frozen=True, slots=True)
+class RfgParams:
+    """Options of scheme ``rfg`` (spec/go-rfg.md); every field is settable as ``--set``."""
+
+    distance: Distance = option("geometric", Choice(("geometric", "rms")))
+    """``D`` of the win probability: geometric mean distance (source text) or the later
+    root-mean-square for dan players / 1000 below 2100 (spec "Win probability")."""
+    decay: OnOff = option("on", Choice(("on", "off")))
+    """Time decay of the deviation between periods (spec "Time decay"); needs dates."""
+    anomaly: OnOff = option("on", Choice(("on", "off")))
+    """Anomaly detection and its corrections (spec "Anomalous results")."""
+    deviation_raise: OnOff = option("on", Choice(("on", "off")))
+    """Raise an anomalous player's deviation after the period (spec "Anomalous results",
+    Decision)."""
+    provisional: Provisional = option("rank", Choice(("rank", "fixed")))
+    """Provisional rating of a newcomer: the declared grade (games columns ``rank`` /
+    ``opponent_rank``) when given, else ``entry_rating``; ``fixed``: always ``entry_rating``."""
+    entry_rating: float = option(1400.0, Number(integer=False, minimum=-2000.0))
+    """Provisional rating of a newcomer without a declared grade (1400 = 7 kyu)."""
+    anchors: OnOff = option("off", Choice(("on", "off")))
+    """Subtract the mean change of the anchors from everyone after each period (spec
+    "Anchors")."""
+    anchor_games: int = option(10, Number(integer=True, minimum=1))
+    """Games in the period an anchor needs (spec "Anchors", Decision)."""
+
+    def __post_init__(self) -> None:
+        check_options(self)
+        _check_entry_rating(self.entry_rating)
+
+
+@dataclass(frozen=True, slots=True)
+class RfgBootstrapParams:
+    """Options of scheme ``rfg-bootstrap`` (spec/go-rfg.md "Bootstrap", seeds/003)."""
+
+    distance: Distance = option("geometric", Choice(("geometric", "rms")))
+    """``D`` of the win probability, as for ``rfg``."""
+    dynamic_factor: float = option(4.0, Number(integer=False, minimum=0.0,
+                                               minimum_exclusive=True))
+    """``K_dyn = dynamic_factor (3000 - R) / 100``; 4 is the source's doubled 2."""
+    anomaly: OnOff = option("on", Choice(("on", "off")))
+    """Anomaly detection and its corrections, with the bootstrap criterion."""
+    provisional: Provisional = option("rank", Choice(("rank", "fixed")))
+    """Provisional rating of a newcomer, as for ``rfg``."""
+    entry_rating: float = option(1400.0, Number(integer=False, minimum=-2000.0))
+    """Provisional rating of a newcomer without a declared grade."""
+
+    def __post_init__(self) -> None:
+        check_options(self)
+        _check_entry_rating(self.entry_rating)
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """What differs between the two schemes, in one place."""
+
+    bootstrap: bool
+    distance: Distance
+    anomaly: bool
+    decay: bool = False
+    deviation_raise: bool = False
+    provisional: Provisional = "rank"
+    entry_rating: float = 1400.0
+    dynamic_factor: float = 4.0
+    anchors: bool = False
+    anchor_games: int = 10
+
+
+# --- formulas -------------------------------------------------------------------------------------
+
+
+def ml_distance(p: npt.ArrayLike, d_avg: npt.ArrayLike, h_avg: npt.ArrayLike = 0.0) -> Floats:
+    """The maximum-likelihood distance to 3000 (spec "Anomalous results", seeds/003):
+
+        d_an = d_avg (sqrt((2p - 1)^2 / 16 + 1 - h_avg / d_avg) - (2p - 1) / 4)^2
+
+    ``p`` the observed score fraction, ``d_avg`` the opponents' mean distance, ``h_avg`` the
+    mean handicap points the player gave (negative: received). The root of
+    ``p = 0.5 + (d_avg - d_an - h_avg) / sqrt(d_avg d_an)``; at least ``MIN_DISTANCE``.
+    """
+    x = 2.0 * np.asarray(p, dtype=np.float64) - 1.0
+    d = np.asarray(d_avg, dtype=np.float64)
+    h = np.asarray(h_avg, dtype=np.float64)
+    inner = np.maximum(x * x / 16.0 + 1.0 - h / d, 0.0)
+    root = np.maximum(np.sqrt(inner) - x / 4.0, 0.0)
+    return np.asarray(np.maximum(d * root * root, MIN_DISTANCE), dtype=np.float64)
+
+
+def bootstrap_k(rating: npt.ArrayLike, factor: float = 4.0) -> Floats:
+    """``K_dyn = factor (3000 - R) / 100`` (spec "Bootstrap"; 28 at 2300)."""
+    return np.asarray(factor * _dist(np.asarray(rating, dtype=np.float64)) / 100.0,
+                      dtype=np.float64)
+
+
+def _dist(rating: Floats) -> Floats:
+    return np.asarray(np.maximum(IDEAL - rating, MIN_DISTANCE), dtype=np.float64)
+
+
+def _influence(rating: Floats, deviation: Floats) -> Floats:
+    # spec "One rating period": 1/B^2 = 1 + 3 (S / (pi S*))^2, S* = (3000 - R) / 4.
+    ratio = deviation / (np.pi * _dist(rating) / 4.0)
+    return np.asarray(1.0 / np.sqrt(1.0 + 3.0 * ratio * ratio), dtype=np.float64)
+
+
+# --- one period -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Sides:
+    """A period's games seen from both sides: side k is ``me[k]`` against ``opp[k]``."""
+
+    me: Codes
+    opp: Codes
+    r: Floats
+    h: Floats
+    size: int
+
+    def count(self) -> Floats:
+        return np.bincount(self.me, minlength=self.size).astype(np.float64)
+
+    def total(self, values: Floats) -> Floats:
+        return group_sum(self.me, values, self.size)
+
+
+def _sides(games: pd.DataFrame, players: pd.Index) -> _Sides:
+    a = players.get_indexer(games["player"]).astype(np.intp)
+    b = players.get_indexer(games["opponent"]).astype(np.intp)
+    r = games["result"].to_numpy(np.float64)
+    # Decision 1: white gives h = 100 (F - 0.5) points when F >= 1, black receives them.
+    h = handicap_points(games["handicap"].to_numpy(np.float64))
+    h = np.where(games["colour"].to_numpy(str) == "w", h, -h)
+    return _Sides(np.concatenate([a, b]), np.concatenate([b, a]),
+                  np.concatenate([r, 1.0 - r]), np.concatenate([h, -h]), len(players))
+
+
+@dataclass(frozen=True, slots=True)
+class _Expected:
+    dr: Floats
+    d: Floats
+    P: Floats
+
+
+def _expected(R: Floats, sides: _Sides, B: Floats, kind: Distance) -> _Expected:
+    # spec "One rating period": DR_j = (R - 100 H) - R_j, D_j, P_j = p(B_j DR_j, D_j).
+    dr = R[sides.me] - sides.h - R[sides.opp]
+    d = distance(R[sides.me], R[sides.opp], kind)
+    return _Expected(dr, d, probability(B * dr, d))
+
+
+def _anomaly(R: Floats, S: Floats, sides: _Sides, rated: npt.NDArray[np.bool_],
+             rules: _Rules) -> Floats:
+    """Signed ``K_an`` per player (spec "Anomalous results"); 0 for newcomers."""
+    B = np.ones(len(sides.me)) if rules.bootstrap else _influence(R[sides.opp], S[sides.opp])
+    e = _expected(R, sides, B, rules.distance)
+    dn = sides.total(B * (sides.r - e.P))
+    n = sides.count()
+    if rules.bootstrap:
+        # spec "Bootstrap", Decision 8: the Bernoulli deviation is the lower bound, the spread
+        # of DN over the period's players beyond it estimates the initial-rating error.
+        var = sides.total(e.P * (1.0 - e.P))
+        active = n > 0
+        excess = float(np.mean(dn[active] ** 2 - var[active])) if active.any() else 0.0
+        dn_an = np.maximum(np.sqrt(var), np.sqrt(max(excess, 0.0)))
+    else:
+        # SN_an = sqrt(N/4 + (S/d)^2 sum_j (1 + (S_j/S)^2) (d/d_j)), DN_an = 1.5 SN_an.
+        d = _dist(R)
+        terms = (1.0 + (S[sides.opp] / S[sides.me]) ** 2) * d[sides.me] / d[sides.opp]
+        sn = np.sqrt(n / 4.0 + (S / d) ** 2 * sides.total(terms))
+        dn_an = 1.5 * sn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = np.where(dn_an > 0, np.abs(dn) / np.where(dn_an > 0, dn_an, 1.0) - 1.0, 0.0)
+    k = np.clip(k, 0.0, 1.0)
+    # N < 4: none; N = 4: a third; N = 5: two thirds.
+    k = k * np.select([n < 4, n == 4, n == 5], [0.0, 1.0 / 3.0, 2.0 / 3.0], default=1.0)
+    # Above 2000 the anomaly fades linearly to nothing at 3000.
+    k = k * np.where(R > 2000.0, np.minimum(1.0, _dist(R) / 1000.0), 1.0)
+    k = np.where(rated, k, 0.0)
+    return np.asarray(np.sign(dn) * k + 0.0, dtype=np.float64)  # + 0.0: no -0.0
+
+
+def _ml_rating(R: Floats, sides: _Sides, use: npt.NDArray[np.bool_]) -> Floats:
+    """``R_an = 3000 - d_an`` per player from the sides in ``use`` (NaN without any)."""
+    n = group_sum(sides.me, use.astype(np.float64), sides.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = group_sum(sides.me, np.where(use, sides.r, 0.0), sides.size) / n
+        d_avg = group_sum(sides.me, np.where(use, _dist(R[sides.opp]), 0.0), sides.size) / n
+        h_avg = group_sum(sides.me, np.where(use, sides.h, 0.0), sides.size) / n
+    out = np.full(sides.size, np.nan)
+    ok = n > 0
+    out[ok] = IDEAL - ml_distance(score[ok], d_avg[ok], h_avg[ok])
+    return out
+
+
+def _opponent_factor(k_an: Floats, sides: _Sides) -> Floats:
+    # seeds/003: if K_an,j > K_an (magnitudes, Decision 4) and the player lost to a positive
+    # anomaly or beat a negative one, B_j is multiplied by (1 - K_an,j) / (1 - K_an).
+    mine, theirs = np.abs(k_an[sides.me]), k_an[sides.opp]
+    hit = (np.abs(theirs) > mine) & (
+        ((sides.r == 0.0) & (theirs > 0)) | ((sides.r == 1.0) & (theirs < 0))
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        factor = (1.0 - np.abs(theirs)) / (1.0 - mine)
+    return np.asarray(np.where(hit, factor, 1.0), dtype=np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    rating_in: Floats
+    deviation_in: Floats
+    rating: Floats
+    deviation: Floats
+    anomaly: Floats
+    events: npt.NDArray[np.int64]
+    contributions: dict[str, Floats]
+
+
+def _rate_period(R0: Floats, S0: Floats, rated: npt.NDArray[np.bool_], sides: _Sides,
+                 rules: _Rules) -> _Outcome:
+    """One rating period (spec "One rating period") from the input ratings ``R0`` and
+    deviations ``S0`` (decayed; newcomers at their provisional rating with ``S = S*``)."""
+    k_an = (_anomaly(R0, S0, sides, rated, rules) if rules.anomaly
+            else np.zeros(sides.size))
+    R, S = R0.copy(), S0.copy()
+    growth = k_an > 0
+    if growth.any():
+        # spec "Anomalous results": R_in = R0 (1 - q) + R_an q, q = K_an^2 (Decision 3).
+        r_an = _ml_rating(R0, sides, np.ones(len(sides.me), dtype=bool))
+        q = k_an * k_an
+        R = np.where(growth, np.maximum(R0, R0 * (1.0 - q) + r_an * q), R0)
+    # spec "First entry": R_an from the games against rated players after the corrections,
+    # S = d / 4; a newcomer without such games keeps the provisional rating.
+    r_entry = _ml_rating(R, sides, rated[sides.opp])
+    enter = ~rated & np.isfinite(r_entry)
+    R = np.minimum(np.where(enter, r_entry, R), _TOP)
+    S = np.where(rated, np.minimum(S, _dist(R) / 4.0), _dist(R) / 4.0)
+
+    B = np.ones(len(sides.me)) if rules.bootstrap else _influence(R[sides.opp], S[sides.opp])
+    factor = _opponent_factor(k_an, sides)
+    weight = B * factor
+    e = _expected(R, sides, weight, rules.distance)
+    dn = sides.total(weight * (sides.r - e.P))
+    star = _dist(R) / 4.0
+    if rules.bootstrap:
+        K = bootstrap_k(R, rules.dynamic_factor)
+        deviation = np.full(sides.size, np.nan)
+    else:
+        # K = S* / ((S*/S)^2 + Db), Db = sum_j B_j^2 P_j (1 - P_j); S' = sqrt(K S*).
+        db = sides.total(weight * weight * e.P * (1.0 - e.P))
+        K = star / ((star / S) ** 2 + db)
+        deviation = np.sqrt(K * star)
+    after = np.minimum(R + K * dn, _TOP)
+    if not rules.bootstrap and rules.deviation_raise:
+        # Decision 5: S' = S' + K_an (S*' - S'), only upwards.
+        deviation = deviation + np.abs(k_an) * np.maximum(_dist(after) / 4.0 - deviation, 0.0)
+    contributions = {
+        "expected": e.P, "weight": weight, "B": B, "anomaly_factor": factor, "dr": e.dr,
+        "distance": e.d, "change": K[sides.me] * weight * (sides.r - e.P),
+    }
+    deviation_in = np.full(sides.size, np.nan) if rules.bootstrap else np.where(rated, S0, S)
+    return _Outcome(R, deviation_in, after, deviation, k_an,
+                    sides.count().astype(np.int64), contributions)
+
+
+# --- the sequence of periods ----------------------------------------------------------------------
+
+
+def _period_order(games: pd.DataFrame) -> list[str]:
+    """Periods by their first date (then label); without dates by label (contract)."""
+    first = games.groupby("period")["date"].min()
+    table = pd.DataFrame({"label": first.index.astype(str), "first": first.to_numpy()})
+    table = table.sort_values(["first", "label"], na_position="last", kind="mergesort")
+    return list(table["label"])
+
+
+def _provisional(games: pd.DataFrame, players: pd.Index, rules: _Rules) -> Floats:
+    """Each player's provisional rating: the highest grade declared in the period, else
+    ``entry_rating`` (spec "First entry": set by the organiser)."""
+    out = np.full(len(players), rules.entry_rating)
+    if rules.provisional != "rank":
+        return out
+    declared = pd.concat([
+        pd.DataFrame({"player": games["player"], "rank": games["rank"], "column": "rank"}),
+        pd.DataFrame({"player": games["opponent"], "rank": games["opponent_rank"],
+                      "column": "opponent_rank"}),
+    ])
+    declared = declared[declared["rank"] != ""]
+    if declared.empty:
+        return out
+    values = np.array([_rank_value(text, column, row) for text, column, row in zip(
+        declared["rank"], declared["column"], declared.index, strict=True)])
+    best = pd.Series(values).groupby(declared["player"].to_numpy()).max()
+    at = players.get_indexer(best.index)
+    out[at] = np.minimum(best.to_numpy(np.float64), _TOP)
+    return out
+
+
+def _rank_value(text: str, column: str, row: object) -> float:
+    try:
+        return grade_rating(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not np.isfinite(value):
+        raise InputError(f"row {row!r}, column {column!r}: {text!r} is not a grade like '5k' "
+                         "or '2d' nor a rating", frame="games")
+    return value
+
+
+def _months(dates: pd.Series | pd.DatetimeIndex) -> Floats:
+    index = pd.DatetimeIndex(dates)
+    return np.asarray(np.where(index.isna(), np.nan, index.year * 12.0 + index.month),
+                      dtype=np.float64)
+
+
+def _run(games: pd.DataFrame, initial: pd.DataFrame, rules: _Rules) -> RatingRun:
+    # The pool: every rated player so far (index sorted) with rating, deviation ``St`` and
+    # ``last`` (first game date of their latest period, NaT if unknown).
+    pool = initial.assign(last=pd.Series(pd.NaT, index=initial.index, dtype=_DATE))
+    if rules.bootstrap:
+        pool["deviation"] = np.nan
+    ratings: list[pd.DataFrame] = []
+    contributions: list[pd.DataFrame] = []
+    shifts: list[tuple[str, float]] = []
+    by_label = {str(k): v for k, v in games.groupby("period", sort=False)}
+    for label in _period_order(games):
+        chunk = by_label[label]
+        pool, rows, contrib, shift = _one_period(pool, label, chunk, rules)
+        ratings.append(rows)
+        contributions.append(contrib)
+        if shift is not None:
+            shifts.append((label, shift))
+    normalisations = (pd.DataFrame(shifts, columns=["period", "factor"]).astype(
+        {"period": str, "factor": float}) if shifts else empty_normalisations())
+    return RatingRun(
+        ratings=pd.concat(ratings, ignore_index=True),
+        contributions=pd.concat(contributions, ignore_index=True),
+        normalisations=normalisations,
+    )
+
+
+def _one_period(pool: pd.DataFrame, label: str, chunk: pd.DataFrame, rules: _Rules,
+                ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, float | None]:
+    players = pd.Index(sorted(set(chunk["player"]) | set(chunk["opponent"])))
+    sides = _sides(chunk, players)
+    known = pool.reindex(players)
+    rated = known["rating"].notna().to_numpy(bool)
+    R0 = np.where(rated, known["rating"].to_numpy(np.float64),
+                  _provisional(chunk, players, rules))
+    star = _dist(R0) / 4.0
+    S0 = known["deviation"].to_numpy(np.float64)
+    S0 = np.where(np.isfinite(S0), S0, star)
+    start = chunk["date"].min()
+    if rules.decay and not pd.isna(start):
+        # spec "Time decay": S = St sqrt(1 + (k T)^2), k = 0.01 d / St, i.e.
+        # S = sqrt(St^2 + (0.01 d T)^2); T whole months between the previous period's month
+        # and this one's, neither counted (Decision 6: no decay without a previous date).
+        gap = _months(pd.Series([start])) - _months(known["last"])
+        T = np.where(np.isfinite(gap), np.maximum(gap - 1.0, 0.0), 0.0)
+        S0 = np.sqrt(S0 * S0 + (0.01 * _dist(R0) * T) ** 2)
+    S0 = np.minimum(S0, star)  # S = min(S, S*)
+    out = _rate_period(R0, S0, rated, sides, rules)
+
+    after = pd.DataFrame({"rating": out.rating, "deviation": out.deviation,
+                          "last": pd.Series([start] * len(players), dtype=_DATE).to_numpy()},
+                         index=players)
+    new_pool = pd.concat([pool.drop(players, errors="ignore"), after]).sort_index()
+    before = pd.Series(np.where(rated, R0, out.rating_in), index=players)
+    shift: float | None = None
+    if rules.anchors:
+        anchors = (out.events >= rules.anchor_games) & (
+            out.deviation_in <= np.quantile(out.deviation_in, 0.1))
+        if anchors.any():
+            # spec "Anchors", Decision 9: subtract the anchors' mean change from everyone.
+            shift = float(np.mean(out.rating[anchors] - before.to_numpy()[anchors]))
+            new_pool["rating"] = new_pool["rating"] - shift
+    rows = _ratings_rows(label, chunk, pool, new_pool, players, before, out, rated)
+    contrib = _contribution_rows(label, chunk, players, sides, out)
+    return new_pool, rows, contrib, shift
+
+
+def _ratings_rows(label: str, chunk: pd.DataFrame, pool: pd.DataFrame, new_pool: pd.DataFrame,
+                  players: pd.Index, before: pd.Series, out: _Outcome,
+                  rated: npt.NDArray[np.bool_]) -> pd.DataFrame:
+    everyone = new_pool.index
+    played = pd.Series(np.arange(len(players)), index=players).reindex(everyone)
+    here = played.notna().to_numpy(bool)
+    at = played.fillna(0).to_numpy(np.intp)
+    old = pool.reindex(everyone)
+    rating_before = np.where(here, before.reindex(everyone).to_numpy(np.float64),
+                             old["rating"].to_numpy(np.float64))
+    deviation_before = np.where(here, out.deviation_in[at], old["deviation"].to_numpy())
+    return pd.DataFrame({
+        "period": label,
+        "period_start": pd.Series([chunk["date"].min()] * len(everyone), dtype=_DATE),
+        "period_end": pd.Series([chunk["date"].max()] * len(everyone), dtype=_DATE),
+        "player": everyone.astype(str),
+        "rating_before": rating_before,
+        "rating": new_pool["rating"].to_numpy(np.float64),
+        "events": np.where(here, out.events[at], 0).astype(np.int64),
+        "deviation_before": deviation_before.astype(np.float64),
+        "deviation": new_pool["deviation"].to_numpy(np.float64),
+        "anomaly": np.where(here, out.anomaly[at], 0.0),
+        "entry": here & ~rated[at],
+        "rating_in": np.where(here, out.rating_in[at], rating_before),
+    })
+
+
+def _contribution_rows(label: str, chunk: pd.DataFrame, players: pd.Index, sides: _Sides,
+                       out: _Outcome) -> pd.DataFrame:
+    n = len(chunk)
+    colour = chunk["colour"].to_numpy(str)
+    # Each game's two rows together: the first player's, then the opponent's.
+    order = np.ravel(np.column_stack([np.arange(n), np.arange(n) + n]))
+    frame = pd.DataFrame({
+        "period": label,
+        "player": players.to_numpy()[sides.me].astype(str),
+        "opponent": players.to_numpy()[sides.opp].astype(str),
+        "result": sides.r,
+        "handicap": np.tile(chunk["handicap"].to_numpy(np.int64), 2),
+        "colour": np.concatenate([colour, np.where(colour == "w", "b", "w")]),
+        **out.contributions,
+    })
+    return frame.iloc[order].reset_index(drop=True)
+
+
+# --- the schemes ----------------------------------------------------------------------------------
+
+
+def _empty_run() -> RatingRun:
+    ratings = pd.DataFrame({c: pd.Series([], dtype=float) for c in RFG_RATINGS_COLUMNS})
+    ratings = ratings.astype({"period": str, "player": str, "period_start": _DATE,
+                              "period_end": _DATE, "events": "int64", "entry": bool})
+    contributions = pd.DataFrame({c: pd.Series([], dtype=float)
+                                  for c in RFG_CONTRIBUTIONS_COLUMNS})
+    contributions = contributions.astype({"period": str, "player": str, "opponent": str,
+                                          "handicap": "int64", "colour": str})
+    return RatingRun(ratings, contributions, empty_normalisations())
+
+
+def rate_rfg(games: pd.DataFrame, params: RfgParams,
+             initial: pd.DataFrame | None = None) -> RatingRun:
+    """Rate a games frame with the RFG system (spec/go-rfg.md) under ``params``.
+
+    ``games``: the go games frame (``period, player, opponent, result, handicap, colour``
+    [, ``date``, ``komi``, ``rank``, ``opponent_rank``]); ``initial``: ``player, rating
+    [, deviation]``. Neither is modified. Returns ratings (:data:`RFG_RATINGS_COLUMNS`, one
+    row per rated player per period, players without games carried), contributions
+    (:data:`RFG_CONTRIBUTIONS_COLUMNS`) and the anchor shifts as normalisations.
+    """
+    check_options(params)
+    rules = _Rules(
+        bootstrap=False, distance=params.distance, anomaly=params.anomaly == "on",
+        decay=params.decay == "on", deviation_raise=params.deviation_raise == "on",
+        provisional=params.provisional, entry_rating=params.entry_rating,
+        anchors=params.anchors == "on", anchor_games=params.anchor_games,
+    )
+    return _rate(games, initial, rules)
+
+
+def rate_rfg_bootstrap(games: pd.DataFrame, params: RfgBootstrapParams,
+                       initial: pd.DataFrame | None = None) -> RatingRun:
+    """Rate a games frame with the "from scratch" simplified recalculation (spec/go-rfg.md
+    "Bootstrap", seeds/003): ``B = 1``, ``K_dyn = 4 (3000 - R) / 100``; deviations are NaN.
+    Inputs and outputs as :func:`rate_rfg`."""
+    check_options(params)
+    rules = _Rules(
+        bootstrap=True, distance=params.distance, anomaly=params.anomaly == "on",
+        provisional=params.provisional, entry_rating=params.entry_rating,
+        dynamic_factor=params.dynamic_factor,
+    )
+    return _rate(games, initial, rules)
+
+
+def _rate(games: pd.DataFrame, initial: pd.DataFrame | None, rules: _Rules) -> RatingRun:
+    checked = check_games(games)
+    start = check_go_initial(initial)
+    if checked.empty:
+        return _empty_run()
+    return _run(checked, start, rules)
