@@ -171,4 +171,5 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
 
 
 def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
-    return publish_pool(wh, pool.name, cfg.public)
+    return publish_pool(wh, pool.name, cfg.public,
+                        grade=ratings.grade if pool.game == "go" else None)

@@ -47,6 +47,10 @@ _FORMAT_MODULES = (
     "parsers.usebio",
     "parsers.pbn",
     "parsers.bridgecomposer_recap",
+    "parsers.egd_table",
+    "parsers.opengotha",
+    "parsers.go_html",
+    "parsers.preferans_log",
     "parsers.spreadsheet",
     "parsers.html_tables",
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,9 +17,12 @@ import pandas as pd
 
 from warehouse import Warehouse, latest_run, run_tables
 
-__all__ = ["LIST_COLUMNS", "ListRow", "list_rows", "publish_pool"]
+__all__ = ["DEVIATION_COLUMNS", "LIST_COLUMNS", "ListRow", "list_rows", "publish_pool"]
 
 LIST_COLUMNS = ("rank", "player", "club", "rating", "change", "events", "player_id")
+DEVIATION_COLUMNS = ("deviation", "interval", "grade")
+"""Added after ``rating`` for schemes with a deviation (go, spec/go-rfg.md "Outputs users
+want"): the deviation S, the 95% interval R ± 2S, and the kyu/dan grade."""
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("publishing", "templates"),
@@ -39,10 +42,21 @@ class ListRow:
     """Signed change since the previous period's list, ``""`` for a player new to the list."""
     events: int
     player_id: int
+    deviation: str = ""
+    interval: str = ""
+    grade: str = ""
 
 
-def list_rows(period_frame: pd.DataFrame, previous: pd.DataFrame | None) -> list[ListRow]:
-    """Rank one period's ratings. Equal shown ratings share a rank (1, 2, 2, 4)."""
+def _with_deviation(frame: pd.DataFrame) -> bool:
+    return "deviation" in frame and bool(frame["deviation"].notna().any())
+
+
+def list_rows(
+    period_frame: pd.DataFrame, previous: pd.DataFrame | None,
+    grade: Callable[[float], str] | None = None,
+) -> list[ListRow]:
+    """Rank one period's ratings. Equal shown ratings share a rank (1, 2, 2, 4). With a
+    deviation, also the 95% interval and, given ``grade``, the grade of the rating."""
     frame = period_frame.copy()
     frame["shown"] = frame["rating"].round(1)
     frame = frame.sort_values(
@@ -57,19 +71,30 @@ def list_rows(period_frame: pd.DataFrame, previous: pd.DataFrame | None) -> list
         change = "" if old is None else f"{rec.rating - old:+.1f}"
         if change in ("+0.0", "-0.0"):
             change = "0.0"
+        extra: dict[str, str] = {}
+        deviation = getattr(rec, "deviation", None)
+        if deviation is not None and not pd.isna(deviation):
+            extra = {
+                "deviation": f"{deviation:.1f}",
+                "interval": f"{rec.rating - 2 * deviation:.0f}..{rec.rating + 2 * deviation:.0f}",
+                "grade": grade(float(rec.rating)) if grade else "",
+            }
         rows.append(ListRow(
             rank, str(rec.name), str(rec.club), f"{rec.rating:.1f}", change, int(rec.events),
-            int(rec.player_id),
+            int(rec.player_id), **extra,
         ))
     return rows
 
 
-def _csv_bytes(rows: Sequence[ListRow]) -> bytes:
+def _csv_bytes(rows: Sequence[ListRow], deviation: bool) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(LIST_COLUMNS)
+    extra = DEVIATION_COLUMNS if deviation else ()
+    writer.writerow(LIST_COLUMNS[:4] + extra + LIST_COLUMNS[4:])
     for r in rows:
-        writer.writerow([r.rank, r.player, r.club, r.rating, r.change, r.events, r.player_id])
+        more = [r.deviation, r.interval, r.grade] if deviation else []
+        writer.writerow([r.rank, r.player, r.club, r.rating, *more, r.change, r.events,
+                         r.player_id])
     return buf.getvalue().encode("utf-8")
 
 
@@ -82,8 +107,13 @@ def _write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def publish_pool(wh: Warehouse, pool: str, public: Path) -> list[Path]:
-    """Write every period of the pool's latest rating run; returns the files written or kept."""
+def publish_pool(
+    wh: Warehouse, pool: str, public: Path, *, grade: Callable[[float], str] | None = None,
+) -> list[Path]:
+    """Write every period of the pool's latest rating run; returns the files written or kept.
+
+    ``grade`` names a rating's grade (go: kyu/dan) in lists with a deviation.
+    """
     run = latest_run(wh, pool)
     if run is None:
         return []
@@ -97,10 +127,12 @@ def publish_pool(wh: Warehouse, pool: str, public: Path) -> list[Path]:
     previous: pd.DataFrame | None = None
     for i, period in enumerate(periods):
         frame = table[table["period"] == period]
-        rows = list_rows(frame, previous)
+        rows = list_rows(frame, previous, grade)
         previous = frame
+        deviation = _with_deviation(frame)
         html = _ENV.get_template("list.html").render(
             pool=pool, period=period, rows=rows, scheme=run.scheme, options=options,
+            deviation=deviation,
             period_start=frame["period_start"].iloc[0].date().isoformat(),
             period_end=frame["period_end"].iloc[0].date().isoformat(),
             active=sum(1 for r in rows if r.events > 0),
@@ -108,7 +140,7 @@ def publish_pool(wh: Warehouse, pool: str, public: Path) -> list[Path]:
             next=periods[i + 1] if i + 1 < len(periods) else None,
         )
         for path, data in (
-            (out / f"{period}.csv", _csv_bytes(rows)),
+            (out / f"{period}.csv", _csv_bytes(rows, deviation)),
             (out / f"{period}.html", html.encode("utf-8")),
         ):
             _write_if_changed(path, data)

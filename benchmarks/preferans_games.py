@@ -1,0 +1,127 @@
+"""Preferans club ratings over a generated club history: wall time per scheme.
+
+Generates ``--games`` games (default 1,000,000) of 3 players drawn from a club of ``--players``
+(default 2,000) over ``--years`` years: each player has a hidden strength (a vist rate per
+deal); a game's vists are ``n`` times the players' strengths around the table's mean plus noise,
+whole numbers summing to exactly zero; variants mixed (Sochi 50 %, Leningrad 35 %, Rostov 15 %),
+deals 10-60, pulka length about 1.2 points a deal (1 % passing games with length 0). Game ids
+increase with the date, as a club's server numbers them.
+
+Then it rates the whole history with each preferans scheme (``makarov``, ``shatun``,
+``nondiverging``; default options, ``order=sequential``: every game after the previous one),
+timing the full ``rate`` call (checking the frame, encoding, the sequential loop, the output
+frames) and separately the check alone, and prints wall time and games per second. Target:
+10 s per scheme (printed, not asserted).
+
+    python benchmarks/preferans_games.py [--games 1000000] [--players 2000] [--years 10]
+                                         [--seed 1] [--order sequential|period]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np
+import pandas as pd
+
+from ratings._preferans import (
+    SHATUN_DEFAULTS,
+    MakarovParams,
+    NonDivergingParams,
+    check_games,
+    rate_makarov,
+    rate_nondiverging,
+)
+
+__all__ = ["generate_games", "main"]
+
+TARGET_SECONDS = 10.0
+
+
+def generate_games(games: int, players: int, years: int, seed: int) -> pd.DataFrame:
+    """A games frame (one row per player per game) of ``games`` three-player games."""
+    rng = np.random.default_rng(seed)
+    strength = rng.normal(0.0, 0.6, players)  # vists per deal above the table's mean
+    seats = np.argsort(rng.random((games, players)), axis=1)[:, :3] if players <= 64 else \
+        _three_distinct(rng, games, players)
+    deals = rng.integers(10, 61, games)
+    noise = rng.normal(0.0, 6.0, (games, 3)) * np.sqrt(deals)[:, None]
+    table = strength[seats]
+    expected = (table - table.mean(axis=1, keepdims=True)) * deals[:, None]
+    vists = np.rint(expected + noise - (expected + noise).mean(axis=1, keepdims=True))
+    vists[:, 2] = -(vists[:, 0] + vists[:, 1])  # whole vists summing to exactly zero
+    length = np.rint(deals * rng.uniform(0.8, 1.6, games))
+    length[rng.random(games) < 0.01] = 0.0  # long passing games (spec "Makarov")
+    variant = rng.choice(np.array(["sochi", "leningrad", "rostov"], dtype=object), games,
+                         p=[0.5, 0.35, 0.15])
+    start = np.datetime64("2015-01-01")
+    days = np.sort(rng.integers(0, 365 * years, games))
+    date = start + days.astype("timedelta64[D]")
+    names = np.array([f"player{i:05d}" for i in range(players)], dtype=object)
+    ids = np.array([str(100000 + i) for i in range(games)], dtype=object)
+    return pd.DataFrame({
+        "game": np.repeat(ids, 3),
+        "date": np.repeat(date, 3).astype("datetime64[us]"),
+        "variant": np.repeat(variant, 3),
+        "deals": np.repeat(deals, 3),
+        "length": np.repeat(length, 3),
+        "player": names[seats.ravel()],
+        "vists": vists.ravel(),
+    })
+
+
+def _three_distinct(rng: np.random.Generator, games: int, players: int) -> np.ndarray:
+    """Three distinct players per game, drawn uniformly (redrawn on a clash)."""
+    seats = rng.integers(0, players, (games, 3))
+    while True:
+        clash = (seats[:, 0] == seats[:, 1]) | (seats[:, 0] == seats[:, 2]) | \
+            (seats[:, 1] == seats[:, 2])
+        if not clash.any():
+            return seats
+        seats[clash] = rng.integers(0, players, (int(clash.sum()), 3))
+
+
+def _timed(label: str, games: int, run: object) -> None:
+    start = time.perf_counter()
+    result = run()  # type: ignore[operator]
+    seconds = time.perf_counter() - start
+    verdict = "within" if seconds <= TARGET_SECONDS else "ABOVE"
+    print(f"{label:<14} {seconds:7.2f} s  {games / seconds:12,.0f} games/s  "
+          f"({verdict} the {TARGET_SECONDS:g} s target)")
+    if hasattr(result, "final"):
+        final = result.final["rating"]
+        print(f"{'':<14} {len(result.contributions):,} contributions, "
+              f"{len(result.ratings):,} rating rows, mean rating {final.mean():.6f}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--players", type=int, default=2_000)
+    parser.add_argument("--years", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--order", choices=("sequential", "period"), default="sequential")
+    args = parser.parse_args(argv)
+
+    start = time.perf_counter()
+    frame = generate_games(args.games, args.players, args.years, args.seed)
+    print(f"generated {args.games:,} games ({len(frame):,} rows, {args.players:,} players, "
+          f"{args.years} years) in {time.perf_counter() - start:.2f} s")
+    _timed("check_games", args.games, lambda: check_games(frame))
+    makarov = MakarovParams(order=args.order)
+    shatun = MakarovParams(duration=SHATUN_DEFAULTS.duration, A=SHATUN_DEFAULTS.A,
+                           order=args.order)
+    nondiverging = NonDivergingParams(order=args.order)
+    _timed("makarov", args.games, lambda: rate_makarov(frame, makarov))
+    _timed("shatun", args.games, lambda: rate_makarov(frame, shatun))
+    _timed("nondiverging", args.games, lambda: rate_nondiverging(frame, nondiverging))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,396 @@
+"""HTML cross tables of go tournaments (OpenGotha standings, Russian, Czech/Slovak, Polish pages).
+
+A go cross table has one row per player and one column per round (spec/inputs.md, "Other
+games"): a header with the player's number or place, the name, grade, club and round columns
+``1``, ``2``, ... (``R 1``, ``1 тур``, ``1. kolo``, ``Runda 1``); each round cell names the
+opponent, the result and optionally colour and handicap. Two cell grammars are read:
+
+- the EGD grammar of OpenGotha, MacMahon and the EGD (``12+/w3``, ``5-/b``, ``7=``, ``12+w3``;
+  ``?`` result not known, ``!`` by default), see ``egd_table``;
+- the Russian short form ``12+`` / ``12-`` / ``12=``, optionally with the colour in Cyrillic
+  (``12+ч`` black, ``12-б`` white).
+
+``0+`` / ``0-`` / ``0=``, ``-``, ``—`` and an empty cell are rounds without a game (bye,
+absence). A cell that reads as neither is an issue naming table, row, column and value, and is
+left out.
+
+Opponents are referred to by the ``Num`` / ``№`` / ``Nr`` column when there is one (OpenGotha's
+standings leave the ``Pl`` place blank for tied players), else by the place column when its
+numbers are unique, else by the row's position in the table.
+
+Each game is listed twice; ``egd_table.cross_table_events`` emits it once and checks the halves
+(an ``InconsistentResult`` names the row and round column of the first half).
+
+The tournament: the name is the page's ``<h1>`` (else ``<title>``); the date is the first date
+written outside the tables (title, headings, paragraphs: ``12.3.2023``, ``2023-03-12``,
+``12 марта 2023`` is not read - write the date with digits). A page with no date there but
+with OpenGotha's footer (``OpenGotha 3.45<br>15-09-2017 18:27``) is dated by that export stamp
+with a warning; a page with no date at all is a ``MalformedFile``. Rounds have no dates of their
+own here: every game is dated on the tournament's day, said in an info issue.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+import lxml.etree
+import lxml.html
+
+from ._dates import find_date
+from ._errors import MalformedFile
+from ._issues import IssueLog, source_name
+from ._model import ParseResult, PlayerAsWritten
+from ._registry import Format
+from ._text import decode_bytes, html_declared_charset, normalise_space
+from .egd_table import (
+    Colour,
+    CrossPlayer,
+    HalfGame,
+    Tournament,
+    cross_table_events,
+    parse_result_token,
+)
+
+__all__ = ["FORMAT", "detect", "parse", "read_cell"]
+
+NAME = "go_html"
+
+Element = Any
+"""An ``lxml.html`` element (lxml ships no type information)."""
+
+_NUMBER_HEADERS = frozenset({"num", "no", "nr", "n", "№", "#", "c", "st c", "start"})
+_PLACE_HEADERS = frozenset({
+    "pl", "place", "pos", "место", "м", "miejsce", "m", "poradie", "por", "porad", "umiestnenie",
+    "umist", "umisteni", "misto",
+})
+_NAME_WORDS = ("name", "имя", "фамилия", "игрок", "участник", "jmeno", "meno", "hrac", "nazwisko",
+               "imie", "gracz", "zawodnik", "player", "priezvisko", "prijmeni")
+_CLUB_HEADERS = frozenset({"club", "cl", "клуб", "город", "klub", "oddil", "mesto", "miasto",
+                           "city", "town"})
+_PIN_HEADERS = frozenset({"egd", "pin", "egf", "egd pin", "egf pin"})
+_ROUND = re.compile(
+    r"^(?:r|round|тур|kolo|runda|k)?\s*(\d{1,2})\s*(?:r|тур|kolo|runda|k|kolo)?$"
+)
+_BYES = frozenset({"", "0+", "0-", "0=", "-", "\u2013", "\u2014", "x", "bye", "0"})
+_CYRILLIC_COLOURS = str.maketrans({"ч": "b", "Ч": "b", "б": "w", "Б": "w"})
+_KOMI = re.compile(r"(?:komi|коми)\s*[:=]?\s*(\d{1,2}(?:[.,]5)?)", re.IGNORECASE)
+_OPENGOTHA_STAMP = re.compile(r"OpenGotha[\s\d.]*?(\d{2})-(\d{2})-(\d{4})\s+\d{1,2}:\d{2}")
+_SKIPPED = frozenset({"script", "style", "head", "title", "noscript", "table"})
+
+
+def _fold(text: str) -> str:
+    """Lower case, no diacritics (``й`` -> ``и``, ``№`` -> ``no``), no dots or colons."""
+    decomposed = unicodedata.normalize("NFKD", normalise_space(text))
+    kept = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    return normalise_space(re.sub(r"[.:]", " ", kept))
+
+
+def read_cell(text: str) -> tuple[int, str, Colour | None, int | None, bool] | None:
+    """A round cell -> (opponent, result, colour, handicap, by default); opponent 0 = no game.
+
+    None when the cell is neither a result nor a bye. ``12+ч`` reads as ``12+b``.
+    """
+    compact = "".join(normalise_space(text).split())
+    if compact.lower() in _BYES:
+        return 0, "-", None, None, False
+    return parse_result_token(compact.translate(_CYRILLIC_COLOURS))
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+
+def _cell_text(cell: Element) -> str:
+    return normalise_space(cell.text_content())
+
+
+def _span(cell: Element) -> int:
+    try:
+        return max(1, min(int(cell.get("colspan") or 1), 50))
+    except ValueError:
+        return 1
+
+
+def _rows(table: Element) -> list[list[str]]:
+    """The rows of a table as texts; cells written straight into ``<table>`` form a row."""
+    rows: list[list[str]] = []
+    loose: list[str] = []
+
+    def visit(parent: Element) -> None:
+        for child in parent:
+            if not isinstance(child.tag, str):
+                continue
+            if child.tag in ("thead", "tbody", "tfoot"):
+                visit(child)
+            elif child.tag == "tr":
+                if loose:
+                    rows.append(loose.copy())
+                    loose.clear()
+                row: list[str] = []
+                for cell in child:
+                    if isinstance(cell.tag, str) and cell.tag in ("td", "th"):
+                        row.extend([_cell_text(cell)] * _span(cell))
+                rows.append(row)
+            elif child.tag in ("td", "th"):
+                loose.extend([_cell_text(child)] * _span(child))
+
+    visit(table)
+    if loose:
+        rows.insert(0, loose)
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class _Header:
+    """Where the columns of a go cross table are."""
+
+    at: int
+    """Index of the header row."""
+    names: Sequence[str]
+    name: int
+    rounds: dict[int, int]
+    """Round number -> column index."""
+    number: int | None
+    place: int | None
+    club: int | None
+    pin: int | None
+
+
+def _header(row: Sequence[str], at: int) -> _Header | None:
+    folded = [_fold(text) for text in row]
+    name = next((i for i, f in enumerate(folded) if any(w in f for w in _NAME_WORDS)), None)
+    rounds: dict[int, int] = {}
+    for i, f in enumerate(folded):
+        match = _ROUND.match(f)
+        if match and i != name and f not in _NUMBER_HEADERS:
+            rounds.setdefault(int(match[1]), i)
+    if name is None or not rounds:
+        return None
+
+    def find(headers: frozenset[str]) -> int | None:
+        return next((i for i, f in enumerate(folded) if f in headers), None)
+
+    return _Header(at=at, names=row, name=name, rounds=rounds, number=find(_NUMBER_HEADERS),
+                   place=find(_PLACE_HEADERS), club=find(_CLUB_HEADERS), pin=find(_PIN_HEADERS))
+
+
+@dataclass(frozen=True, slots=True)
+class _GoTable:
+    label: str
+    header: _Header
+    rows: list[list[str]]
+
+
+def _go_tables(doc: Element) -> Iterator[_GoTable]:
+    """Leaf tables whose header is a go cross table's and whose round cells read as results."""
+    count = 0
+    for table in doc.iter("table"):
+        if table.find(".//table") is not None:
+            continue
+        count += 1
+        rows = _rows(table)
+        header = next((h for at, row in enumerate(rows[:5])
+                       if (h := _header(row, at)) is not None), None)
+        if header is None:
+            continue
+        cells = [row[c] for row in rows[header.at + 1:] for c in header.rounds.values()
+                 if c < len(row) and row[c]]
+        parsed = [read_cell(text) for text in cells]
+        games = sum(1 for p in parsed if p is not None and p[0] > 0)
+        if games >= 2 and 2 * sum(1 for p in parsed if p is not None) >= len(parsed):
+            yield _GoTable(str(count), header, rows)
+
+
+# --- page -----------------------------------------------------------------------------------
+
+
+def _document(text: str) -> Element | None:
+    try:
+        return lxml.html.document_fromstring(text)
+    except (lxml.etree.ParserError, ValueError):
+        return None
+
+
+def _page_lines(doc: Element) -> list[str]:
+    """Text lines outside tables, in document order, the ``<title>`` last."""
+    parts: list[str] = []
+
+    def walk(node: Element) -> None:
+        parts.append(node.text or "")
+        for child in node:
+            if isinstance(child.tag, str) and child.tag not in _SKIPPED:
+                parts.append("\n")
+                walk(child)
+                parts.append("\n")
+            elif isinstance(child.tag, str) and child.tag == "table":
+                parts.append("\n")
+            parts.append(child.tail or "")
+
+    body = doc.find(".//body")
+    walk(body if body is not None else doc)
+    lines = [normalise_space(line) for line in "".join(parts).split("\n")]
+    title = doc.find(".//title")
+    if title is not None:
+        lines.append(normalise_space(title.text_content()))
+    return [line for line in lines if line]
+
+
+def _name(doc: Element, lines: Sequence[str], source: str) -> str:
+    for path in (".//h1", ".//h2", ".//title"):
+        element = doc.find(path)
+        if element is not None and normalise_space(element.text_content()):
+            return normalise_space(element.text_content())
+    return lines[0] if lines else PurePath(source).stem
+
+
+def _date(lines: Sequence[str], raw: str, log: IssueLog) -> dt.date:
+    for line in lines:
+        if _OPENGOTHA_STAMP.search(line):
+            continue
+        found = find_date(line)
+        if found is not None:
+            return found.date
+    stamp = _OPENGOTHA_STAMP.search(" ".join(lines)) or _OPENGOTHA_STAMP.search(raw)
+    if stamp is not None:
+        date: dt.date | None
+        try:
+            date = dt.date(int(stamp[3]), int(stamp[2]), int(stamp[1]))
+        except ValueError:
+            date = None
+        if date is not None:
+            log.report(MalformedFile(
+                "no tournament date on the page; dated by OpenGotha's export time stamp",
+                value=stamp[0]))
+            return date
+    raise MalformedFile("no tournament date on the page (title, headings or text)",
+                        file=log.file)
+
+
+def _komi(lines: Sequence[str]) -> float | None:
+    for line in lines:
+        match = _KOMI.search(line)
+        if match:
+            return float(match[1].replace(",", "."))
+    return None
+
+
+# --- rows -> players and halves -------------------------------------------------------------
+
+
+def _cell(row: Sequence[str], index: int | None) -> str:
+    return row[index] if index is not None and index < len(row) else ""
+
+
+def _numbers(table: _GoTable, data: Sequence[tuple[int, list[str]]], log: IssueLog) -> list[int]:
+    """The number each data row is referred to by (module docstring)."""
+    header = table.header
+    if header.number is not None:
+        column = header.number
+    elif header.place is not None:
+        column = header.place
+    else:
+        column = None
+    if column is not None:
+        texts = [_cell(row, column).rstrip(".") for _, row in data]
+        if all(t.isdigit() for t in texts) and len(set(texts)) == len(texts):
+            return [int(t) for t in texts]
+        log.report(MalformedFile(
+            f"column {header.names[column]!r} does not number the players uniquely; "
+            "opponents read as row positions", table=table.label), level="info")
+    return list(range(1, len(data) + 1))
+
+
+def _player(table: _GoTable, row: Sequence[str]) -> PlayerAsWritten:
+    header = table.header
+    return PlayerAsWritten(
+        name=_cell(row, header.name), federation_id=_cell(row, header.pin) or None,
+        club=_cell(row, header.club) or None,
+    )
+
+
+def _data_rows(table: _GoTable) -> list[tuple[int, list[str]]]:
+    """(1-based row in the table, cells) of the player rows: a name and a round cell."""
+    header = table.header
+    first_round = min(header.rounds.values())
+    return [
+        (index + 1, row) for index, row in enumerate(table.rows)
+        if index > header.at and _cell(row, header.name) and len(row) > first_round
+        and _fold(_cell(row, header.name)) != _fold(header.names[header.name])
+    ]
+
+
+def _read_table(table: _GoTable, log: IssueLog) -> tuple[list[CrossPlayer], list[HalfGame]]:
+    data = _data_rows(table)
+    numbers = _numbers(table, data, log)
+    players: list[CrossPlayer] = []
+    halves: list[HalfGame] = []
+    for number, (row_no, row) in zip(numbers, data):
+        players.append(CrossPlayer(number, _player(table, row), row_no))
+        for round_, column in sorted(table.header.rounds.items()):
+            text = _cell(row, column)
+            parsed = read_cell(text)
+            name = table.header.names[column] or f"round {round_}"
+            if parsed is None:
+                log.report(MalformedFile(
+                    f"round {round_}: cell is not a go result (like 12+/w3 or 12+); ignored",
+                    table=table.label, row=row_no, column=name, value=text))
+                continue
+            opponent, result, colour, handicap, forfeit = parsed
+            halves.append(HalfGame(
+                number=number, round=round_, opponent=opponent, result=result, colour=colour,
+                handicap=handicap, forfeit=forfeit, text=text, row=row_no, column=name,
+                table=table.label,
+            ))
+    return players, halves
+
+
+# --- format ---------------------------------------------------------------------------------
+
+
+def _decoded(data: bytes) -> tuple[str, str]:
+    decoded = decode_bytes(data, html_declared_charset(data))
+    return decoded.text, decoded.note
+
+
+def detect(data: bytes, filename: str = "") -> bool:
+    """An HTML page with a go cross table: round columns whose cells read as go results."""
+    if not re.search(rb"<\s*table", data[:200000], re.IGNORECASE):
+        return False
+    doc = _document(_decoded(data)[0])
+    return doc is not None and next(_go_tables(doc), None) is not None
+
+
+def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
+    """Events (one per game) of a go cross table page; see the module docstring."""
+    log = IssueLog(file=source_name(source), strict=strict)
+    text, note = _decoded(data)
+    if note:
+        log.report(MalformedFile(note), level="info")
+    doc = _document(text)
+    tables = list(_go_tables(doc)) if doc is not None else []
+    if doc is None or not tables:
+        raise MalformedFile("no go cross table (name and round columns with results like 12+)",
+                            file=log.file)
+    lines = _page_lines(doc)
+    name = _name(doc, lines, source)
+    start = _date(lines, text, log)
+    info = Tournament(name=name, organiser=name, start=start, end=start, komi=_komi(lines))
+    events = []
+    for table in tables:
+        players, halves = _read_table(table, log)
+        events.extend(cross_table_events(players, halves, info, fmt=NAME, log=log))
+    return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
+
+
+FORMAT = Format(
+    name=NAME,
+    description="go: HTML cross tables (OpenGotha standings, Russian/Czech/Slovak/Polish pages), "
+    "one event per game",
+    detect=detect,
+    parse=parse,
+)

@@ -1,0 +1,278 @@
+"""OpenGotha tournament files: the XML OpenGotha saves a go tournament in.
+
+The file (OpenGotha's ``tournament.dtd``; spec/inputs.md, "Other games"):
+
+    <Tournament dataVersion="201" ...>
+      <Players><Player name="Chauvin" firstName="Robin" rank="2D" country="FR" club="69Ly"
+                       egfPin="15662482" ffgLicence="0800145" agaId="" .../></Players>
+      <Games><Game roundNumber="1" tableNumber="2" blackPlayer="CHAUVINROBIN"
+                   whitePlayer="DUCHAUFOURQUENTIN" handicap="0" knownColor="true"
+                   result="RESULT_BLACKWINS"/></Games>
+      <ByePlayers><ByePlayer roundNumber="3" player="KEY"/></ByePlayers>
+      <TournamentParameterSet><GeneralParameterSet name="..." shortName="..." location="Lyon"
+                   beginDate="2017-02-11" endDate="2017-02-12" komi="7.5" .../></...>
+    </Tournament>
+
+- a game names its players by key: surname and first name without spaces, in upper case
+  (``de Butler`` ``Tristan`` -> ``DEBUTLERTRISTAN``);
+- results: ``RESULT_WHITEWINS``, ``RESULT_BLACKWINS``, ``RESULT_EQUAL`` (jigo) are games;
+  ``..._BYDEF`` is a result by default (forfeit), ``RESULT_UNKNOWN`` a game not played yet,
+  ``RESULT_BOTHWIN`` / ``RESULT_BOTHLOSE`` a tournament director's decision: none of these is a
+  game to rate, each is an info issue; a ``ByePlayer`` is an info issue too;
+- ``knownColor="false"``: the colours were not recorded, the units carry no colour;
+- the player's federation id is the EGD pin, else the FFG licence, else the AGA id;
+- the file has no date per round: every game is dated on ``beginDate`` (``end_date`` =
+  ``endDate``), said once in an info issue. No ``beginDate`` is a ``MalformedFile``;
+- ``komi`` is the komi of even games; a handicap game's komi is left unknown.
+
+Parsed with ``defusedxml`` (no entity expansion, no external references). Errors name the
+element (``table``: ``Game 3``, counted from 1 in file order) and the attribute (``column``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import xml.etree.ElementTree as ET  # types only; parsing is defusedxml's
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
+
+from ._dates import parse_date
+from ._errors import InconsistentResult, MalformedFile
+from ._issues import IssueLog, source_name
+from ._model import Event, ParseResult, PlayerAsWritten, Unit
+from ._registry import Format
+from ._text import normalise_space
+from .egd_table import Colour
+
+__all__ = ["FORMAT", "detect", "parse", "player_key"]
+
+NAME = "opengotha"
+
+_RESULTS = {
+    "RESULT_BLACKWINS": ("black", 1.0, 2.0),
+    "RESULT_WHITEWINS": ("white", 2.0, 1.0),
+    "RESULT_EQUAL": ("jigo", 1.5, 1.5),
+}
+"""Results that are games: (what happened, black's place, white's place)."""
+
+_NOT_GAMES = {
+    "RESULT_UNKNOWN": "result not known yet (not played)",
+    "RESULT_BOTHWIN": "both players given the win",
+    "RESULT_BOTHLOSE": "both players given the loss",
+}
+
+_DETECT = re.compile(rb"<Tournament\b[^>]*>\s*(?:<!--.*?-->\s*)*<(?:Players|Games)\b", re.DOTALL)
+
+
+def player_key(name: str, first_name: str) -> str:
+    """OpenGotha's key of a player: surname and first name, spaces removed, upper case."""
+    return re.sub(r"\s+", "", name + first_name).upper()
+
+
+def detect(data: bytes, filename: str = "") -> bool:
+    """An XML document whose root is ``<Tournament>`` holding ``<Players>`` or ``<Games>``."""
+    return bool(_DETECT.search(data[:8192]))
+
+
+def _root(data: bytes, file: str) -> ET.Element:
+    try:
+        root: ET.Element = SafeET.fromstring(data)
+    except (ET.ParseError, DefusedXmlException, ValueError) as exc:
+        raise MalformedFile(f"not readable as XML ({exc})", file=file) from exc
+    if root.tag != "Tournament":
+        raise MalformedFile("not an OpenGotha tournament: the root element is not <Tournament>",
+                            file=file, value=root.tag)
+    return root
+
+
+def _attr(element: ET.Element, name: str) -> str:
+    return normalise_space(element.get(name) or "")
+
+
+def _date(general: ET.Element, name: str, file: str) -> dt.date | None:
+    text = _attr(general, name)
+    if not text:
+        return None
+    try:
+        return parse_date(text)
+    except ValueError:
+        raise MalformedFile(f"invalid {name}", file=file, table="GeneralParameterSet",
+                            column=name, value=text) from None
+
+
+def _general(root: ET.Element, file: str) -> tuple[str, str, dt.date, dt.date, float | None]:
+    """(name, organiser, first day, last day, komi) from ``GeneralParameterSet``."""
+    general = root.find("TournamentParameterSet/GeneralParameterSet")
+    if general is None:
+        raise MalformedFile("no <GeneralParameterSet>: the tournament has no name or date",
+                            file=file)
+    name = _attr(general, "name") or _attr(general, "shortName")
+    if not name:
+        raise MalformedFile("the tournament has no name", file=file,
+                            table="GeneralParameterSet", column="name", value="")
+    start = _date(general, "beginDate", file)
+    if start is None:
+        raise MalformedFile("no tournament date", file=file, table="GeneralParameterSet",
+                            column="beginDate", value="")
+    end = _date(general, "endDate", file) or start
+    try:
+        komi: float | None = float(_attr(general, "komi")) if _attr(general, "komi") else None
+    except ValueError:
+        komi = None
+    return name, _attr(general, "location") or name, start, max(start, end), komi
+
+
+def _players(root: ET.Element, log: IssueLog) -> dict[str, PlayerAsWritten]:
+    players: dict[str, PlayerAsWritten] = {}
+    for index, element in enumerate(root.iterfind("Players/Player"), start=1):
+        surname, first = _attr(element, "name"), _attr(element, "firstName")
+        if not surname and not first:
+            log.report(MalformedFile("player without a name; ignored", table=f"Player {index}",
+                                     column="name", value=""))
+            continue
+        federation_id = next(
+            (v for v in (_attr(element, a) for a in ("egfPin", "ffgLicence", "agaId")) if v),
+            None,
+        )
+        key = player_key(surname, first)
+        if key in players:
+            log.report(MalformedFile("two players with the same key; the first one is kept",
+                                     table=f"Player {index}", column="name", value=key))
+            continue
+        players[key] = PlayerAsWritten(
+            name=" ".join(p for p in (surname, first) if p), federation_id=federation_id,
+            club=_attr(element, "club") or None,
+        )
+    return players
+
+
+def _int(element: ET.Element, attribute: str, where: str, default: int | None) -> int:
+    text = _attr(element, attribute)
+    if not text and default is not None:
+        return default
+    if not text.isdigit():
+        raise MalformedFile(f"invalid {attribute}", table=where, column=attribute, value=text,
+                            has_value=True)
+    return int(text)
+
+
+def _unit(
+    player: PlayerAsWritten, key: str, place: float, colour: Colour | None, result: str,
+) -> Unit:
+    return Unit(
+        place=place, place_text=result, label=key,
+        score={1.0: 1.0, 2.0: 0.0, 1.5: 0.5}[place], players=(player,),
+        colour=colour,
+    )
+
+
+class _Reader:
+    """Reads the ``<Game>`` elements of one file into events."""
+
+    def __init__(self, root: ET.Element, log: IssueLog) -> None:
+        self.log = log
+        self.name, self.organiser, self.start, self.end, self.komi = _general(root, log.file)
+        self.players = _players(root, log)
+        self.seen: dict[tuple[int, str], str] = {}
+
+    def event(self, element: ET.Element, index: int) -> Event | None:
+        """The game of one ``<Game>`` element, or None (with an issue) if it is not one."""
+        where = f"Game {index}"
+        round_ = _int(element, "roundNumber", where, None)
+        table = _int(element, "tableNumber", where, 0)
+        result = _attr(element, "result") or "RESULT_UNKNOWN"
+        keys = {c: _attr(element, f"{c}Player").upper() for c in ("black", "white")}
+        for colour, key in keys.items():
+            if key not in self.players:
+                self.log.report(InconsistentResult(
+                    f"round {round_}: {colour} player is not in <Players>; game skipped",
+                    table=where, column=f"{colour}Player", value=key))
+                return None
+        for colour, key in keys.items():
+            clash = self.seen.get((round_, key))
+            if clash is not None:
+                self.log.report(InconsistentResult(
+                    f"round {round_}: player already plays in {clash}; game skipped",
+                    table=where, column=f"{colour}Player", value=key))
+                return None
+        for key in keys.values():
+            self.seen[(round_, key)] = where
+        pairing = " \u2013 ".join(self.players[k].name for k in keys.values())
+        if result.endswith("_BYDEF") or result in _NOT_GAMES:
+            what = _NOT_GAMES.get(result, "result by default (forfeit)")
+            self.log.report(MalformedFile(f"round {round_}: {pairing}: {what}; not an event",
+                                          table=where, column="result", value=result),
+                            level="info")
+            return None
+        if result not in _RESULTS:
+            self.log.report(MalformedFile(f"round {round_}: unknown result; game skipped",
+                                          table=where, column="result", value=result))
+            return None
+        _, black_place, white_place = _RESULTS[result]
+        known = _attr(element, "knownColor").lower() != "false"
+        if not known:
+            self.log.report(MalformedFile(f"round {round_}: {pairing}: colours not recorded",
+                                          table=where, column="knownColor", value="false"),
+                            level="info")
+        handicap = _int(element, "handicap", where, 0)
+        units = sorted(
+            (_unit(self.players[keys["black"]], keys["black"], black_place,
+                   "black" if known else None, result),
+             _unit(self.players[keys["white"]], keys["white"], white_place,
+                   "white" if known else None, result)),
+            key=lambda u: u.place or 0.0,
+        )
+        return Event(
+            game="go", title=f"{self.name} round {round_}: {pairing}", date=self.start,
+            kind="individual", scoring="unknown", units=tuple(units),
+            section=f"board {table}" if table else pairing, organiser=self.organiser,
+            format=NAME, end_date=self.end if self.end != self.start else None, round=round_,
+            parent=self.name, handicap=handicap, komi=self.komi if handicap == 0 else None,
+        )
+
+
+def _byes(root: ET.Element, players: dict[str, PlayerAsWritten], log: IssueLog) -> None:
+    for index, element in enumerate(root.iterfind("ByePlayers/ByePlayer"), start=1):
+        key = _attr(element, "player").upper()
+        name = players[key].name if key in players else key
+        log.report(MalformedFile(
+            f"round {_attr(element, 'roundNumber')}: {name} has a bye; not an event",
+            table=f"ByePlayer {index}", column="player", value=key), level="info")
+
+
+def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
+    """Events (one per game) of an OpenGotha tournament file; see the module docstring."""
+    log = IssueLog(file=source_name(source), strict=strict)
+    root = _root(data, log.file)
+    reader = _Reader(root, log)
+    events: list[Event] = []
+    try:
+        for index, element in enumerate(root.iterfind("Games/Game"), start=1):
+            event = reader.event(element, index)
+            if event is not None:
+                events.append(event)
+    except MalformedFile as exc:
+        raise exc.with_file(log.file) from None
+    _byes(root, reader.players, log)
+    if events:
+        log.report(MalformedFile(
+            f"the file gives no date per round; games dated on the first day "
+            f"{reader.start.isoformat()}"
+            + (f" (end_date {reader.end.isoformat()})" if reader.end != reader.start else ""),
+        ), level="info")
+    events.sort(key=lambda e: (e.round or 0, _board(e.section)))
+    return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
+
+
+def _board(section: str) -> int:
+    return int(section.removeprefix("board ")) if section.startswith("board ") else 0
+
+
+FORMAT = Format(
+    name=NAME,
+    description="go: OpenGotha tournament file (XML), one event per game",
+    detect=detect,
+    parse=parse,
+)

@@ -1,0 +1,139 @@
+"""OpenGotha tournament files: key facts of the fixtures, results that are not games, errors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from pathlib import Path
+
+import pytest
+
+from parsers import InconsistentResult, MalformedFile, ParseError, ParseResult
+from parsers.opengotha import detect, parse, player_key
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "opengotha"
+REAL = FIXTURES / "real-opengotha-4-rounds-missing-table.xml"
+SYNTHETIC = FIXTURES / "handicap-jigo-forfeit-unplayed-bye.xml"
+
+
+def _parse(path: Path, strict: bool = False) -> ParseResult:
+    return parse(path.read_bytes(), source=str(path), strict=strict)
+
+
+def test_player_key_is_opengothas() -> None:
+    assert player_key("de Butler", "Tristan") == "DEBUTLERTRISTAN"
+    assert player_key("Mathis", "Léa") == "MATHISLÉA"
+
+
+def test_real_file_games() -> None:
+    result = _parse(REAL)
+    assert len(result.events) == 31
+    assert [sum(e.round == r for e in result.events) for r in (1, 2, 3, 4)] == [9, 9, 7, 6]
+    first = result.events[0]
+    assert (first.round, first.section) == (1, "board 1")
+    assert first.title == ("Test Participation et Licence FFG round 1: "
+                           "Mezouar Abdallah \u2013 Godivier Vincent")
+    assert (first.organiser, first.parent) == ("Lyon", "Test Participation et Licence FFG")
+    assert (first.date, first.end_date) == (dt.date(2017, 2, 11), dt.date(2017, 2, 12))
+    assert (first.handicap, first.komi) == (0, 7.5)
+    winner, loser = first.units
+    assert (winner.players[0].name, winner.colour, winner.place) == ("Mezouar Abdallah",
+                                                                     "black", 1.0)
+    assert winner.players[0].federation_id == "17813059"  # egfPin
+    assert (loser.players[0].name, loser.colour, loser.place) == ("Godivier Vincent",
+                                                                  "white", 2.0)
+    assert winner.place_text == "RESULT_BLACKWINS"
+    # table 9 is missing in rounds 1 and 2: the sections follow tableNumber
+    assert [e.section for e in result.events if e.round == 1][-2:] == ["board 8", "board 10"]
+    butler = {p.name: p for e in result.events for u in e.units for p in u.players}
+    assert butler["de Butler Tristan"].federation_id is None  # no pin, no licence
+    assert butler["Rousseau Jérémy"].federation_id == "1400118"  # the FFG licence
+    assert [i.message for i in result.issues] == [
+        ("the file gives no date per round; games dated on the first day 2017-02-11 "
+        "(end_date 2017-02-12)")
+    ]
+
+
+def test_handicap_game_colours_and_komi() -> None:
+    result = _parse(SYNTHETIC)
+    assert len(result.events) == 4
+    game = result.events[0]
+    assert (game.round, game.section, game.handicap, game.komi) == (1, "board 1", 3, None)
+    black, white = game.units
+    assert (black.players[0].name, black.colour, black.place, black.score) == (
+        "Kováč Peter", "black", 1.0, 1.0)
+    assert (white.players[0].name, white.colour, white.place, white.score) == (
+        "Novák Ján", "white", 2.0, 0.0)
+    assert black.players[0].club == "Koši"
+
+
+def test_jigo_and_unknown_colours() -> None:
+    result = _parse(SYNTHETIC)
+    jigo = result.events[1]
+    assert [(u.colour, u.place, u.score) for u in jigo.units] == [
+        ("black", 1.5, 0.5), ("white", 1.5, 0.5)]
+    assert jigo.komi == 6.5
+    unknown = result.events[3]
+    assert unknown.round == 3
+    assert [u.colour for u in unknown.units] == [None, None]
+    assert [u.players[0].name for u in unknown.units] == ["van der Berg Tomáš", "Szabóová Eva"]
+
+
+def test_results_that_are_not_games_are_issues() -> None:
+    issues = {i.where.split(", ", 1)[1]: i for i in _parse(SYNTHETIC).issues if "Game" in i.where
+              or "ByePlayer" in i.where}
+    assert issues["table Game 4, column result"].message.startswith(
+        "round 2: Horváthová Mária \u2013 Kováč Peter: result by default (forfeit)")
+    assert "both players given the loss" in issues["table Game 6, column result"].message
+    assert "result not known yet" in issues["table Game 7, column result"].message
+    unknown_player = issues["table Game 8, column blackPlayer"]
+    assert unknown_player.level == "warning"
+    assert unknown_player.message == ("round 4: black player is not in <Players>; game skipped: "
+                                      "value 'NAGYLÁSZLÓ'")
+    assert issues["table ByePlayer 1, column player"].message.startswith(
+        "round 1: van der Berg Tomáš has a bye")
+    assert all(i.level == "info" for w, i in issues.items() if "blackPlayer" not in w)
+
+
+def test_strict_raises_on_an_unknown_player() -> None:
+    with pytest.raises(InconsistentResult) as raised:
+        _parse(SYNTHETIC, strict=True)
+    error = raised.value
+    assert (error.file, error.table, error.column, error.value) == (
+        SYNTHETIC.name, "Game 8", "blackPlayer", "NAGYLÁSZLÓ")
+
+
+def test_no_begin_date_is_refused() -> None:
+    data = SYNTHETIC.read_bytes().replace(b'beginDate="2024-03-16" ', b"")
+    with pytest.raises(MalformedFile, match="no tournament date"):
+        parse(data, source="x.xml")
+
+
+def test_entity_expansion_is_refused() -> None:
+    bomb = (b'<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaaaaaaaa">'
+            b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><Tournament><Players>&b;</Players>'
+            b"</Tournament>")
+    assert detect(bomb)
+    with pytest.raises(MalformedFile, match="not readable as XML"):
+        parse(bomb, source="bomb.xml")
+
+
+def test_detect() -> None:
+    assert detect(REAL.read_bytes())
+    assert not detect(b'<?xml version="1.0"?><USEBIO><EVENT/></USEBIO>')
+    assert not detect(b"<html><body><table><tr><td>Tournament</td></tr></table></body></html>")
+
+
+@pytest.mark.parametrize("path", [REAL, SYNTHETIC], ids=lambda p: p.name)
+def test_damaged_files_raise_only_parse_errors(path: Path) -> None:
+    rng = random.Random(11)
+    data = path.read_bytes()
+    for _ in range(60):
+        damaged = bytearray(data[: rng.randrange(1, len(data) + 1)])
+        for _ in range(rng.randint(0, 8)):
+            if damaged:
+                damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        try:
+            parse(bytes(damaged), source=path.name)
+        except ParseError:
+            pass
