@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,6 +99,12 @@ def _csv_bytes(rows: Sequence[ListRow], deviation: bool) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
+def _slug(period: str) -> str:
+    """A period label as a file name: ``2013Q4`` stays, ``2024-05-18 Spring Open`` becomes
+    ``2024-05-18-Spring-Open``."""
+    return re.sub(r"[^\w.-]+", "-", period, flags=re.ASCII).strip("-") or "period"
+
+
 def _write_if_changed(path: Path, data: bytes) -> bool:
     if path.exists() and path.read_bytes() == data:
         return False
@@ -120,7 +127,8 @@ def publish_pool(
     table = run_tables(wh, run.run_id)
     out = public / pool
     out.mkdir(parents=True, exist_ok=True)
-    periods = sorted(table["period"].unique())
+    starts = table.groupby("period")["period_start"].min()
+    periods = sorted(table["period"].unique(), key=lambda p: (starts[p], p))
     options = sorted(run.options.items())
     written: list[Path] = []
     index = []
@@ -136,16 +144,19 @@ def publish_pool(
             period_start=frame["period_start"].iloc[0].date().isoformat(),
             period_end=frame["period_end"].iloc[0].date().isoformat(),
             active=sum(1 for r in rows if r.events > 0),
-            previous=periods[i - 1] if i > 0 else None,
-            next=periods[i + 1] if i + 1 < len(periods) else None,
+            previous=_slug(periods[i - 1]) if i > 0 else None,
+            next=_slug(periods[i + 1]) if i + 1 < len(periods) else None,
+            previous_label=periods[i - 1] if i > 0 else None,
+            next_label=periods[i + 1] if i + 1 < len(periods) else None,
+            slug=_slug(period),
         )
         for path, data in (
-            (out / f"{period}.csv", _csv_bytes(rows, deviation)),
-            (out / f"{period}.html", html.encode("utf-8")),
+            (out / f"{_slug(period)}.csv", _csv_bytes(rows, deviation)),
+            (out / f"{_slug(period)}.html", html.encode("utf-8")),
         ):
             _write_if_changed(path, data)
             written.append(path)
-        index.append({"period": period, "players": len(rows)})
+        index.append({"period": period, "slug": _slug(period), "players": len(rows)})
     index_path = out / "index.html"
     _write_if_changed(
         index_path,

@@ -37,6 +37,7 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "fixtures" / "jfr_pary").mkdir()
     shutil.copy(JFR_SAMPLE, tmp_path / "fixtures" / "jfr_pary")
     shutil.copytree(FIXTURES / "identity", tmp_path / "fixtures" / "identity")
+    shutil.copytree(FIXTURES / "opengotha", tmp_path / "fixtures" / "opengotha")
     shutil.copytree(ROOT / "identity", tmp_path / "identity")
     (tmp_path / "clubratings.toml").write_text(
         (ROOT / "clubratings.toml").read_text(encoding="utf-8"), encoding="utf-8",

@@ -26,7 +26,7 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     cfg = load_config(project / "clubratings.toml")
     first = pipeline(cfg)
     statuses = [o.status for o in first["files"]]  # type: ignore[attr-defined]
-    assert statuses == ["loaded"] * 12
+    assert statuses == ["loaded"] * 14
     # the bundled decisions file answers the one initials question of the fixture club
     assert first["review"] is None
     public = project / "public" / "bridge"
@@ -34,6 +34,11 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     # (spec §11): Q3 only computes start ratings, Q4 is the first published period
     assert not (public / "2013Q3.csv").exists()
     assert (public / "2013Q4.csv").exists() and (public / "2013Q4.html").exists()
+    go = sorted((project / "public" / "go").glob("*.csv"))
+    assert [p.name for p in go] == ["2017-02-11-Test-Participation-et-Licence-FFG.csv",
+                                    "2024-03-16-Bratislava-Spring-Open-2024.csv"]
+    assert go[0].read_text(encoding="utf-8").splitlines()[0] == (
+        "rank,player,club,rating,deviation,interval,grade,change,events,player_id")
     header, *rows = (public / "2013Q4.csv").read_text(encoding="utf-8").splitlines()
     assert header.startswith("rank,player,club,rating,change,events")
     assert len(rows) >= 40
@@ -44,7 +49,7 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     code = main(["run", "--config", str(project / "clubratings.toml")])
     out = capsys.readouterr().out
     assert code == 0
-    assert "12 duplicate" in out
+    assert "14 duplicate" in out
     assert _snapshot(project / "public") == before
     with open_warehouse(cfg.warehouse) as wh:
         assert wh.row_counts() == counts  # nothing loaded, the same rating run kept

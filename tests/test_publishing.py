@@ -35,7 +35,8 @@ def test_html_escapes_player_names(tmp_path) -> None:  # type: ignore[no-untyped
         pool="bridge", period="2013Q3", rows=list_rows(
             _period([(1, "<script>alert(1)</script>", 500.0, 1)]), None),
         scheme="belo2", options=[("period", "quarter")], period_start="2013-07-01",
-        period_end="2013-09-30", active=1, previous=None, next=None,
+        period_end="2013-09-30", active=1, previous=None, next=None, slug="2013Q3",
+        previous_label=None, next_label=None,
     )
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html

@@ -62,7 +62,10 @@ def games_frame(wh: Warehouse, period: str = "month") -> pd.DataFrame:
     )
     dates = pd.to_datetime(games["date"])
     if period == "tournament":
-        label = games["tournament"].where(games["tournament"] != "", games["event_id"].astype(str))
+        # "2024-05-18 Bratislava Spring Open": labels sort in the order the tournaments began
+        name = games["tournament"].where(games["tournament"] != "", games["event_id"].astype(str))
+        first = dates.groupby(name).transform("min").dt.strftime("%Y-%m-%d")
+        label = first + " " + name
     else:
         freq = {"month": "M", "quarter": "Q", "year": "Y"}[period]
         label = dates.dt.to_period(freq).astype(str)
