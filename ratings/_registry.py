@@ -19,6 +19,13 @@ from ._belo import BeloParams, rate_belo
 from ._errors import OptionError, UnknownScheme
 from ._frames import RatingRun
 from ._options import apply_options, option_specs, options_to_text
+from ._preferans import (
+    SHATUN_DEFAULTS,
+    MakarovParams,
+    NonDivergingParams,
+    rate_makarov,
+    rate_nondiverging,
+)
 from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
 
 if TYPE_CHECKING:
@@ -118,6 +125,33 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=RfgBootstrapParams,
             defaults=RfgBootstrapParams(),
             rate=rate_rfg_bootstrap,
+        ),
+    )
+    # Preferans (ratings/_preferans.py): the preferans games frame in.
+    schemes += (
+        Scheme(
+            name="makarov",
+            description="Makarov's preferans club rating: dR = a v - b L (R - Rs), "
+            "a = s L^2/(L^2 + 71^2), b = a/100, start 1000 (spec/preferans.md)",
+            params_type=MakarovParams,
+            defaults=MakarovParams(),
+            rate=rate_makarov,
+        ),
+        Scheme(
+            name="shatun",
+            description="Makarov's formula with Shatun's correction: deals n for length L, "
+            "A = 25 (spec/preferans.md)",
+            params_type=MakarovParams,
+            defaults=SHATUN_DEFAULTS,
+            rate=rate_makarov,
+        ),
+        Scheme(
+            name="nondiverging",
+            description="Non-diverging handicap preferans rating: R + (1 - exp(-n/N)) "
+            "(s v/n + Rs - R), N = 100, start 0 (spec/preferans.md)",
+            params_type=NonDivergingParams,
+            defaults=NonDivergingParams(),
+            rate=rate_nondiverging,
         ),
     )
     return {s.name: s for s in schemes}
