@@ -21,6 +21,7 @@ from warehouse import (
     frame_sha256,
     games_frame,
     open_warehouse,
+    preferans_frame,
     results_frame,
     store_run,
 )
@@ -115,6 +116,8 @@ def pool_results(wh: Warehouse, pool: PoolConfig) -> pd.DataFrame:
     gets the games frame instead (one row per game, periods as the pool says)."""
     if pool.game == "go":
         return games_frame(wh, pool.periods)
+    if pool.game == "preferans":
+        return preferans_frame(wh)
     results = results_frame(wh, pool.game)
     if pool.scoring:
         results = results[results["scoring"].isin(pool.scoring)]

@@ -90,7 +90,11 @@ def _read_initial(path: Path) -> pd.DataFrame:
     if bad.any():
         i = int(bad.to_numpy().nonzero()[0][0])
         _fail(f"{path}: row {i + 2}, column rating: not a number: {frame['rating'].iloc[i]!r}")
-    return pd.DataFrame({"player": frame["player"].str.strip(), "rating": values.astype(float)})
+    out = pd.DataFrame({"player": frame["player"].str.strip(), "rating": values.astype(float)})
+    for column in ("deviation", "volatility"):  # go schemes: RFG / Glicko-2 deviations
+        if column in frame.columns:
+            out[column] = pd.to_numeric(frame[column].replace("", float("nan")), errors="coerce")
+    return out
 
 
 def _options(pairs: Sequence[str]) -> dict[str, str]:
@@ -103,6 +107,54 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
+def _write_csv(args: argparse.Namespace, header: Sequence[str],
+               rows: Sequence[Sequence[object]]) -> None:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    if args.out:
+        Path(args.out).write_text(buf.getvalue(), encoding="utf-8")
+    else:
+        sys.stdout.write(buf.getvalue())
+
+
+def _rate_games(args: argparse.Namespace, scheme, params, initial):  # type: ignore[no-untyped-def]
+    """``rate`` for the go and preferans schemes: GAMES.csv is their games frame as it is."""
+    import ratings
+
+    try:
+        games = pd.read_csv(args.results, dtype={"player": str, "opponent": str, "game": str,
+                                                 "period": str, "colour": str})
+    except OSError as exc:
+        _fail(f"cannot read {args.results}: {exc.strerror}")
+    except (ValueError, pd.errors.ParserError) as exc:
+        _fail(f"{Path(args.results).name}: not a readable CSV: {exc}")
+    try:
+        run = scheme.rate(games, params, initial=initial)
+    except ratings.RatingError as exc:
+        _fail(f"{Path(args.results).name}: {exc}")
+    last = run.ratings["period"].iloc[-1] if not run.ratings.empty else None
+    final = run.ratings[run.ratings["period"] == last]
+    played = run.ratings.groupby("player")["events"].sum()
+    final = final.assign(games=final["player"].map(played).astype(int))
+    final = final.sort_values(["rating", "player"], ascending=[False, True], kind="mergesort")
+    if scheme.reads == "go-games":
+        header = ["player", "rating", "deviation", "grade", "games"]
+        rows = [[r.player, f"{r.rating:.4f}",
+                 "" if pd.isna(r.deviation) else f"{r.deviation:.4f}",
+                 ratings.grade(float(r.rating)), r.games]
+                for r in final.itertuples(index=False)]
+    else:
+        totals = run.ratings.groupby("player")[["deals", "vists"]].sum()
+        header = ["player", "rating", "games", "deals", "vists_per_deal"]
+        rows = [[r.player, f"{r.rating:.4f}", r.games, int(totals.loc[r.player, "deals"]),
+                 f"{totals.loc[r.player, 'vists'] / max(totals.loc[r.player, 'deals'], 1):.4f}"]
+                for r in final.itertuples(index=False)]
+    _write_csv(args, header, rows)
+    return 0
+
+
 def cmd_rate(args: argparse.Namespace) -> int:
     import ratings
     from parsers import FORMATS, ParseError
@@ -113,6 +165,10 @@ def cmd_rate(args: argparse.Namespace) -> int:
         params = ratings.parse_options(args.scheme, _options(args.set))
     except ratings.RatingError as exc:
         _fail(str(exc))
+    scheme = ratings.SCHEMES[args.scheme]
+    initial = _read_initial(args.initial) if args.initial else None
+    if scheme.reads != "results":
+        return _rate_games(args, scheme, params, initial)
     try:
         data = Path(args.results).read_bytes()
     except OSError as exc:
@@ -122,9 +178,8 @@ def cmd_rate(args: argparse.Namespace) -> int:
     except ParseError as exc:
         _fail(str(exc.with_file(Path(args.results).name)))
     results = events_to_results(parsed.events)
-    initial = _read_initial(args.initial) if args.initial else None
     try:
-        run = ratings.SCHEMES[args.scheme].rate(results, params, initial=initial)
+        run = scheme.rate(results, params, initial=initial)
     except ratings.RatingError as exc:
         _fail(str(exc))
     final = run.final

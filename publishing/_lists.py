@@ -18,10 +18,15 @@ import pandas as pd
 
 from warehouse import Warehouse, latest_run, run_tables
 
-__all__ = ["DEVIATION_COLUMNS", "LIST_COLUMNS", "ListRow", "list_rows", "publish_pool"]
+__all__ = [
+    "DEVIATION_COLUMNS", "LIST_COLUMNS", "PREFERANS_COLUMNS", "ListRow", "list_rows",
+    "publish_pool",
+]
 
 LIST_COLUMNS = ("rank", "player", "club", "rating", "change", "events", "player_id")
 DEVIATION_COLUMNS = ("deviation", "interval", "grade")
+PREFERANS_COLUMNS = ("deals", "vists_per_deal")
+"""Added after ``events`` (the games) for preferans lists (spec/preferans.md)."""
 """Added after ``rating`` for schemes with a deviation (go, spec/go-rfg.md "Outputs users
 want"): the deviation S, the 95% interval R ± 2S, and the kyu/dan grade."""
 
@@ -46,15 +51,22 @@ class ListRow:
     deviation: str = ""
     interval: str = ""
     grade: str = ""
+    deals: str = ""
+    vists_per_deal: str = ""
 
 
 def _with_deviation(frame: pd.DataFrame) -> bool:
     return "deviation" in frame and bool(frame["deviation"].notna().any())
 
 
+def _with_deals(frame: pd.DataFrame) -> bool:
+    return "deals" in frame and bool(frame["deals"].notna().any())
+
+
 def list_rows(
     period_frame: pd.DataFrame, previous: pd.DataFrame | None,
     grade: Callable[[float], str] | None = None,
+    totals: pd.DataFrame | None = None,
 ) -> list[ListRow]:
     """Rank one period's ratings. Equal shown ratings share a rank (1, 2, 2, 4). With a
     deviation, also the 95% interval and, given ``grade``, the grade of the rating."""
@@ -64,6 +76,11 @@ def list_rows(
         ["shown", "name", "player_id"], ascending=[False, True, True], kind="mergesort",
     )
     before = {} if previous is None else dict(zip(previous["player_id"], previous["rating"], strict=True))
+    totals_deals: dict[int, float] = {}
+    totals_vists: dict[int, float] = {}
+    if totals is not None:
+        totals_deals = totals["deals"].to_dict()
+        totals_vists = totals["vists"].to_dict()
     rows, rank, last_shown = [], 0, None
     for position, rec in enumerate(frame.itertuples(index=False), 1):
         if rec.shown != last_shown:
@@ -80,23 +97,36 @@ def list_rows(
                 "interval": f"{rec.rating - 2 * deviation:.0f}..{rec.rating + 2 * deviation:.0f}",
                 "grade": grade(float(rec.rating)) if grade else "",
             }
+        deals = getattr(rec, "deals", None)
+        if deals is not None and not pd.isna(deals):
+            # totals over the player's whole history up to this period
+            extra["deals"] = str(int(totals_deals.get(rec.player_id, 0)))
+            per = totals_vists.get(rec.player_id, 0.0) / max(totals_deals.get(rec.player_id, 0), 1)
+            extra["vists_per_deal"] = f"{per:+.3f}"
         rows.append(ListRow(
-            rank, str(rec.name), str(rec.club), f"{rec.rating:.1f}", change, int(rec.events),
+            rank, str(rec.name), str(rec.club), _number(rec.rating), change, int(rec.events),
             int(rec.player_id), **extra,
         ))
     return rows
 
 
-def _csv_bytes(rows: Sequence[ListRow], deviation: bool) -> bytes:
+def _csv_bytes(rows: Sequence[ListRow], deviation: bool, deals: bool = False) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     extra = DEVIATION_COLUMNS if deviation else ()
-    writer.writerow(LIST_COLUMNS[:4] + extra + LIST_COLUMNS[4:])
+    after = PREFERANS_COLUMNS if deals else ()
+    writer.writerow(LIST_COLUMNS[:4] + extra + LIST_COLUMNS[4:6] + after + LIST_COLUMNS[6:])
     for r in rows:
         more = [r.deviation, r.interval, r.grade] if deviation else []
+        later = [r.deals, r.vists_per_deal] if deals else []
         writer.writerow([r.rank, r.player, r.club, r.rating, *more, r.change, r.events,
-                         r.player_id])
+                         *later, r.player_id])
     return buf.getvalue().encode("utf-8")
+
+
+def _number(value: float) -> str:
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
 
 
 def _slug(period: str) -> str:
@@ -135,12 +165,17 @@ def publish_pool(
     previous: pd.DataFrame | None = None
     for i, period in enumerate(periods):
         frame = table[table["period"] == period]
-        rows = list_rows(frame, previous, grade)
+        deals = _with_deals(frame)
+        totals = None
+        if deals:
+            so_far = table[table["period"].isin(periods[: i + 1])]
+            totals = so_far.groupby("player_id")[["deals", "vists"]].sum()
+        rows = list_rows(frame, previous, grade, totals)
         previous = frame
         deviation = _with_deviation(frame)
         html = _ENV.get_template("list.html").render(
             pool=pool, period=period, rows=rows, scheme=run.scheme, options=options,
-            deviation=deviation,
+            deviation=deviation, deals=deals,
             period_start=frame["period_start"].iloc[0].date().isoformat(),
             period_end=frame["period_end"].iloc[0].date().isoformat(),
             active=sum(1 for r in rows if r.events > 0),
@@ -151,7 +186,7 @@ def publish_pool(
             slug=_slug(period),
         )
         for path, data in (
-            (out / f"{_slug(period)}.csv", _csv_bytes(rows, deviation)),
+            (out / f"{_slug(period)}.csv", _csv_bytes(rows, deviation, deals)),
             (out / f"{_slug(period)}.html", html.encode("utf-8")),
         ):
             _write_if_changed(path, data)

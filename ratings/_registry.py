@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 import pandas as pd
 
@@ -54,6 +54,9 @@ class Scheme(Generic[P]):
     params_type: type[P]
     defaults: P
     rate: RateFunction[P]
+    reads: Literal["results", "go-games", "preferans-games"] = "results"
+    """Which input frame ``rate`` takes: the bridge results frame (package docstring), the go
+    games frame (``ratings._go``), or the preferans games frame (``ratings._preferans``)."""
 
     def options(self) -> dict[str, str]:
         """The scheme's default configuration as text, one entry per option."""
@@ -90,6 +93,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=EloParams,
             defaults=EloParams(),
             rate=rate_elo,
+            reads="go-games",
         ),
         Scheme(
             name="glicko2",
@@ -98,6 +102,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=Glicko2Params,
             defaults=Glicko2Params(),
             rate=rate_glicko2,
+            reads="go-games",
         ),
         Scheme(
             name="egf",
@@ -106,6 +111,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=EgfParams,
             defaults=EgfParams(),
             rate=rate_egf,
+            reads="go-games",
         ),
     )
     # Go, the Russian Go Federation rating (ratings/_rfg.py): games frame in.
@@ -117,6 +123,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=RfgParams,
             defaults=RfgParams(),
             rate=rate_rfg,
+            reads="go-games",
         ),
         Scheme(
             name="rfg-bootstrap",
@@ -125,6 +132,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=RfgBootstrapParams,
             defaults=RfgBootstrapParams(),
             rate=rate_rfg_bootstrap,
+            reads="go-games",
         ),
     )
     # Preferans (ratings/_preferans.py): the preferans games frame in.
@@ -136,6 +144,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=MakarovParams,
             defaults=MakarovParams(),
             rate=rate_makarov,
+            reads="preferans-games",
         ),
         Scheme(
             name="shatun",
@@ -144,6 +153,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=MakarovParams,
             defaults=SHATUN_DEFAULTS,
             rate=rate_makarov,
+            reads="preferans-games",
         ),
         Scheme(
             name="nondiverging",
@@ -152,6 +162,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=NonDivergingParams,
             defaults=NonDivergingParams(),
             rate=rate_nondiverging,
+            reads="preferans-games",
         ),
     )
     return {s.name: s for s in schemes}

@@ -18,8 +18,8 @@ import pandas as pd
 from ._db import Warehouse
 
 __all__ = [
-    "RunRecord", "find_run", "frame_sha256", "games_frame", "latest_run", "results_frame",
-    "run_tables", "store_run",
+    "RunRecord", "find_run", "frame_sha256", "games_frame", "latest_run", "preferans_frame",
+    "results_frame", "run_tables", "store_run",
 ]
 
 
@@ -79,6 +79,16 @@ def games_frame(wh: Warehouse, period: str = "month") -> pd.DataFrame:
         "date": dates,
         "komi": games["komi"].astype(float),
     })
+
+
+def preferans_frame(wh: Warehouse) -> pd.DataFrame:
+    """Preferans game segments in force as the preferans schemes' games frame: ``game, date,
+    variant, deals, length, player, vists, segment`` (one row per seated player)."""
+    frame = wh.query(
+        "SELECT game, date, variant, deals, length, player::VARCHAR AS player, vists, segment "
+        "FROM preferans_games ORDER BY date, event_id, player"
+    )
+    return frame.astype({"deals": "int64", "segment": "int64", "vists": float})
 
 
 def frame_sha256(*frames: pd.DataFrame | None) -> str:
@@ -150,7 +160,8 @@ def store_run(
             "inputs_sha256": inputs_sha256, "code_version": code_version, "created_at": now,
         }]).astype({"first_period": "object", "last_period": "object"}))
         r = ratings.assign(run_id=run_id, player_id=ratings["player"].astype("int64"))
-        extra = [c for c in ("deviation_before", "deviation", "anomaly", "entry") if c in r]
+        extra = [c for c in ("deviation_before", "deviation", "anomaly", "entry", "deals",
+                             "vists") if c in r]
         wh.insert_frame("ratings", r[[
             "run_id", "period", "period_start", "period_end", "player_id", "rating_before",
             "rating", "events", *extra,
@@ -167,7 +178,7 @@ def store_run(
                 "run_id", "period", "player_id", "opponent_id", "result", "handicap", "colour",
                 "expected", "weight",
             ]])
-        elif not contributions.empty:
+        elif "counted" in contributions and not contributions.empty:  # placement (bridge)
             c = contributions.assign(
                 run_id=run_id,
                 player_id=contributions["player"].astype("int64"),
@@ -217,7 +228,7 @@ def run_tables(wh: Warehouse, run_id: int) -> pd.DataFrame:
         """
         SELECT r.period, r.period_start, r.period_end, r.player_id, p.name,
                coalesce(c.club, '') AS club, r.rating_before, r.rating, r.events,
-               r.deviation
+               r.deviation, r.deals, r.vists
         FROM ratings r
         JOIN players p USING (player_id)
         LEFT JOIN player_clubs c USING (player_id)
