@@ -155,16 +155,17 @@ if __name__ == "__main__":
     main()
 
 
-# last run on this machine (2 CPUs, shared; the engine was being extended at the time):
-#   generated in 3.72 s (load average 1.0 on 2 CPUs)
+# last run on this machine (2 CPUs, shared with a test run), after the engine worked on integer
+# codes of the ids instead of text:
+#   generated in 2.50 s (load average 1.0 on 2 CPUs)
 #   players 8,000 (entering after the first year 3,664, last seen before the last year 2,108), clubs 150
 #   events 120,000: club pairs 96,559, teams 18,062, individual 3,607, congress pairs 1,772
 #   player-results 2,579,965, from 2016-01-01 to 2025-12-31
 #
 #   full recompute of all periods, best of 3; peak = tracemalloc peak of one separate run
-#   engine, default belo2 (newcomer=phantom)       11.76 s  peak     693 MiB    14.0x kernel   (target: <= 5 s, <= 3x kernel, <= 1 GB peak)
-#   engine, belo2 newcomer=flat (= kernel rules)    9.76 s  peak     675 MiB    11.6x kernel   (target: <= 5 s, <= 3x kernel, <= 1 GB peak)
-#                                                same players as the kernel: True, largest difference 4.55e-13
-#   bare kernel (coding + loop over quarters)       0.84 s  peak     604 MiB
-#   bare kernel, loop over quarters only            0.14 s  peak       7 MiB
-#   process peak RSS (ru_maxrss, whole script) 2163 MiB; load average 2.4 on 2 CPUs
+#   engine, default belo2 (newcomer=phantom)        4.95 s  peak     878 MiB     6.2x kernel   (target: <= 5 s, <= 3x kernel, <= 1 GB peak)
+#   engine, belo2 newcomer=flat (= kernel rules)    3.59 s  peak     858 MiB     4.5x kernel   (target: <= 5 s, <= 3x kernel, <= 1 GB peak)
+#                                                same players as the kernel: True, largest difference 5.68e-13
+#   bare kernel (coding + loop over quarters)       0.79 s  peak     604 MiB
+#   bare kernel, loop over quarters only            0.12 s  peak       7 MiB
+#   process peak RSS (ru_maxrss, whole script) 2276 MiB; load average 1.8 on 2 CPUs

@@ -213,22 +213,29 @@ def _subsidise(pool: _Pool, new: pd.Index) -> pd.Series:
 
 
 def _add_phantom_rows(rows: pd.DataFrame, events_left: pd.Series) -> pd.DataFrame:
-    """A phantom member in each of its newcomer's first ``events_left`` events of the period."""
+    """A phantom member in each of its newcomer's first ``events_left`` events of the period.
+
+    The phantom rows follow the period's own rows (ordered by newcomer, date and event), so
+    sums within an event still add the same terms in the same order whatever the input order.
+    """
     left = events_left[events_left > 0]
-    mine = rows[rows["player"].isin(left.index)]
-    if mine.empty:
+    idx = np.flatnonzero(rows["player"].isin(left.index).to_numpy())
+    if idx.size == 0:
         return rows
-    mine = mine.sort_values(["player", "date", "event_id"], kind="mergesort")
-    nth = mine.groupby("player", sort=False).cumcount().to_numpy()
-    keep = nth < left.reindex(mine["player"]).to_numpy()
-    phantoms = mine[keep].copy()
+    pc = rows["player_code"].to_numpy()[idx]
+    order = idx[np.lexsort((rows["event_code"].to_numpy()[idx],
+                            rows["date"].to_numpy()[idx], pc))]
+    pc = rows["player_code"].to_numpy()[order]
+    first = np.r_[True, pc[1:] != pc[:-1]]
+    start = np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))
+    nth = np.arange(len(order)) - start
+    allowed = left.reindex(rows["player"].take(order)).to_numpy()
+    phantoms = rows.take(order[nth < allowed]).copy()
     phantoms["phantom_of"] = phantoms["player"]
     phantoms["player"] = PHANTOM_PREFIX + phantoms["player"]
     phantoms["club"] = ""
     phantoms["unrated"] = False
-    out = pd.concat([rows, phantoms], ignore_index=True)
-    return out.sort_values(["date", "event_id", "unit", "player"], kind="mergesort",
-                           ignore_index=True)
+    return pd.concat([rows, phantoms], ignore_index=True)
 
 
 def _settle_phantoms(pool: _Pool, contributions: pd.DataFrame, params: BeloParams,
@@ -263,13 +270,13 @@ def _settle_phantoms(pool: _Pool, contributions: pd.DataFrame, params: BeloParam
 
 
 def _group_sum(codes: Codes, values: Floats, size: int) -> Floats:
-    """Sum of ``values`` per group code ``0..size-1``.
+    """Sum of ``values`` per group code ``0..size-1``, adding in row order.
 
-    The terms of each group are added in sorted order, so the sums depend only on which values
-    belong to which group, never on the order of the rows.
+    Rows come sorted by date, event, unit and player, so sums within a unit or an event add
+    the same terms in the same order whatever order the input had; sums across events are
+    put in a canonical order by the caller.
     """
-    order = np.lexsort((values, codes))
-    return np.bincount(codes[order], weights=values[order], minlength=size).astype(np.float64)
+    return np.bincount(codes, weights=values, minlength=size).astype(np.float64)
 
 
 def _group_count(codes: Codes, flags: npt.NDArray[np.bool_], size: int) -> npt.NDArray[np.int64]:
@@ -291,12 +298,21 @@ def _event_weight(boards: Floats, rule: BoardWeight) -> Floats:
 
 def _prepare(results: pd.DataFrame, params: BeloParams) -> pd.DataFrame:
     """Rows in output order with what does not depend on ratings: period, n, r, weight."""
-    rows = results.sort_values(
-        ["date", "event_id", "unit", "player"], kind="mergesort", ignore_index=True,
-    )
-    n = rows.groupby("event_id", sort=False)["unit"].transform("nunique").to_numpy(np.int64)
+    # Sorted by date, event, unit, player (integer codes in the ids' text order).
+    # One int64 key: the event's rank by (date, event), then unit, then player.
+    event_code = results["event_code"].to_numpy(np.int64)
+    size = int(event_code.max()) + 1
+    event_day = np.zeros(size, dtype=np.int64)
+    event_day[event_code] = results["date"].to_numpy().astype("datetime64[D]").astype(np.int64)
+    event_rank = np.empty(size, dtype=np.int64)
+    event_rank[np.lexsort((np.arange(size), event_day))] = np.arange(size)
+    units = int(results["unit_code"].max()) + 1
+    players = int(results["player_code"].max()) + 1
+    key = (event_rank[event_code] * units + results["unit_code"].to_numpy(np.int64)) * players \
+        + results["player_code"].to_numpy(np.int64)
+    rows = results.take(np.argsort(key, kind="stable")).reset_index(drop=True)
+    n = rows["n"].to_numpy(np.int64)
     place = rows["place"].to_numpy(np.float64)
-    rows["n"] = n
     # spec/bridge-belo.md §1, formula 3: r = 1000 (n + 0.5 - u) / n; its mean over units is 500.
     r = 1000.0 * (n + 0.5 - place) / n
     match = rows["match"].to_numpy(bool)
@@ -354,8 +370,10 @@ def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _Pe
     R = np.where(rated, frozen[np.where(rated, pos, 0)], np.nan)
     R0 = np.where(rated, R, 0.0)
 
-    ev: Codes = pd.factorize(rows["event_id"])[0].astype(np.intp)
-    un: Codes = rows.groupby(["event_id", "unit"], sort=False).ngroup().to_numpy(np.intp)
+    ev: Codes = pd.factorize(rows["event_code"].to_numpy())[0].astype(np.intp)
+    unit_key = rows["event_code"].to_numpy(np.int64) * (int(rows["unit_code"].max()) + 1) \
+        + rows["unit_code"].to_numpy(np.int64)
+    un: Codes = pd.factorize(unit_key)[0].astype(np.intp)
     n_events, n_units = int(ev.max()) + 1, int(un.max()) + 1
     unit_event = np.zeros(n_units, dtype=np.intp)
     unit_event[un] = ev
@@ -437,12 +455,7 @@ def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _Pe
     losing_win[un[winner]] = gain_u[un[winner]] < 0
     league_skip = _group_count(unit_event, losing_win, n_events)[ev] > 0
     counted = (rated & enough_units & has_field & ~skipped & ~league_skip & ~excluded_abroad)
-    reasons = ["unrated player", "event abroad", f"fewer than {params.min_rated_units} rated units",
-               "no rated players in other units", "skip rule", "league win rule"]
-    reason = np.select(
-        [~rated, excluded_abroad, ~enough_units, ~has_field, skipped, league_skip], reasons,
-        default="",
-    )
+    reasons = _reasons(params)[1:]
 
     vc = np.where(counted, v, 0.0)
     if params.event_normalisation == "on":
@@ -462,8 +475,12 @@ def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _Pe
 
     # spec §8: combine the period's contributions per player.
     who = pos[counted]
-    W = _group_sum(who, vc[counted], size)
-    S = _group_sum(who, vc[counted] * r_prime[counted], size)
+    # A player's sums across events add their terms in one canonical order: by weight, then
+    # contribution, so not even the names of the events can change the last bit.
+    wv, wr = vc[counted], vc[counted] * r_prime[counted]
+    order = np.lexsort((wr, wv, who))
+    W = _group_sum(who[order], wv[order], size)
+    S = _group_sum(who[order], wr[order], size)
     events = _group_count(who, np.ones(len(who), dtype=bool), size)
     H = float(params.history)
     played = W > 0
@@ -478,11 +495,16 @@ def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _Pe
     after = np.where(played, after, frozen)
 
     phantom = (rows["phantom_of"] != "").to_numpy(bool)
+    player = rows["player"].where(~phantom, rows["phantom_of"]) if phantom.any() else rows["player"]
+    reason_codes = np.select(
+        [~rated, excluded_abroad, ~enough_units, ~has_field, skipped, league_skip],
+        np.arange(1, len(reasons) + 1), default=0,
+    )
     contributions = pd.DataFrame({
-        "period": rows["period"].astype(str),
+        "period": str(rows["period"].iat[0]),
         "event_id": rows["event_id"],
         "date": rows["date"],
-        "player": np.where(phantom, rows["phantom_of"], rows["player"]),
+        "player": player,
         "unit": rows["unit"],
         "place": rows["place"],
         "n": rows["n"].astype(np.int64),
@@ -493,7 +515,7 @@ def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _Pe
         "norm_factor": norm,
         "r_prime": r_prime,
         "counted": counted,
-        "reason": pd.Series(reason, index=rows.index, dtype=str),
+        "reason": reason_codes.astype(np.int8),
         "phantom": phantom,
     })
     return _PeriodOutcome(
@@ -502,6 +524,15 @@ def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _Pe
         events=events,
         contributions=contributions,
     )
+
+
+def _reasons(params: BeloParams) -> list[str]:
+    """Why a row did not count, by code (0: it counted); the first that applies is given."""
+    return ["", "unrated player", "event abroad",
+            f"fewer than {params.min_rated_units} rated units",  # spec §5
+            "no rated players in other units",  # spec §3: no field to rate against
+            "skip rule",  # spec §3
+            "league win rule"]  # spec §7
 
 
 def _normalises_after(period: pd.Period, rule: PeriodicNormalisation) -> bool:
@@ -665,6 +696,9 @@ def rate_belo(
     })
     contributions = (pd.concat(run.contributions, ignore_index=True) if run.contributions
                      else empty_contributions())
+    if run.contributions:  # reasons travel as small codes until here
+        contributions["reason"] = pd.Categorical.from_codes(
+            contributions["reason"].to_numpy(np.int8), _reasons(params)).astype(str)
     normalised = pd.DataFrame(run.normalisations, columns=["period", "factor"]).astype(
         {"period": str, "factor": float}
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from ._errors import InputError
@@ -178,14 +179,26 @@ def _float_column(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
         raise InputError(f"column {column!r} is not numeric: {exc}", frame=name) from exc
 
 
-def _constant_per_event(results: pd.DataFrame, column: str) -> None:
-    per_event = results.groupby("event_id", sort=False)[column].nunique(dropna=False)
-    varying = per_event[per_event > 1]
-    if not varying.empty:
-        event = varying.index[0]
-        values = sorted(map(str, results.loc[results["event_id"] == event, column].unique()))
+def _event_groups(event_code: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp],
+                                                              npt.NDArray[np.intp]]:
+    """Rows ordered by event (stable) and the start of each event's run in that order."""
+    order = np.argsort(event_code, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(event_code[order]) != 0])
+    return order, starts
+
+
+def _constant_per_event(results: pd.DataFrame, column: str, event_code: npt.NDArray[np.intp],
+                        groups: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]) -> None:
+    values = pd.factorize(results[column], use_na_sentinel=False)[0]
+    order, starts = groups
+    ordered = values[order]
+    varying = np.minimum.reduceat(ordered, starts) != np.maximum.reduceat(ordered, starts)
+    if varying.any():
+        event = results["event_id"].iloc[order[starts[np.flatnonzero(varying)[0]]]]
+        seen = results.loc[results["event_id"] == event, column].unique()
+        listed = sorted(map(str, seen))
         raise InputError(
-            f"event {event!r} has more than one {column}: {', '.join(values)}", frame="results",
+            f"event {event!r} has more than one {column}: {', '.join(listed)}", frame="results",
         )
 
 
@@ -195,6 +208,10 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     Raises :class:`InputError` for a missing column, an empty id, a date that does not parse,
     an event whose date/kind/scoring/boards vary between rows, a unit with two places, a place
     outside ``1..n``, a player listed twice in one event, or negative boards.
+
+    Besides the documented columns the frame carries integer codes of the text ids, in the ids'
+    sorted order (``event_code``, ``unit_code``, ``player_code``), and ``n``: the schemes work
+    on those (spec-independent bookkeeping: sorting and grouping integers, not text).
     """
     _missing_columns(results, RESULTS_COLUMNS, "results")
     out = pd.DataFrame({
@@ -226,6 +243,18 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
         else:
             out[column] = results[column].fillna("").astype(str).to_numpy()
     out = out.reset_index(drop=True)
+    if out.empty:
+        for column in ("event_code", "unit_code", "player_code", "n"):
+            out[column] = pd.Series([], dtype="int64")
+        return out
+
+    event_code = pd.factorize(out["event_id"], sort=True)[0]
+    unit_code = pd.factorize(out["unit"], sort=True)[0]
+    player_code = pd.factorize(out["player"], sort=True)[0]
+    out["event_code"] = event_code
+    out["unit_code"] = unit_code
+    out["player_code"] = player_code
+    groups = _event_groups(event_code)
 
     bad_boards = out["boards"] < 0
     if bad_boards.any():
@@ -236,38 +265,50 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
         )
     for column in ("date", "kind", "scoring", "boards", "parent", "match", "abroad",
                    "field_rating"):
-        _constant_per_event(out, column)
+        _constant_per_event(out, column, event_code, groups)
 
     if out["place"].isna().any():
         row = out.loc[out["place"].isna()].iloc[0]
         raise InputError(
             f"event {row['event_id']!r}, unit {row['unit']!r}: no place", frame="results",
         )
-    places = out.groupby(["event_id", "unit"], sort=False)["place"].nunique()
-    if (places > 1).any():
-        event, unit = places[places > 1].index[0]
-        seen = sorted(
-            float(p) for p in out.loc[(out["event_id"] == event) & (out["unit"] == unit), "place"]
-            .unique()
-        )
+    n_units = int(unit_code.max()) + 1
+    unit_key = event_code.astype(np.int64) * n_units + unit_code
+    unit_group = pd.factorize(unit_key)[0]
+    place = out["place"].to_numpy(np.float64)
+    first_place = np.full(int(unit_group.max()) + 1, np.nan)
+    first_place[unit_group[::-1]] = place[::-1]
+    differs = place != first_place[unit_group]
+    if differs.any():
+        i = int(np.flatnonzero(differs)[0])
+        event, unit = out["event_id"].iat[i], out["unit"].iat[i]
+        seen = sorted(float(p) for p in np.unique(place[unit_group == unit_group[i]]))
         raise InputError(
             f"event {event!r}, unit {unit!r}: players have different places {seen!r}",
             frame="results",
         )
-    twice = out.duplicated(["event_id", "player"], keep=False)
-    if twice.any():
-        row = out.loc[twice].iloc[0]
+    n_players = int(player_code.max()) + 1
+    pair = event_code.astype(np.int64) * n_players + player_code
+    sorted_pairs = np.sort(pair)
+    repeated = sorted_pairs[1:][sorted_pairs[1:] == sorted_pairs[:-1]]
+    if repeated.size:
+        row = out.loc[pair == repeated[0]].iloc[0]
         raise InputError(
             f"event {row['event_id']!r}: player {row['player']!r} is listed more than once",
             frame="results",
         )
-    n = out.groupby("event_id", sort=False)["unit"].transform("nunique")
-    outside = (out["place"] < 1) | (out["place"] > n)
+    # n: distinct units per event
+    first_of_unit = np.zeros(len(out), dtype=bool)
+    first_of_unit[np.unique(unit_group, return_index=True)[1]] = True
+    n_per_event = np.bincount(event_code, weights=first_of_unit, minlength=int(event_code.max()) + 1)
+    n = n_per_event[event_code].astype(np.int64)
+    out["n"] = n
+    outside = (place < 1) | (place > n)
     if outside.any():
-        row = out.loc[outside].iloc[0]
+        i = int(np.flatnonzero(outside)[0])
         raise InputError(
-            f"event {row['event_id']!r}, unit {row['unit']!r}: place {float(row['place'])!r} "
-            f"outside 1..{int(n[outside].iloc[0])}",
+            f"event {out['event_id'].iat[i]!r}, unit {out['unit'].iat[i]!r}: place "
+            f"{float(place[i])!r} outside 1..{int(n[i])}",
             frame="results",
         )
     return out

@@ -42,8 +42,9 @@ Decisions on what the sources leave open (each documented where it is applied):
    (seeds/003: the total variance is the Bernoulli variance plus the initial-rating error);
    the N-rules and the reduction above 2000 apply as in the full scheme; the growth
    correction and anomalous-opponent factors too; there is no deviation (NaN).
-9. Anchors: players with at least ``anchor_games`` games in the period whose input deviation
-   is in the period's lowest decile; the mean of ``R' - R_before`` over them is subtracted
+9. Anchors: players rated before the period (not entering in it) with at least
+   ``anchor_games`` games in the period whose input deviation is in the lowest decile of the
+   rated players'; the mean of ``R' - R_before`` over them is subtracted
    from every rated player. ``normalisations.factor`` holds that shift in rating points.
 """
 
@@ -489,8 +490,12 @@ def _one_period(pool: pd.DataFrame, label: str, chunk: pd.DataFrame, rules: _Rul
     before = pd.Series(np.where(rated, R0, out.rating_in), index=players)
     shift: float | None = None
     if rules.anchors:
-        anchors = (out.events >= rules.anchor_games) & (
-            out.deviation_in <= np.quantile(out.deviation_in, 0.1))
+        # anchors are the most stable players: rated before this period (a player entering now
+        # has no stable rating yet), with enough games and a deviation in the lowest decile
+        stable = rated & (out.events >= rules.anchor_games)
+        anchors = stable & (
+            out.deviation_in <= np.quantile(out.deviation_in[rated], 0.1) if rated.any()
+            else np.zeros_like(stable))
         if anchors.any():
             # spec "Anchors", Decision 9: subtract the anchors' mean change from everyone.
             shift = float(np.mean(out.rating[anchors] - before.to_numpy()[anchors]))
