@@ -38,6 +38,7 @@ def project(tmp_path: Path) -> Path:
     shutil.copy(JFR_SAMPLE, tmp_path / "fixtures" / "jfr_pary")
     shutil.copytree(FIXTURES / "identity", tmp_path / "fixtures" / "identity")
     shutil.copytree(FIXTURES / "opengotha", tmp_path / "fixtures" / "opengotha")
+    shutil.copytree(FIXTURES / "preferans_log", tmp_path / "fixtures" / "preferans_log")
     shutil.copytree(ROOT / "identity", tmp_path / "identity")
     (tmp_path / "clubratings.toml").write_text(
         (ROOT / "clubratings.toml").read_text(encoding="utf-8"), encoding="utf-8",

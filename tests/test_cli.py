@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,45 @@ def test_rate_unknown_scheme_exit_2(
     results, _ = section4
     code, _, err = _run(capsys, "rate", str(results), "--scheme", "nope")
     assert code == 2 and "belo" in err
+
+
+# --- rate: go and preferans games CSVs ---------------------------------------------------------
+
+def test_rate_go_games_reproduces_glickmans_example(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    games = tmp_path / "games.csv"
+    games.write_text("period,player,opponent,result,handicap,colour\n"
+                     "T1,Glickman,A,1,0,b\nT1,Glickman,B,0,0,w\nT1,Glickman,C,0,0,b\n",
+                     encoding="utf-8")
+    start = tmp_path / "initial.csv"
+    start.write_text("player,rating,deviation\nGlickman,1500,200\nA,1400,30\nB,1550,100\n"
+                     "C,1700,300\n", encoding="utf-8")
+    assert main(["rate", str(games), "--scheme", "glicko2", "--initial", str(start)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "player,rating,deviation,grade,games"
+    row = next(line.split(",") for line in lines if line.startswith("Glickman,"))
+    assert abs(float(row[1]) - 1464.05) < 0.02 and abs(float(row[2]) - 151.52) < 0.01
+    assert row[3:] == ["6k", "3"]
+    assert main(["rate", str(games), "--scheme", "rfg"]) == 0
+    assert capsys.readouterr().out.startswith("player,rating,deviation,grade,games\n")
+
+
+def test_rate_preferans_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "games.csv"
+    games.write_text(
+        "game,date,variant,deals,length,player,vists\n"
+        "1,2024-01-05,Сочи,20,40,Anna,12\n1,2024-01-05,Сочи,20,40,Boris,-4\n"
+        "1,2024-01-05,Сочи,20,40,Clara,-8\n", encoding="utf-8")
+    assert main(["rate", str(games), "--scheme", "nondiverging"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "player,rating,games,deals,vists_per_deal"
+    # R = 0 + (1 - e^(-20/100)) (1.0 * 12/20 + 0 - 0) for Anna (spec/preferans.md)
+    anna = next(line.split(",") for line in lines if line.startswith("Anna,"))
+    assert abs(float(anna[1]) - (1 - math.exp(-0.2)) * 0.6) < 1e-4
+    assert anna[2:] == ["1", "20", "0.6000"]
+    games.write_text(games.read_text(encoding="utf-8").replace("Clara,-8", "Clara,-5"),
+                     encoding="utf-8")
+    assert main(["rate", str(games), "--scheme", "makarov"]) == 2
+    err = capsys.readouterr().err
+    assert "game '1' segment 1: vists sum to 3" in err

@@ -26,7 +26,7 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     cfg = load_config(project / "clubratings.toml")
     first = pipeline(cfg)
     statuses = [o.status for o in first["files"]]  # type: ignore[attr-defined]
-    assert statuses == ["loaded"] * 14
+    assert statuses == ["loaded"] * 16
     # the bundled decisions file answers the one initials question of the fixture club
     assert first["review"] is None
     public = project / "public" / "bridge"
@@ -39,6 +39,9 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
                                     "2024-03-16-Bratislava-Spring-Open-2024.csv"]
     assert go[0].read_text(encoding="utf-8").splitlines()[0] == (
         "rank,player,club,rating,deviation,interval,grade,change,events,player_id")
+    preferans = (project / "public" / "preferans" / "2013-03.csv").read_text(encoding="utf-8")
+    assert preferans.splitlines()[0] == (
+        "rank,player,club,rating,change,events,deals,vists_per_deal,player_id")
     header, *rows = (public / "2013Q4.csv").read_text(encoding="utf-8").splitlines()
     assert header.startswith("rank,player,club,rating,change,events")
     assert len(rows) >= 40
@@ -49,7 +52,7 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     code = main(["run", "--config", str(project / "clubratings.toml")])
     out = capsys.readouterr().out
     assert code == 0
-    assert "14 duplicate" in out
+    assert "16 duplicate" in out
     assert _snapshot(project / "public") == before
     with open_warehouse(cfg.warehouse) as wh:
         assert wh.row_counts() == counts  # nothing loaded, the same rating run kept
