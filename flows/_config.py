@@ -76,6 +76,8 @@ class Config:
     registers: tuple[str, ...] = ()
     decisions: Path | None = None
     identity: IdentitySettings = field(default_factory=IdentitySettings)
+    task_runner: str = "default"
+    """``[run] task_runner``: ``default``, or ``dask`` to parse files in parallel (one writer)."""
 
     @property
     def archive(self) -> Path:
@@ -114,6 +116,13 @@ def _periods(pool: Mapping[str, Any], where: str) -> str:
     if value not in ("tournament", "month", "quarter", "year"):
         raise ConfigError(f"{where}: periods must be tournament, month, quarter or year, "
                           f"got {value!r}")
+    return value
+
+
+def _task_runner(run: Mapping[str, Any], where: str) -> str:
+    value = _expect(run, "task_runner", str, where) if "task_runner" in run else "default"
+    if value not in ("default", "dask"):
+        raise ConfigError(f"{where}: task_runner must be default or dask, got {value!r}")
     return value
 
 
@@ -190,4 +199,5 @@ def load_config(path: Path | str | None = None) -> Config:
         registers=tuple(str(r) for r in registers),
         decisions=root / decisions if decisions else None,
         identity=settings,
+        task_runner=_task_runner(data.get("run", {}), f"{path} [run]"),
     )

@@ -14,7 +14,8 @@ from pathlib import Path
 import pandas as pd
 
 import ratings
-from publishing import publish_pool
+from parsers import ParseResult
+from publishing import SiteSettings, publish_pool, publish_site, read_optout
 from warehouse import (
     Warehouse,
     find_run,
@@ -30,17 +31,21 @@ from warehouse.review import apply_decisions_file
 
 from ._config import Config, PoolConfig
 from ._inbox import FileOutcome, inbox_files, ingest_file
+from ._snapshot import Snapshot, snapshot_dir, write_snapshot
 
 __all__ = [
     "PoolRun",
     "code_version",
     "ingest_path",
+    "load_parsed",
+    "parse_path",
     "pending_files",
     "pool_results",
     "prepare_identity",
     "publish",
     "rate_pool",
     "review_summary",
+    "snapshot",
 ]
 
 
@@ -64,6 +69,55 @@ def ingest_path(cfg: Config, path: Path, from_inbox: bool) -> FileOutcome:
             return ingest_file(wh, path, archive=cfg.archive, rejected=cfg.rejected,
                                identity=cfg.identity)
         return ingest_file(wh, path, identity=cfg.identity)
+
+
+def parse_path(path: Path) -> ParseResult | None:
+    """The half of ``ingest_path`` that can fan out (docs/scale-out.md): parse one file.
+
+    None when it does not parse: ``load_parsed`` then hands it to ``ingest_path``, which
+    rejects it with its reason exactly as the serial path does.
+    """
+    from parsers import ParseError, parse_bytes
+
+    try:
+        return parse_bytes(path.read_bytes(), source=str(path))
+    except ParseError:
+        return None
+
+
+def load_parsed(cfg: Config, path: Path, from_inbox: bool,
+                parsed: ParseResult | None) -> FileOutcome:
+    """The other half, in the one writer: load a file parsed elsewhere, as ``ingest_file``
+    does (one transaction, decisions that followed it, archive). Anything but a clean new load
+    (not parsed, already loaded, refused by the warehouse) goes through ``ingest_path``."""
+    from warehouse import LoadError, WarehouseError, file_sha256, is_loaded, load_result
+    from warehouse.review import apply_waiting
+
+    from ._inbox import _move
+
+    data = path.read_bytes()
+    with open_warehouse(cfg.warehouse) as wh:
+        report = None
+        if parsed is not None and is_loaded(wh, file_sha256(data)) is None:
+            try:
+                report = load_result(wh, data, parsed, path=str(path), identity=cfg.identity)
+            except LoadError:
+                report = None  # rolled back; ingest_path loads again and rejects with the reason
+        if report is not None:
+            message = report.summary()
+            try:
+                decided = apply_waiting(wh, report.sha256)
+            except WarehouseError as exc:
+                message += f"; a decision that followed this file could not be applied: {exc}"
+            else:
+                if decided:
+                    message += (f"; {decided} identity decision(s) that followed this file "
+                                "applied")
+            moved = str(_move(path, cfg.archive)) if from_inbox else None
+            return FileOutcome(str(path), report.status, message, report.events,
+                               report.replaced_events, report.players_created, moved,
+                               report.waiting)
+    return ingest_path(cfg, path, from_inbox)
 
 
 def prepare_identity(cfg: Config) -> list[str]:
@@ -174,5 +228,16 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
 
 
 def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
-    return publish_pool(wh, pool.name, cfg.public,
-                        grade=ratings.grade if pool.game == "go" else None)
+    """The pool's per-period lists, then its editions on the site (docs/site.md); players
+    named in ``optout.txt`` next to the configuration are left out of every public file."""
+    grade = ratings.grade if pool.game == "go" else None
+    optout = read_optout(cfg.root / "optout.txt")
+    files = publish_pool(wh, pool.name, cfg.public, grade=grade, hidden=optout)
+    site = SiteSettings(optout=optout)
+    return files + publish_site(wh, pool.name, cfg.public, settings=site, grade=grade)
+
+
+def snapshot(wh: Warehouse, cfg: Config) -> Snapshot:
+    """The last step of a run, after publishing: the analysts' read-only copy of the warehouse
+    and its Parquet exports under ``data/snapshot/`` (flows/_snapshot.py)."""
+    return write_snapshot(wh, snapshot_dir(cfg.warehouse))

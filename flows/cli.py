@@ -12,6 +12,7 @@ import json
 import math
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -49,6 +50,56 @@ def _load_config(path: Path | None):  # type: ignore[no-untyped-def]
         return load_config(path)
     except ConfigError as exc:
         _fail(str(exc))
+
+
+EXIT_LOCKED = 3
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"seconds must be 0 or more, got {text!r}")
+    return value
+
+
+def _wait_parent() -> argparse.ArgumentParser:
+    """``--wait``: the commands that change the warehouse take the run lock (flows/_lock.py)."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--wait", type=_seconds, default=0.0, metavar="SECONDS",
+        help="if another run is in progress, wait up to SECONDS for it to end "
+        "(default 0: stop at once with exit code 3)",
+    )
+    return parent
+
+
+def _locked(func):  # type: ignore[no-untyped-def]
+    """Run a command holding the warehouse's run lock: one pipeline run at a time.
+
+    Another run in progress ends the command with one line and exit code 3 (after ``--wait``).
+    """
+    import contextlib
+    import functools
+
+    @functools.wraps(func)
+    def command(args: argparse.Namespace) -> int:
+        from ._lock import RunLocked, run_lock
+
+        cfg = _load_config(args.config)
+        with contextlib.ExitStack() as stack:
+            try:
+                stack.enter_context(run_lock(cfg.warehouse, wait=args.wait,
+                                             command=f"clubratings {args.command}"))
+            except RunLocked as exc:
+                print(f"clubratings: {exc}", file=sys.stderr)
+                return EXIT_LOCKED
+            code: int = func(args)
+            return code
+
+    return command
 
 
 # ---------------------------------------------------------------- parse
@@ -218,62 +269,96 @@ def _print_summary(summary: dict[str, object]) -> None:
         print(summary["review"])
 
 
+@_locked
 def cmd_run(args: argparse.Namespace) -> int:
     from ._env import configure_prefect
 
     cfg = _load_config(args.config)
     configure_prefect(cfg.root)
+    from ._report import summary_line
     from .pipeline import pipeline
 
+    started = time.perf_counter()
     summary = pipeline(cfg)
     _print_summary(summary)
+    files, runs, published = summary["files"], summary["runs"], summary["published"]
+    assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
+    print(summary_line("run", time.perf_counter() - started, files=files, runs=runs,
+                       published=published))
     rejected = [o for o in summary["files"] if o.status == "rejected"]  # type: ignore[attr-defined]
     return 1 if rejected else 0
 
 
+@_locked
 def cmd_ingest(args: argparse.Namespace) -> int:
+    from ._report import RunLog, file_counts, summary_line, track
     from ._steps import ingest_path, pending_files, prepare_identity, review_summary
 
     cfg = _load_config(args.config)
+    log = RunLog(cfg, "ingest")  # data/logs/runs.jsonl
     status = 0
-    for line in prepare_identity(cfg):
+    with log.step("identity") as counts:
+        lines = prepare_identity(cfg)
+        counts["lines"] = len(lines)
+    for line in lines:
         print(line)
-    for path, from_inbox in pending_files(cfg):
-        outcome = ingest_path(cfg, path, from_inbox)
-        print(outcome.message)
-        status = 1 if outcome.status == "rejected" else status
+    outcomes = []
+    with log.step("ingest") as counts:
+        for path, from_inbox in track(pending_files(cfg), "loading files"):
+            outcome = ingest_path(cfg, path, from_inbox)
+            print(outcome.message)
+            status = 1 if outcome.status == "rejected" else status
+            outcomes.append(outcome)
+        counts.update(file_counts(outcomes))
     review = review_summary(cfg)
     if review:
         print(review)
+    print(summary_line("ingest", log.elapsed(), files=outcomes))
     return status
 
 
+@_locked
 def cmd_recompute(args: argparse.Namespace) -> int:
     import ratings
     from warehouse import open_warehouse
 
+    from ._report import RunLog, summary_line, track
     from ._steps import rate_pool
 
     cfg = _load_config(args.config)
-    with open_warehouse(cfg.warehouse) as wh:
-        for pool in cfg.pools:
+    log = RunLog(cfg, "recompute")  # data/logs/runs.jsonl
+    runs = []
+    with open_warehouse(cfg.warehouse) as wh, log.step("recompute") as counts:
+        for pool in track(cfg.pools, "rating pools"):
             try:
-                print(rate_pool(wh, pool).summary())
+                runs.append(rate_pool(wh, pool))
             except ratings.RatingError as exc:
                 _fail(f"pool {pool.name}: {exc}")
+            print(runs[-1].summary())
+        counts.update(pools=len(runs), new=sum(1 for r in runs if r.run_id and not r.reused),
+                      kept=sum(1 for r in runs if r.reused))
+    print(summary_line("recompute", log.elapsed(), runs=runs))
     return 0
 
 
+@_locked
 def cmd_publish(args: argparse.Namespace) -> int:
     from warehouse import open_warehouse
 
-    from ._steps import publish
+    from ._report import RunLog, summary_line
+    from ._steps import publish, snapshot
 
     cfg = _load_config(args.config)
-    with open_warehouse(cfg.warehouse) as wh:
+    log = RunLog(cfg, "publish")  # data/logs/runs.jsonl
+    written: list[Path] = []
+    with open_warehouse(cfg.warehouse) as wh, log.step("publish") as counts:
         for pool in cfg.pools:
             files = publish(wh, cfg, pool)
+            written.extend(files)
             print(f"{pool.name}: {len(files)} files under {cfg.public / pool.name}")
+        counts["files"] = len(written)
+        print(snapshot(wh, cfg).summary())
+    print(summary_line("publish", log.elapsed(), published=written))
     return 0
 
 
@@ -286,22 +371,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     config = _config_parent()
+    wait = _wait_parent()
 
     p = sub.add_parser(
-        "run", parents=[config],
+        "run", parents=[config, wait],
         help="ingest sources and inbox, recompute ratings, publish lists (Prefect pipeline)",
         description="Run the whole pipeline as a Prefect flow. Without PREFECT_API_URL Prefect "
         "starts a temporary local server; with it, the run reports to that server.",
     )
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("ingest", parents=[config],
+    p = sub.add_parser("ingest", parents=[config, wait],
                        help="load configured sources and inbox files (no Prefect)")
     p.set_defaults(func=cmd_ingest)
-    p = sub.add_parser("recompute", parents=[config],
+    p = sub.add_parser("recompute", parents=[config, wait],
                        help="rate every pool from the warehouse (no Prefect)")
     p.set_defaults(func=cmd_recompute)
-    p = sub.add_parser("publish", parents=[config],
+    p = sub.add_parser("publish", parents=[config, wait],
                        help="write CSV/HTML lists of every pool's latest run (no Prefect)")
     p.set_defaults(func=cmd_publish)
 
@@ -337,6 +423,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_identity_commands(sub, config)
     add_explain_commands(sub, config)
     add_mcmahon_commands(sub, config)
+    from ._cli_schedule import add_schedule_commands
+
+    add_schedule_commands(sub, config)
+    from ._cli_scrape import add_scrape_commands
+
+    add_scrape_commands(sub, config)
     return parser
 
 

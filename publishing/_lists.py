@@ -146,15 +146,19 @@ def _write_if_changed(path: Path, data: bytes) -> bool:
 
 def publish_pool(
     wh: Warehouse, pool: str, public: Path, *, grade: Callable[[float], str] | None = None,
+    hidden: frozenset[str] = frozenset(),
 ) -> list[Path]:
     """Write every period of the pool's latest rating run; returns the files written or kept.
 
-    ``grade`` names a rating's grade (go: kyu/dan) in lists with a deviation.
+    ``grade`` names a rating's grade (go: kyu/dan) in lists with a deviation. Players whose id
+    or exact name is in ``hidden`` (the opt-out list) are left out; ranks close up.
     """
     run = latest_run(wh, pool)
     if run is None:
         return []
     table = run_tables(wh, run.run_id)
+    if hidden:
+        table = table[~(table["player_id"].astype(str).isin(hidden) | table["name"].isin(hidden))]
     out = public / pool
     out.mkdir(parents=True, exist_ok=True)
     starts = table.groupby("period")["period_start"].min()

@@ -40,3 +40,25 @@ def test_html_escapes_player_names(tmp_path) -> None:  # type: ignore[no-untyped
     )
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_opted_out_players_are_left_out_of_the_lists(tmp_path: Path) -> None:
+    from parsers import parse_bytes
+    from publishing import publish_pool
+    from warehouse import load_result, open_warehouse, results_frame, store_run
+
+    import ratings
+
+    from ._csvs import club_event, csv_file
+
+    data = csv_file(club_event("2013-10-03"))
+    with open_warehouse(tmp_path / "wh.duckdb") as wh:
+        load_result(wh, data, parse_bytes(data, source="a.csv"), path="a.csv")
+        run = ratings.rate("belo2", results_frame(wh), options={"newcomer": "flat"})
+        store_run(wh, pool="bridge", scheme="belo2", options={}, period_unit="quarter",
+                  inputs_sha256="x", code_version="t", ratings=run.ratings,
+                  contributions=run.contributions, normalisations=run.normalisations)
+        files = publish_pool(wh, "bridge", tmp_path / "public", hidden=frozenset({"Ján Novák"}))
+    text = next(f for f in files if f.suffix == ".csv").read_text(encoding="utf-8")
+    assert "Ján Novák" not in text and "Peter Kováč" in text
+    assert text.splitlines()[1].startswith("1,")

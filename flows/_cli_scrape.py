@@ -1,0 +1,95 @@
+"""``clubratings scrape``: fetch the configured club pages, then load what was fetched.
+
+    scrape [--config FILE] [--dry-run] [--all] [--fetch-only] [--wait SECONDS]
+
+The fetching is :func:`flows._scrape.scrape` (pages land in the inbox under stable names);
+loading is the inbox's own ingest, file by file, as ``clubratings ingest`` does it.
+See docs/scraping.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+__all__ = ["EXIT_LOCKED", "add_scrape_commands", "cmd_scrape"]
+
+EXIT_LOCKED = 3
+"""Another run holds the warehouse's run lock (as ``clubratings run``/``ingest``)."""
+
+
+def _fail(message: str) -> NoReturn:
+    from .cli import _fail as fail
+
+    fail(message)
+
+
+def cmd_scrape(args: argparse.Namespace) -> int:
+    """Fetch due sources into the inbox and load the fetched pages; exit 1 when a URL ended
+    in an error or a fetched page was rejected."""
+    from ._scrape import ScrapeConfigError, load_sources, scrape
+    from .cli import _load_config
+
+    cfg = _load_config(args.config)
+    try:
+        settings = load_sources(cfg, config_file=args.config)
+    except ScrapeConfigError as exc:
+        _fail(str(exc))
+    if settings.path is None:
+        _fail("no sources file (sources.toml beside clubratings.toml, or [paths] scrape); "
+              "see docs/scraping.md")
+    report = scrape(cfg, settings, dry_run=args.dry_run, ignore_schedule=args.all)
+    for line in report.lines():
+        print(line)
+    status = 1 if report.errors else 0
+    if args.dry_run or args.fetch_only or not report.written:
+        return status
+    return _load(cfg, report.written, args.wait, status)
+
+
+def _load(cfg: Any, written: list[Path], wait: float, status: int) -> int:
+    """Load the fetched pages holding the run lock (flows/_lock.py); another run in progress
+    leaves them in the inbox for its ingest or the next one (exit 3, as the other commands)."""
+    from ._lock import RunLocked, run_lock
+    from ._steps import ingest_path, prepare_identity, review_summary
+
+    try:
+        with run_lock(cfg.warehouse, wait=wait, command="clubratings scrape"):
+            for line in prepare_identity(cfg):
+                print(line)
+            for path in written:
+                if not path.exists():  # taken by an ingest in between
+                    continue
+                outcome = ingest_path(cfg, path, True)
+                print(outcome.message)
+                status = 1 if outcome.status == "rejected" else status
+            review = review_summary(cfg)
+    except RunLocked as exc:
+        print(f"clubratings: {exc}; the fetched pages wait in {cfg.inbox}", file=sys.stderr)
+        return EXIT_LOCKED
+    if review:
+        print(review)
+    return status
+
+
+def add_scrape_commands(sub: Any, config: argparse.ArgumentParser) -> None:
+    """Add ``scrape`` to the ``clubratings`` subcommands."""
+    p = sub.add_parser(
+        "scrape", parents=[config],
+        help="fetch the club pages listed in sources.toml into the inbox and load them",
+        description="Fetch every due source of sources.toml (allow-listed hosts only, "
+        "robots.txt honoured, conditional requests) into the inbox, then load the fetched "
+        "pages as dropped files. See docs/scraping.md.",
+    )
+    p.add_argument("--dry-run", action="store_true",
+                   help="list the URLs that would be fetched; contact nothing, write nothing")
+    p.add_argument("--all", action="store_true",
+                   help="ignore the sources' schedules: fetch every enabled source now")
+    p.add_argument("--fetch-only", action="store_true",
+                   help="leave the fetched pages in the inbox for the next ingest or run")
+    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="if another run holds the warehouse, wait up to SECONDS before "
+                   "loading (default 0: leave the pages in the inbox, exit code 3)")
+    p.set_defaults(func=cmd_scrape)

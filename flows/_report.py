@@ -1,0 +1,439 @@
+"""What a run did, for the people who send files: the import report, run logs and progress.
+
+- ``build_report``: per run and per club (organiser), the files loaded, replaced, rejected (with
+  the reason), players created, names waiting for review, events not rated and why, and the
+  results the latest rating runs did not count, grouped by reason. Rendered as Markdown (the
+  Prefect artifact, ``public/reports/<id>.md``) and HTML (``<id>.html``, ``latest.html``).
+  Named after the rating run, not the clock: the same inputs give the same bytes.
+- ``RunLog``: one JSON line per step in ``data/logs/runs.jsonl`` (time, command, step, counts,
+  duration) and the one-line summary printed at the end of a run.
+- ``track``: a progress bar when output goes to a terminal, plain iteration otherwise.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import html
+import json
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from warehouse import Warehouse, file_sha256
+from warehouse.review import open_items
+
+from ._config import Config
+from ._inbox import FileOutcome
+
+__all__ = [
+    "ImportReport",
+    "RunLog",
+    "Section",
+    "build_report",
+    "file_counts",
+    "flow_report",
+    "logs_dir",
+    "summary_line",
+    "timed",
+    "track",
+    "write_report",
+]
+
+T = TypeVar("T")
+R = TypeVar("R")
+NOT_READ = "(file not read)"
+
+
+class _PoolRun(Protocol):
+    pool: str
+    run_id: int | None
+    reused: bool
+
+
+# ------------------------------------------------------------------ progress and run logs
+
+def track(items: Sequence[T], description: str, *, stream: object = None) -> Iterator[T]:
+    """Iterate ``items``; on a terminal, with a rich progress bar (tests see plain output)."""
+    out = stream if stream is not None else sys.stdout
+    if not getattr(out, "isatty", lambda: False)() or len(items) < 2:
+        yield from items
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), transient=True) as progress:
+        task = progress.add_task(description, total=len(items))
+        for item in items:
+            yield item
+            progress.advance(task)
+
+
+def logs_dir(cfg: Config) -> Path:
+    """``data/logs`` next to the warehouse: cron output and ``runs.jsonl``."""
+    return cfg.warehouse.parent / "logs"
+
+
+class RunLog:
+    """One JSON line per step to ``data/logs/runs.jsonl``; all lines of a run share ``run``."""
+
+    def __init__(self, cfg: Config, command: str) -> None:
+        self.path = logs_dir(cfg) / "runs.jsonl"
+        self.command = command
+        self.run = uuid.uuid4().hex[:12]
+        self.started = time.perf_counter()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[dict[str, object]]:
+        """Time the block; the caller fills the yielded dict with the step's counts. A step that
+        raises is logged with ``"error"`` before the exception goes on."""
+        counts: dict[str, object] = {}
+        start = time.perf_counter()
+        try:
+            yield counts
+        except BaseException as exc:
+            self.write(name, counts, time.perf_counter() - start, error=f"{type(exc).__name__}: "
+                       f"{exc}")
+            raise
+        self.write(name, counts, time.perf_counter() - start)
+
+    def write(self, step: str, counts: dict[str, object], seconds: float, *,
+              error: str | None = None) -> None:
+        line: dict[str, object] = {
+            "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "run": self.run, "command": self.command, "step": step,
+            "counts": counts, "duration_s": round(seconds, 3),
+        }
+        if error is not None:
+            line["error"] = error
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+def file_counts(outcomes: Iterable[FileOutcome]) -> dict[str, int]:
+    """Files per status (loaded, correction, duplicate, rejected), in name order."""
+    counts: dict[str, int] = {}
+    for outcome in outcomes:
+        counts[outcome.status] = counts.get(outcome.status, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def summary_line(command: str, seconds: float, *, files: Sequence[FileOutcome] | None = None,
+                 runs: Sequence[_PoolRun] | None = None,
+                 published: Sequence[object] | None = None) -> str:
+    """``run ok: 16 files (16 duplicate), 3 pools rated, 11 files published in 7.2 s``; a run
+    that rejected a file says ``with problems`` instead of ``ok``."""
+    parts: list[str] = []
+    ok = True
+    if files is not None:
+        counts = file_counts(files)
+        ok = "rejected" not in counts
+        detail = ", ".join(f"{n} {status}" for status, n in counts.items())
+        parts.append(f"{len(files)} files" + (f" ({detail})" if detail else ""))
+    if runs is not None:
+        parts.append(f"{sum(1 for r in runs if r.run_id is not None)} pools rated")
+    if published is not None:
+        parts.append(f"{len(published)} files published")
+    return (f"{command} {'ok' if ok else 'with problems'}: {', '.join(parts) or 'nothing to do'}"
+            f" in {seconds:.1f} s")
+
+
+# ------------------------------------------------------------------ the import report
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A heading, a few lines of text and an optional table (header, rows)."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    report_id: str
+    """``run-<newest rating run id>-<content hash>``: stable for the same inputs."""
+    title: str
+    sections: tuple[Section, ...]
+    quiet: bool
+    """Nothing loaded, replaced or rejected and no new rating run: no report file is written."""
+    clubs: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per organiser: files, loaded, correction, duplicate, rejected, events_replaced,
+    players_created, waiting, unrated."""
+
+    def markdown(self, *, generated_at: str | None = None) -> str:
+        return _markdown(self.title, self.sections, generated_at)
+
+    def html(self, *, generated_at: str | None = None) -> str:
+        return _html(self.title, self.sections, generated_at)
+
+
+def _file_organisers(wh: Warehouse, outcome: FileOutcome) -> list[str]:
+    """The organisers of a file's events: by its bytes (where it is now), else by its path."""
+    if outcome.status == "rejected":
+        return []
+    for candidate in (outcome.moved_to, outcome.path):
+        if candidate and Path(candidate).is_file():
+            sha = file_sha256(Path(candidate).read_bytes())
+            rows = wh.con.execute(
+                "SELECT DISTINCT e.organiser FROM events e JOIN source_files f USING (file_id) "
+                "WHERE f.sha256 = ? ORDER BY 1", [sha]).fetchall()
+            if rows:
+                return [r[0] for r in rows]
+    rows = wh.con.execute(
+        "SELECT DISTINCT e.organiser FROM events e WHERE e.file_id = (SELECT max(file_id) "
+        "FROM source_files WHERE path = ?) ORDER BY 1", [outcome.path]).fetchall()
+    return [r[0] for r in rows]
+
+
+def _day(value: object) -> str:
+    """A date as ``YYYY-MM-DD`` (DuckDB dates arrive as timestamps in a frame)."""
+    if value is None or str(value) in ("NaT", "nan"):
+        return "-"
+    return str(value)[:10]
+
+
+def _reason(outcome: FileOutcome) -> str:
+    _, sep, reason = outcome.message.partition(": rejected: ")
+    return reason if sep else outcome.message
+
+
+def _runs_line(runs: Sequence[_PoolRun]) -> str:
+    parts = [f"{r.pool} run {r.run_id} ({'kept: inputs unchanged' if r.reused else 'new'})"
+             if r.run_id is not None else f"{r.pool}: no events to rate" for r in runs]
+    return "Rating runs: " + ("; ".join(parts) if parts else "none") + "."
+
+
+def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
+                 runs: Sequence[_PoolRun]) -> ImportReport:
+    """The report of one run: the files it looked at, the rating runs it made or kept."""
+    clubs: dict[str, dict[str, int]] = {}
+    files_by_club: dict[str, list[tuple[str, ...]]] = {}
+
+    def club(name: str) -> dict[str, int]:
+        return clubs.setdefault(name, dict.fromkeys(
+            ("files", "loaded", "correction", "duplicate", "rejected", "events_replaced",
+             "players_created", "waiting", "unrated"), 0))
+
+    rejected_rows: list[tuple[str, ...]] = []
+    for outcome in outcomes:
+        name = Path(outcome.path).name
+        organisers = _file_organisers(wh, outcome) or [NOT_READ]
+        owner = organisers[0]  # a file's counts go to its first organiser
+        counts = club(owner)
+        counts["files"] += 1
+        counts[outcome.status] += 1
+        counts["events_replaced"] += len(outcome.replaced_events)
+        counts["players_created"] += outcome.players_created
+        waiting = ", ".join(sorted({n for n, _ in outcome.waiting}))
+        files_by_club.setdefault(owner, []).append((
+            name, outcome.status, str(outcome.events), str(len(outcome.replaced_events)),
+            str(outcome.players_created), waiting or "-"))
+        if outcome.status == "rejected":
+            rejected_rows.append((name, _reason(outcome)))
+
+    items = open_items(wh)
+    waiting_rows = [
+        (str(r.item_key), str(r.name_as_written), str(r.club or "-"), str(r.first_event or "-"),
+         _day(r.first_date), str(int(r.occurrences)))
+        for r in items.itertuples(index=False)]
+    unrated = wh.query(
+        "SELECT organiser, event_date, title, section, waiting_names, review_keys "
+        "FROM unrated_events ORDER BY organiser, event_date, title, section")
+    unrated_rows = []
+    for r in unrated.itertuples(index=False):
+        club(str(r.organiser))["unrated"] += 1
+        unrated_rows.append((str(r.organiser), _day(r.event_date), str(r.title),
+                             str(r.section) or "-",
+                             f"waiting for review: {r.waiting_names} ({r.review_keys})"))
+    waiting_by_club = wh.query(
+        "SELECT e.organiser, count(DISTINCT r.item_key) AS n FROM review_items r "
+        "JOIN unit_members m ON m.review_key = r.item_key JOIN events e USING (event_id) "
+        "WHERE r.status = 'open' GROUP BY 1")
+    for r in waiting_by_club.itertuples(index=False):
+        club(str(r.organiser))["waiting"] = int(r.n)
+
+    run_ids = [r.run_id for r in runs if r.run_id is not None]
+    pools = {r.run_id: r.pool for r in runs if r.run_id is not None}
+    not_counted_rows: list[tuple[str, ...]] = []
+    if run_ids:
+        marks = ", ".join("?" for _ in run_ids)
+        frame = wh.query(
+            "SELECT c.run_id, coalesce(e.organiser, '-') AS organiser, c.reason, "
+            "count(*) AS n_rows, count(DISTINCT c.event_id) AS n_events "
+            "FROM rating_contributions c LEFT JOIN events e USING (event_id) "
+            f"WHERE NOT c.counted AND c.run_id IN ({marks}) "
+            "GROUP BY ALL ORDER BY c.run_id, organiser, c.reason", list(run_ids))
+        not_counted_rows = [
+            (pools[int(r.run_id)], str(int(r.run_id)), str(r.organiser), str(r.reason) or "-",
+             str(int(r.n_rows)), str(int(r.n_events)))
+            for r in frame.itertuples(index=False)]
+
+    counts = file_counts(outcomes)
+    totals = ", ".join(f"{n} {s}" for s, n in counts.items())
+    overview = Section("Overview", (
+        _runs_line(runs),
+        f"Files: {len(outcomes)}" + (f" ({totals})" if totals else "") + "; players created: "
+        f"{sum(o.players_created for o in outcomes)}; names waiting for review: "
+        f"{len(waiting_rows)}; events not rated: {len(unrated_rows)}.",
+    ))
+    per_club = Section(
+        "Per club",
+        header=("club", "files", "loaded", "corrections", "duplicates", "rejected",
+                "events replaced", "players created", "names waiting", "events not rated"),
+        rows=tuple((name, *(str(c[k]) for k in (
+            "files", "loaded", "correction", "duplicate", "rejected", "events_replaced",
+            "players_created", "waiting", "unrated")))
+            for name, c in sorted(clubs.items())))
+    sections = [overview, per_club]
+    for name in sorted(files_by_club):
+        sections.append(Section(
+            f"Files: {name}",
+            header=("file", "status", "events", "events replaced", "players created",
+                    "names waiting"),
+            rows=tuple(files_by_club[name])))
+    sections.append(_table_or_none(
+        "Rejected files", ("file", "reason"), rejected_rows,
+        "Nothing from a rejected file was loaded; its reason is also in "
+        "inbox/rejected/<file>.reason.txt.", "No file was rejected."))
+    sections.append(_table_or_none(
+        "Names waiting for review",
+        ("review key", "name as written", "club", "first event", "date", "occurrences"),
+        waiting_rows, "Answer them with `clubratings review`.", "No name waits for review."))
+    sections.append(_table_or_none(
+        "Events not rated", ("organiser", "date", "event", "section", "why"), unrated_rows,
+        "Loaded, but left out of every rating until the names are answered.",
+        "Every event in force is rated."))
+    sections.append(_table_or_none(
+        "Results not counted by the rating runs",
+        ("pool", "run", "club", "reason", "rows", "events"), not_counted_rows,
+        "Rows of the rating runs' contributions with counted = false, by reason.",
+        "Every result of the rating runs counted."))
+
+    title = "Import report"
+    body = _markdown(title, tuple(sections), None)
+    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:8]
+    report_id = (f"run-{max(run_ids):04d}-{digest}" if run_ids else f"files-{digest}")
+    quiet = (all(o.status == "duplicate" for o in outcomes)
+             and all(r.reused or r.run_id is None for r in runs))
+    return ImportReport(report_id, f"{title} {report_id}", tuple(sections), quiet, clubs)
+
+
+def _table_or_none(title: str, header: tuple[str, ...], rows: Sequence[tuple[str, ...]],
+                   note: str, empty: str) -> Section:
+    if not rows:
+        return Section(title, (empty,))
+    return Section(title, (note,), header, tuple(rows))
+
+
+# ------------------------------------------------------------------ rendering
+
+def _md_cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _markdown(title: str, sections: Sequence[Section], generated_at: str | None) -> str:
+    out = [f"# {title}", ""]
+    if generated_at:
+        out += [f"Generated {generated_at}.", ""]
+    for s in sections:
+        out += [f"## {s.title}", ""]
+        out += [line for text in s.lines for line in (text, "")]
+        if s.header:
+            out.append("| " + " | ".join(_md_cell(h) for h in s.header) + " |")
+            out.append("|" + "|".join("---" for _ in s.header) + "|")
+            out += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in s.rows]
+            out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+_CSS = ("body{font-family:system-ui,sans-serif;margin:2em;max-width:75em}"
+        "table{border-collapse:collapse;margin-bottom:1em}"
+        "th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left}th{background:#eee}")
+
+
+def _html(title: str, sections: Sequence[Section], generated_at: str | None) -> str:
+    e = html.escape
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           f"<title>{e(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
+           f"<h1>{e(title)}</h1>"]
+    if generated_at:
+        out.append(f"<p>Generated {e(generated_at)}.</p>")
+    for s in sections:
+        out.append(f"<h2>{e(s.title)}</h2>")
+        out += [f"<p>{e(text)}</p>" for text in s.lines]
+        if s.header:
+            out.append("<table>")
+            out.append("<tr>" + "".join(f"<th>{e(h)}</th>" for h in s.header) + "</tr>")
+            out += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>"
+                    for row in s.rows]
+            out.append("</table>")
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def write_report(report: ImportReport, public: Path) -> Path | None:
+    """``public/reports/<id>.md|.html`` and ``latest.html``; a quiet run writes nothing (so a
+    repeated run leaves every published byte as it was). Returns the Markdown file."""
+    if report.quiet:
+        return None
+    folder = public / "reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    md = folder / f"{report.report_id}.md"
+    page = report.html()
+    md.write_text(report.markdown(), encoding="utf-8")
+    (folder / f"{report.report_id}.html").write_text(page, encoding="utf-8")
+    (folder / "latest.html").write_text(page, encoding="utf-8")
+    return md
+
+
+# ------------------------------------------------------------------ inside the pipeline flow
+
+def timed(log: RunLog, step: str, func: Callable[..., R], *args: object) -> R:
+    """Call ``func(*args)`` as one logged step; counts come from what it returns (files by
+    status, pools rated, files written)."""
+    with log.step(step) as counts:
+        result = func(*args)
+        counts.update(_counts_of(result))
+    return result
+
+
+def _counts_of(result: object) -> dict[str, object]:
+    if not isinstance(result, list) or not result:
+        return {"items": 0} if isinstance(result, list) else {}
+    first = result[0]
+    if isinstance(first, FileOutcome):
+        return {"files": len(result), **file_counts(result)}
+    if hasattr(first, "run_id") and hasattr(first, "reused"):
+        return {"pools": len(result),
+                "new": sum(1 for r in result if r.run_id is not None and not r.reused),
+                "kept": sum(1 for r in result if r.reused)}
+    return {"items": len(result)}
+
+
+def flow_report(cfg: Config, outcomes: Sequence[FileOutcome],
+                runs: Sequence[_PoolRun]) -> Path | None:
+    """In the pipeline flow: build the run's report, write it under ``public/reports/``, and
+    attach it to the flow run as a Markdown artifact (key ``import-report``)."""
+    from prefect.artifacts import create_markdown_artifact
+
+    from warehouse import open_warehouse
+
+    with open_warehouse(cfg.warehouse) as wh:
+        report = build_report(wh, outcomes, runs)
+    path = write_report(report, cfg.public)
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    create_markdown_artifact(
+        key="import-report", markdown=report.markdown(generated_at=now),
+        description=f"{report.report_id}: files, clubs, names waiting, events not rated")
+    return path

@@ -1,0 +1,179 @@
+"""A read-only snapshot of the warehouse for analysts, written after every run.
+
+DuckDB admits one process per file while a writer has it open: during a run no other process
+can even read ``data/clubratings.duckdb``. After publishing, the run therefore leaves a copy
+that analysts read instead, and Parquet files of the main tables:
+
+    data/snapshot/clubratings.duckdb        the whole warehouse (tables, views, migrations)
+    data/snapshot/parquet/<name>.parquet    see EXPORTS
+    data/snapshot/manifest.json             when, from which warehouse state (row counts)
+
+Every file is written under a temporary name in the same folder and renamed over the old one
+(``os.replace``, atomic on POSIX): a reader sees the old file or the new one, never half of
+one, and a reader that has the old file open keeps reading the old one. The manifest is
+written last.
+
+How the database is copied: ``ATTACH`` a new file and ``COPY FROM DATABASE``, on the writer's
+own connection while it holds no open transaction (the run lock keeps other writers away).
+Copying the file's bytes instead (``CHECKPOINT`` plus a file copy) is not safe inside the
+writing process: DuckDB locks the warehouse with POSIX ``fcntl`` record locks, which a process
+loses as soon as it closes *any* descriptor of that file, so the copy's ``close()`` would let
+another process open the live warehouse mid-run (tests/test_concurrency.py shows the lock
+holding after a snapshot). ``COPY FROM DATABASE`` never opens the warehouse file a second time,
+and it leaves a compact file (free blocks are not copied).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from warehouse import Warehouse
+
+__all__ = ["EXPORTS", "Snapshot", "snapshot_dir", "write_snapshot"]
+
+_LATEST_RUNS = ("(SELECT run_id, pool, scheme FROM rating_runs "
+                "WHERE run_id IN (SELECT max(run_id) FROM rating_runs GROUP BY pool))")
+"""The latest run of every pool: the run the published lists come from (publishing/_lists.py
+via warehouse.latest_run: the highest run_id of the pool)."""
+
+EXPORTS: dict[str, str] = {
+    # every player row, with the player its results count for (merges in force, view
+    # player_canonical: a merged-away player keeps its row)
+    "players": "SELECT p.*, c.canonical_id FROM players p JOIN player_canonical c "
+               "USING (player_id) ORDER BY player_id",
+    # the events in force: corrections applied (view active_events)
+    "events": "SELECT * FROM active_events ORDER BY event_id",
+    # units and members of the events in force only, so that they match events.parquet
+    "units": "SELECT u.* FROM units u SEMI JOIN active_events e USING (event_id) "
+             "ORDER BY u.event_id, u.unit_no",
+    "unit_members": "SELECT m.* FROM unit_members m SEMI JOIN active_events e USING (event_id) "
+                    "ORDER BY m.event_id, m.unit_no, m.seat",
+    "ratings": f"SELECT l.pool, l.scheme, r.* FROM ratings r JOIN {_LATEST_RUNS} l "
+               "USING (run_id) ORDER BY r.run_id, r.period, r.player_id",
+    "rating_contributions": f"SELECT l.pool, l.scheme, c.* FROM rating_contributions c "
+                            f"JOIN {_LATEST_RUNS} l USING (run_id) "
+                            "ORDER BY c.run_id, c.period, c.event_id, c.player_id",
+}
+"""Parquet file name (without ``.parquet``) -> the query that fills it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What :func:`write_snapshot` wrote."""
+
+    database: Path
+    parquet: dict[str, Path]
+    manifest: Path
+    taken_at: str
+    row_counts: dict[str, int]
+    """Rows per base table of the warehouse at the time of the snapshot."""
+    exported: dict[str, int]
+    """Rows per Parquet file."""
+    runs: dict[str, int]
+    """The latest run of each pool (the one exported)."""
+
+    def summary(self) -> str:
+        """One line for the command line and the flow log."""
+        return (f"snapshot: {self.database} and {len(self.parquet)} Parquet files under "
+                f"{self.database.parent / 'parquet'} ({self.taken_at})")
+
+
+def snapshot_dir(warehouse_path: Path | str) -> Path:
+    """``data/clubratings.duckdb`` -> ``data/snapshot``."""
+    return Path(warehouse_path).parent / "snapshot"
+
+
+def _sql_string(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _ident(value: str) -> str:
+    return '"' + value.replace('"', '""') + '"'
+
+
+def _remove(*paths: Path) -> None:
+    for path in paths:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def _publish(tmp: Path, final: Path) -> None:
+    """Read-only for everyone, then renamed over the old file in one step."""
+    tmp.chmod(0o444)
+    os.replace(tmp, final)
+
+
+def _copy_database(wh: Warehouse, final: Path) -> None:
+    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    wal = tmp.with_name(tmp.name + ".wal")
+    _remove(tmp, wal)  # left over by a run that died half-way
+    source = wh.con.execute("SELECT current_database()").fetchall()[0][0]
+    alias = "clubratings_snapshot"
+    wh.con.execute(f"ATTACH {_sql_string(str(tmp))} AS {alias}")
+    try:
+        try:
+            wh.con.execute(f"COPY FROM DATABASE {_ident(source)} TO {alias}")
+            wh.con.execute(f"CHECKPOINT {alias}")
+        finally:
+            wh.con.execute(f"DETACH {alias}")
+        if wal.exists():  # everything must be in the one file that is renamed
+            raise RuntimeError(f"snapshot {str(tmp)!r} left a write-ahead log after DETACH")
+        _publish(tmp, final)
+    except BaseException:
+        _remove(tmp, wal)  # the old snapshot stays as it was
+        raise
+
+
+def _export_parquet(wh: Warehouse, folder: Path) -> tuple[dict[str, Path], dict[str, int]]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {}
+    counts: dict[str, int] = {}
+    for name, query in EXPORTS.items():
+        final = folder / f"{name}.parquet"
+        tmp = folder / f".{name}.parquet.tmp-{os.getpid()}"
+        _remove(tmp)
+        wh.con.execute(f"COPY ({query}) TO {_sql_string(str(tmp))} (FORMAT parquet)")
+        counts[name] = int(wh.con.execute(
+            f"SELECT count(*) FROM read_parquet({_sql_string(str(tmp))})").fetchall()[0][0])
+        _publish(tmp, final)
+        paths[name] = final
+    return paths, counts
+
+
+def _write_json(final: Path, data: object) -> None:
+    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    _publish(tmp, final)
+
+
+def write_snapshot(wh: Warehouse, folder: Path | None = None) -> Snapshot:
+    """Write the snapshot database, the Parquet exports and the manifest of ``wh``.
+
+    ``folder`` defaults to ``snapshot/`` beside the warehouse. Call it while holding the run
+    lock (flows/_lock.py) and outside any transaction: it reads the warehouse as it is.
+    """
+    folder = folder if folder is not None else snapshot_dir(wh.path)
+    folder.mkdir(parents=True, exist_ok=True)
+    taken_at = datetime.now().astimezone().isoformat(timespec="seconds")
+    row_counts = wh.row_counts()
+    runs = {str(pool): int(run_id) for pool, run_id in wh.con.execute(
+        "SELECT pool, max(run_id) FROM rating_runs GROUP BY pool ORDER BY pool").fetchall()}
+    database = folder / wh.path.name
+    _copy_database(wh, database)
+    parquet, exported = _export_parquet(wh, folder / "parquet")
+    manifest = folder / "manifest.json"
+    _write_json(manifest, {
+        "taken_at": taken_at,
+        "source": {"warehouse": str(wh.path), "row_counts": row_counts},
+        "latest_runs": runs,
+        "database": database.name,
+        "parquet": {name: {"file": f"parquet/{p.name}", "rows": exported[name]}
+                    for name, p in parquet.items()},
+    })
+    return Snapshot(database=database, parquet=parquet, manifest=manifest, taken_at=taken_at,
+                    row_counts=row_counts, exported=exported, runs=runs)

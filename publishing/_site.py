@@ -1,0 +1,557 @@
+"""The editions site: a static site under ``public/`` built from each pool's latest rating run.
+
+An **edition** is the published state of a pool for one period of its latest run (bridge: a
+quarter, go: a tournament, preferans: a month). Layout::
+
+    public/index.html                             every pool, its editions newest first
+    public/site.css, public/site.js               the one style sheet and the one script
+    public/<pool>/editions.json                   the pool's editions (what index.html is made of)
+    public/<pool>/<edition>/index.html            the list: filter and sort in the browser,
+                                                  movers, new players, provisional players
+    public/<pool>/<edition>/list.csv|list.parquet the same list as data
+    public/<pool>/players/<player_id>.html        rating history chart (inline SVG), events,
+                                                  partners
+
+The per-period lists of ``publishing._lists`` stay where they are; the site adds to them.
+
+Rules kept here:
+
+- Every name and club goes through Jinja2 autoescape; the list's data reaches the script as
+  ``<script type="application/json">`` written with ``|tojson``, and the script writes it
+  with ``textContent`` only.
+- Players on the opt-out list (``optout.txt``: a player id or an exact name per line) appear
+  in no output of the site: not in lists, CSV, Parquet, movers, partners or opponents, and
+  have no page. They keep their rating in the warehouse; the public ranks are counted among
+  the players shown.
+- The same warehouse content gives the same bytes (no timestamps, a total order everywhere),
+  and a file whose bytes are unchanged is not rewritten.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import jinja2
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from warehouse import RunRecord, Warehouse, latest_run, run_tables
+
+from ._lists import ListRow, _slug, _write_if_changed, list_rows
+
+__all__ = [
+    "EditionRow",
+    "SiteSettings",
+    "edition_rows",
+    "publish_site",
+    "rating_chart",
+    "read_optout",
+    "write_site_index",
+]
+
+MANIFEST = "editions.json"
+PLAYERS_DIR = "players"
+STATUSES = ("new", "active", "inactive")
+"""``new``: first edition with the player; ``active``: played in the edition's period;
+``inactive``: rated, but did not play in the period. Provisional is a separate flag."""
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("publishing", "templates/site"),
+    autoescape=True,
+    keep_trailing_newline=True,
+    undefined=jinja2.StrictUndefined,
+)
+_ASSETS = ("site.css", "site.js")
+_EXTRA_ORDER = ("deviation", "interval", "grade", "deals", "vists_per_deal")
+_NUMERIC_EXTRA = frozenset({"deviation", "deals", "vists_per_deal"})
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSettings:
+    """What the site shows: the opt-out list, when a player counts as provisional, how many
+    movers each way."""
+
+    optout: frozenset[str] = frozenset()
+    """Player ids (as text) or exact player names hidden from every public output."""
+    provisional_events: int = 5
+    """A player with fewer events than this in the run's editions so far is provisional."""
+    movers: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class EditionRow:
+    """One player of one edition, as the site shows it."""
+
+    rank: int
+    player_id: int
+    player: str
+    club: str
+    rating: str
+    rating_value: float
+    change: str
+    """Signed change since the previous edition, ``""`` when the player is new."""
+    change_value: float | None
+    events: int
+    """Events (go: games) in the edition's period."""
+    history_events: int
+    """Events in the run's editions up to and including this one."""
+    status: str
+    provisional: bool
+    extra: Mapping[str, str] = field(default_factory=dict)
+    """Scheme-specific columns of the list (go: deviation, interval, grade; preferans: deals,
+    vists_per_deal)."""
+
+
+def read_optout(path: Path) -> frozenset[str]:
+    """The opt-out file: one player id or exact player name per line; blank lines and lines
+    starting with ``#`` are ignored. A missing file is an empty list."""
+    if not path.exists():
+        return frozenset()
+    lines = (line.strip() for line in path.read_text(encoding="utf-8-sig").splitlines())
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def _hidden_ids(table: pd.DataFrame, optout: frozenset[str]) -> set[int]:
+    if not optout:
+        return set()
+    ids = table["player_id"].astype(int)
+    mask = ids.astype(str).isin(optout) | table["name"].isin(optout)
+    return {int(i) for i in ids[mask]}
+
+
+def edition_rows(
+    frame: pd.DataFrame, previous: pd.DataFrame | None, history: Mapping[int, int],
+    seen_before: set[int], *, provisional_events: int = 5,
+    grade: Callable[[float], str] | None = None, totals: pd.DataFrame | None = None,
+) -> list[EditionRow]:
+    """One edition's rows, ranked as the per-period lists rank them (``list_rows``), with the
+    status (new / active / inactive) and the provisional flag."""
+    before = {} if previous is None else dict(
+        zip(previous["player_id"].astype(int), previous["rating"], strict=True))
+    values = dict(zip(frame["player_id"].astype(int), frame["rating"], strict=True))
+    rows = []
+    for r in list_rows(frame, previous, grade, totals):
+        old = before.get(r.player_id)
+        value = float(values[r.player_id])
+        if r.player_id not in seen_before:
+            status = "new"
+        else:
+            status = "active" if r.events > 0 else "inactive"
+        total = int(history.get(r.player_id, r.events))
+        rows.append(EditionRow(
+            rank=r.rank, player_id=r.player_id, player=r.player, club=r.club, rating=r.rating,
+            rating_value=round(value, 4), change=r.change,
+            change_value=None if old is None else round(value - float(old), 4),
+            events=r.events, history_events=total, status=status,
+            provisional=total < provisional_events, extra=_extra(r),
+        ))
+    return rows
+
+
+def _extra(r: ListRow) -> dict[str, str]:
+    return {n: getattr(r, n) for n in _EXTRA_ORDER if getattr(r, n) != ""}
+
+
+# ---------------------------------------------------------------- chart
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    x: float
+    y: float
+    label: str
+    rating: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """A rating history drawn on the server: the template turns it into inline SVG."""
+
+    width: int
+    height: int
+    points: str
+    """The ``points`` attribute of the polyline."""
+    dots: tuple[ChartPoint, ...]
+    y_ticks: tuple[tuple[float, str], ...]
+    x_first: str
+    x_last: str
+    left: int
+    right: int
+    top: int
+    bottom: int
+
+
+def rating_chart(
+    history: Sequence[tuple[str, date, float]], *, width: int = 640, height: int = 240,
+) -> Chart:
+    """Geometry of a rating history: (label, date, rating) in time order; x by date (evenly
+    spaced when all dates are equal), y by rating, with three y ticks. One point is drawn as a
+    short flat line."""
+    left, right, top, bottom = 56, width - 16, 16, height - 28
+    days = [d.toordinal() for _, d, _ in history]
+    values = [v for _, _, v in history]
+    low, high = min(values), max(values)
+    if high - low < 1.0:
+        low, high = low - 10.0, high + 10.0
+    span = max(days) - min(days)
+
+    def x_of(i: int) -> float:
+        if len(history) == 1:
+            return (left + right) / 2
+        if span == 0:
+            return left + (right - left) * i / (len(history) - 1)
+        return left + (right - left) * (days[i] - min(days)) / span
+
+    def y_of(v: float) -> float:
+        return bottom - (bottom - top) * (v - low) / (high - low)
+
+    dots = tuple(ChartPoint(round(x_of(i), 1), round(y_of(v), 1), label, f"{v:.1f}")
+                 for i, (label, _, v) in enumerate(history))
+    coords = [(d.x, d.y) for d in dots]
+    if len(coords) == 1:
+        coords = [(coords[0][0] - 8, coords[0][1]), (coords[0][0] + 8, coords[0][1])]
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)
+    ticks = tuple((round(y_of(v), 1), f"{v:.0f}") for v in (high, (low + high) / 2, low))
+    return Chart(width, height, points, dots, ticks, history[0][0], history[-1][0],
+                 left, right, top, bottom)
+
+
+# ---------------------------------------------------------------- data of the player pages
+
+
+def _explanations(wh: Warehouse, run_id: int) -> pd.DataFrame:
+    """Per player the events of the run with place, n, r' and share (spec/bridge-belo.md §13)."""
+    return wh.query(
+        """
+        SELECT player_id, period, event_id, event_date, coalesce(title, '') AS title,
+               coalesce(section, '') AS section, coalesce(organiser, '') AS organiser,
+               place, n, r_prime, share, counted, coalesce(reason, '') AS reason
+        FROM rating_explanations WHERE run_id = ?
+        ORDER BY player_id, event_date, event_id, unit_no
+        """,
+        [run_id],
+    )
+
+
+def _partners(wh: Warehouse, run_id: int) -> pd.DataFrame:
+    return wh.query(
+        """
+        SELECT r.player_id, r.partner_id, p.name AS partner, r.events, r.mean_r_prime
+        FROM rating_partners r JOIN players p ON p.player_id = r.partner_id
+        WHERE r.run_id = ?
+        ORDER BY r.player_id, r.events DESC, p.name, r.partner_id
+        """,
+        [run_id],
+    )
+
+
+def _games(wh: Warehouse, run_id: int) -> pd.DataFrame:
+    """Go: each game of the run from each player's side (the scheme's explanation rows)."""
+    return wh.query(
+        """
+        SELECT g.player_id, g.period, g.opponent_id, p.name AS opponent, g.result,
+               g.handicap, g.colour, g.expected
+        FROM game_contributions g JOIN players p ON p.player_id = g.opponent_id
+        WHERE g.run_id = ?
+        ORDER BY g.player_id, g.period, p.name, g.opponent_id, g.colour, g.result
+        """,
+        [run_id],
+    )
+
+
+def _num(value: object, digits: int) -> str:
+    if value is None or pd.isna(value):  # type: ignore[call-overload]
+        return ""
+    text = f"{float(value):.{digits}f}"  # type: ignore[arg-type]
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def _place(value: object) -> str:
+    if value is None or pd.isna(value):  # type: ignore[call-overload]
+        return ""
+    v = float(value)  # type: ignore[arg-type]
+    return str(int(v)) if v.is_integer() else f"{v:g}"
+
+
+def _group(frame: pd.DataFrame) -> dict[int, pd.DataFrame]:
+    return {int(k): g for k, g in frame.groupby("player_id", sort=False)}
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _csv_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["rank", "player_id", "player", "club", "rating", *extra, "change",
+                     "events", "history_events", "status", "provisional"])
+    for r in rows:
+        writer.writerow([r.rank, r.player_id, r.player, r.club, r.rating,
+                         *(r.extra.get(c, "") for c in extra), r.change, r.events,
+                         r.history_events, r.status, "true" if r.provisional else "false"])
+    return buf.getvalue().encode("utf-8")
+
+
+def _parquet_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
+    columns: dict[str, pa.Array] = {
+        "rank": pa.array([r.rank for r in rows], pa.int32()),
+        "player_id": pa.array([r.player_id for r in rows], pa.int64()),
+        "player": pa.array([r.player for r in rows], pa.string()),
+        "club": pa.array([r.club for r in rows], pa.string()),
+        "rating": pa.array([float(r.rating) for r in rows], pa.float64()),
+    }
+    for name in extra:  # numbers as numbers; the interval and the grade as text
+        values = [r.extra.get(name) or None for r in rows]
+        if name in _NUMERIC_EXTRA:
+            columns[name] = pa.array([None if v is None else float(v) for v in values],
+                                     pa.float64())
+        else:
+            columns[name] = pa.array(values, pa.string())
+    columns |= {
+        "change": pa.array([None if r.change == "" else float(r.change) for r in rows],
+                           pa.float64()),
+        "events": pa.array([r.events for r in rows], pa.int32()),
+        "history_events": pa.array([r.history_events for r in rows], pa.int32()),
+        "status": pa.array([r.status for r in rows], pa.string()),
+        "provisional": pa.array([r.provisional for r in rows], pa.bool_()),
+    }
+    buf = io.BytesIO()
+    pq.write_table(pa.table(columns), buf, compression="zstd")
+    return buf.getvalue()
+
+
+def _json_rows(rows: Sequence[EditionRow]) -> list[dict[str, object]]:
+    return [{"rank": r.rank, "id": r.player_id, "player": r.player, "club": r.club,
+             "rating": r.rating_value, "ratingText": r.rating, "change": r.change_value,
+             "changeText": r.change, "events": r.events, "status": r.status,
+             "provisional": r.provisional} for r in rows]
+
+
+def _movers(rows: Sequence[EditionRow], count: int) -> tuple[list[EditionRow], list[EditionRow]]:
+    changed = [r for r in rows if r.change_value is not None]
+    gains = sorted((r for r in changed if r.change_value and r.change_value > 0),
+                   key=lambda r: (-(r.change_value or 0.0), r.player, r.player_id))
+    losses = sorted((r for r in changed if r.change_value and r.change_value < 0),
+                    key=lambda r: (r.change_value or 0.0, r.player, r.player_id))
+    return gains[:count], losses[:count]
+
+
+@dataclass(frozen=True, slots=True)
+class _Edition:
+    period: str
+    slug: str
+    start: str
+    end: str
+    rows: list[EditionRow]
+
+
+def _write(path: Path, data: bytes, written: list[Path]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_if_changed(path, data)
+    written.append(path)
+
+
+def _editions(
+    table: pd.DataFrame, hidden: set[int], settings: SiteSettings,
+    grade: Callable[[float], str] | None,
+) -> list[_Edition]:
+    starts = table.groupby("period")["period_start"].min()
+    periods = sorted(table["period"].unique(), key=lambda p: (starts[p], p))
+    shown = table[~table["player_id"].astype(int).isin(hidden)]
+    history: dict[int, int] = {}
+    seen: set[int] = set()
+    previous: pd.DataFrame | None = None
+    editions = []
+    deals = "deals" in table and bool(table["deals"].notna().any())
+    for i, period in enumerate(periods):
+        frame = shown[shown["period"] == period]
+        for pid, events in zip(frame["player_id"].astype(int), frame["events"], strict=True):
+            history[pid] = history.get(pid, 0) + int(events)
+        totals = None
+        if deals:  # preferans: deals and vists over the history so far (as _lists does)
+            so_far = table[table["period"].isin(periods[: i + 1])]
+            totals = so_far.groupby("player_id")[["deals", "vists"]].sum()
+        rows = edition_rows(frame, previous, history, seen,
+                            provisional_events=settings.provisional_events, grade=grade,
+                            totals=totals)
+        seen.update(r.player_id for r in rows)
+        full = table[table["period"] == period]
+        editions.append(_Edition(
+            str(period), _slug(str(period)),
+            full["period_start"].iloc[0].date().isoformat(),
+            full["period_end"].iloc[0].date().isoformat(), rows))
+        previous = frame
+    return editions
+
+
+def _edition_pages(
+    pool: str, run: RunRecord, editions: list[_Edition], out: Path, settings: SiteSettings,
+    written: list[Path],
+) -> None:
+    options = sorted(run.options.items())
+    for i, ed in enumerate(editions):
+        extra = sorted({k for r in ed.rows for k in r.extra},
+                       key=_EXTRA_ORDER.index)
+        gains, losses = _movers(ed.rows, settings.movers)
+        html = _ENV.get_template("edition.html").render(
+            pool=pool, edition=ed, rows=ed.rows, data={"rows": _json_rows(ed.rows)},
+            scheme=run.scheme, options=options, gains=gains, losses=losses,
+            new=[r for r in ed.rows if r.status == "new"],
+            provisional=[r for r in ed.rows if r.provisional],
+            provisional_events=settings.provisional_events,
+            clubs=sorted({r.club for r in ed.rows if r.club}),
+            active=sum(1 for r in ed.rows if r.events > 0),
+            previous=editions[i - 1] if i > 0 else None,
+            next=editions[i + 1] if i + 1 < len(editions) else None,
+            statuses=STATUSES, root="../../",
+        )
+        folder = out / ed.slug
+        _write(folder / "index.html", html.encode("utf-8"), written)
+        _write(folder / "list.csv", _csv_bytes(ed.rows, extra), written)
+        _write(folder / "list.parquet", _parquet_bytes(ed.rows, extra), written)
+
+
+def _player_pages(
+    wh: Warehouse, pool: str, run: RunRecord, editions: list[_Edition], out: Path,
+    hidden: set[int], written: list[Path],
+) -> set[Path]:
+    per_player: dict[int, list[tuple[_Edition, EditionRow]]] = {}
+    for ed in editions:
+        for r in ed.rows:
+            per_player.setdefault(r.player_id, []).append((ed, r))
+    events = _group(_explanations(wh, run.run_id))
+    partners = _group(_partners(wh, run.run_id))
+    games = _group(_games(wh, run.run_id)) if run.options.get("pool.game") == "go" else {}
+    pages: set[Path] = set()
+    template = _ENV.get_template("player.html")
+    for pid, history in per_player.items():
+        latest = history[-1][1]
+        chart = rating_chart([(ed.period, date.fromisoformat(ed.start), r.rating_value)
+                              for ed, r in history])
+        html = template.render(
+            pool=pool, player=latest, history=history[::-1], chart=chart,
+            latest_edition=history[-1][0],
+            events=_event_rows(events.get(pid)), games=_game_rows(games.get(pid), hidden),
+            partners=_partner_rows(partners.get(pid), hidden, set(per_player)),
+            root="../../",
+        )
+        path = out / PLAYERS_DIR / f"{pid}.html"
+        _write(path, html.encode("utf-8"), written)
+        pages.add(path)
+    return pages
+
+
+def _event_rows(frame: pd.DataFrame | None) -> list[dict[str, str]]:
+    if frame is None:
+        return []
+    return [{
+        "date": pd.Timestamp(e.event_date).date().isoformat() if not pd.isna(e.event_date) else "",
+        "period": str(e.period),
+        "title": str(e.title) + (f" ({e.section})" if e.section else ""),
+        "organiser": str(e.organiser), "place": _place(e.place),
+        "n": "" if pd.isna(e.n) else str(int(e.n)), "r_prime": _num(e.r_prime, 1),
+        "share": _num(e.share, 2) if e.counted else "",
+        "counted": "yes" if e.counted else f"no: {e.reason}" if e.reason else "no",
+    } for e in frame.itertuples(index=False)]
+
+
+def _game_rows(frame: pd.DataFrame | None, hidden: set[int]) -> list[dict[str, object]]:
+    if frame is None:
+        return []
+    results = {1.0: "win", 0.0: "loss", 0.5: "jigo"}
+    return [{
+        "period": str(g.period),
+        "opponent": None if int(g.opponent_id) in hidden else str(g.opponent),
+        "opponent_id": int(g.opponent_id),
+        "result": results.get(float(g.result), _num(g.result, 1)),
+        "colour": "black" if g.colour == "b" else "white",
+        "handicap": int(g.handicap), "expected": _num(g.expected, 2),
+    } for g in frame.itertuples(index=False)]
+
+
+def _partner_rows(
+    frame: pd.DataFrame | None, hidden: set[int], with_page: set[int],
+) -> list[dict[str, object]]:
+    if frame is None:
+        return []
+    return [{
+        "partner": str(p.partner), "partner_id": int(p.partner_id),
+        "link": int(p.partner_id) in with_page, "events": int(p.events),
+        "mean_r_prime": _num(p.mean_r_prime, 1),
+    } for p in frame.itertuples(index=False) if int(p.partner_id) not in hidden]
+
+
+def _remove_stale(out: Path, editions: list[_Edition], pages: set[Path]) -> None:
+    """Delete what an earlier publication wrote and this one did not: player pages (a player
+    merged away, or opted out) and editions no longer in the latest run."""
+    for page in sorted((out / PLAYERS_DIR).glob("*.html")):
+        if page not in pages:
+            page.unlink()
+    manifest = out / MANIFEST
+    if not manifest.exists():
+        return
+    old = {e["slug"] for e in json.loads(manifest.read_text(encoding="utf-8"))["editions"]}
+    for slug in sorted(old - {e.slug for e in editions}):
+        folder = out / slug
+        for name in ("index.html", "list.csv", "list.parquet"):
+            (folder / name).unlink(missing_ok=True)
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def _manifest(pool: str, run: RunRecord, editions: list[_Edition]) -> bytes:
+    data = {
+        "pool": pool, "game": run.options.get("pool.game", ""), "scheme": run.scheme,
+        "editions": [{"period": e.period, "slug": e.slug, "start": e.start, "end": e.end,
+                      "players": len(e.rows)} for e in editions],
+    }
+    return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode()
+
+
+def write_site_index(public: Path) -> list[Path]:
+    """``public/index.html`` (every pool with a ``editions.json``, editions newest first) and
+    the shared assets; returns the files written or kept."""
+    pools = []
+    for manifest in sorted(public.glob(f"*/{MANIFEST}")):
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        pools.append({"name": manifest.parent.name, "game": data.get("game", ""),
+                      "scheme": data.get("scheme", ""), "editions": data["editions"][::-1]})
+    written: list[Path] = []
+    for name in _ASSETS:
+        source = Path(__file__).parent / "templates" / "site" / name
+        _write(public / name, source.read_bytes(), written)
+    html = _ENV.get_template("index.html").render(pools=pools, root="")
+    _write(public / "index.html", html.encode("utf-8"), written)
+    return written
+
+
+def publish_site(
+    wh: Warehouse, pool: str, public: Path, *, settings: SiteSettings | None = None,
+    grade: Callable[[float], str] | None = None,
+) -> list[Path]:
+    """Write the pool's editions and player pages from its latest run, then the site's index.
+
+    Returns the files written or kept (unchanged bytes are not rewritten). ``grade`` names a
+    rating's grade (go: kyu/dan) in lists with a deviation.
+    """
+    settings = settings or SiteSettings()
+    run = latest_run(wh, pool)
+    if run is None:
+        return write_site_index(public)
+    table = run_tables(wh, run.run_id)
+    hidden = _hidden_ids(table, settings.optout)
+    editions = _editions(table, hidden, settings, grade)
+    out = public / pool
+    written: list[Path] = []
+    _edition_pages(pool, run, editions, out, settings, written)
+    pages = _player_pages(wh, pool, run, editions, out, hidden, written)
+    _remove_stale(out, editions, pages)
+    _write(out / MANIFEST, _manifest(pool, run, editions), written)
+    return written + write_site_index(public)

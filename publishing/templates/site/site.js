@@ -1,0 +1,107 @@
+// Filter and sort of an edition's list, in plain JavaScript. The list's data comes from the
+// <script type="application/json" id="list-data"> element; names and clubs are written with
+// textContent only, never as HTML.
+"use strict";
+(function () {
+  var source = document.getElementById("list-data");
+  var table = document.getElementById("list");
+  if (!source || !table) { return; }
+  var rows = JSON.parse(source.textContent).rows;
+  var body = table.tBodies[0];
+  var club = document.getElementById("filter-club");
+  var name = document.getElementById("filter-name");
+  var status = document.getElementById("filter-status");
+  var count = document.getElementById("row-count");
+  var numeric = { rank: true, rating: true, change: true, events: true };
+  var order = { key: "rank", descending: false };
+
+  function fold(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+
+  function cell(tr, text, className) {
+    var td = document.createElement("td");
+    td.textContent = text;
+    if (className) { td.className = className; }
+    tr.appendChild(td);
+    return td;
+  }
+
+  function render(row) {
+    var tr = document.createElement("tr");
+    cell(tr, String(row.rank), "num");
+    var td = cell(tr, "", "");
+    var link = document.createElement("a");
+    link.href = "../players/" + Number(row.id) + ".html";
+    link.textContent = row.player;
+    td.appendChild(link);
+    if (row.provisional) {
+      var flag = document.createElement("span");
+      flag.className = "flag";
+      flag.title = "provisional";
+      flag.textContent = "P";
+      td.appendChild(document.createTextNode(" "));
+      td.appendChild(flag);
+    }
+    cell(tr, row.club, "");
+    cell(tr, row.ratingText, "num");
+    var change = row.changeText;
+    cell(tr, change, "num" + (change.charAt(0) === "+" ? " up" : change.charAt(0) === "-" ? " down" : ""));
+    cell(tr, String(row.events), "num");
+    cell(tr, row.status, "");
+    return tr;
+  }
+
+  function compare(a, b) {
+    var x = a[order.key], y = b[order.key], result;
+    if (numeric[order.key]) {
+      if (x === null && y === null) { result = 0; }
+      else if (x === null) { return 1; }        // players without a change go last
+      else if (y === null) { return -1; }
+      else { result = x - y; }
+    } else {
+      result = String(x).localeCompare(String(y));
+    }
+    if (order.descending) { result = -result; }
+    return result || a.rank - b.rank || a.id - b.id;
+  }
+
+  function keep(row) {
+    if (club.value && row.club !== club.value) { return false; }
+    if (status.value === "provisional") { if (!row.provisional) { return false; } }
+    else if (status.value && row.status !== status.value) { return false; }
+    var wanted = fold(name.value.trim());
+    return !wanted || fold(row.player).indexOf(wanted) >= 0;
+  }
+
+  function update() {
+    var shown = rows.filter(keep).sort(compare);
+    var fragment = document.createDocumentFragment();
+    shown.forEach(function (row) { fragment.appendChild(render(row)); });
+    body.replaceChildren(fragment);
+    count.textContent = shown.length + " of " + rows.length + " players";
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+      if (th.dataset.key === order.key) {
+        th.setAttribute("aria-sort", order.descending ? "descending" : "ascending");
+      } else {
+        th.removeAttribute("aria-sort");
+      }
+    });
+  }
+
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+    var button = th.querySelector("button");
+    if (!button) { return; }
+    button.addEventListener("click", function () {
+      var key = th.dataset.key;
+      if (order.key === key) { order.descending = !order.descending; }
+      // numbers start from the largest (rank from the first), text from A
+      else { order = { key: key, descending: numeric[key] && key !== "rank" }; }
+      update();
+    });
+  });
+  [club, status].forEach(function (el) { el.addEventListener("change", update); });
+  name.addEventListener("input", update);
+  document.getElementById("filters").addEventListener("submit", function (e) { e.preventDefault(); });
+  update();
+})();

@@ -1,0 +1,383 @@
+"""The editions site (publishing/_site.py, docs/site.md): the content of the generated pages.
+
+One project per module: the bundled club season (bridge, no cut-over, so two quarterly
+editions), a club night written in the CSV template with a player named like a script tag and
+a player on the opt-out list, and the bundled OpenGotha tournaments (go). Built with the plain
+library steps (no Prefect).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from bs4 import BeautifulSoup
+
+from flows import load_config
+from flows._steps import ingest_path, pending_files, publish, rate_pool
+from publishing import SiteSettings, publish_site, read_optout
+from publishing._site import rating_chart
+from warehouse import open_warehouse
+
+from .conftest import FIXTURES
+
+SCRIPT_NAME = "<script>alert(1)</script>"
+HIDDEN_NAME = "Hidden Optout"
+TEST_CLUB = "BK Test & Co"
+
+CLUB_NIGHT = f"""\
+organiser,event,date,kind,scoring,boards,unit,place,score,player,club
+BK Test,Club night,2013-11-14,pairs,MP,24,1,1,62.5,{SCRIPT_NAME},{TEST_CLUB}
+BK Test,Club night,2013-11-14,pairs,MP,24,1,1,62.5,Zuzana Testova,{TEST_CLUB}
+BK Test,Club night,2013-11-14,pairs,MP,24,2,2,55.0,{HIDDEN_NAME},{TEST_CLUB}
+BK Test,Club night,2013-11-14,pairs,MP,24,2,2,55.0,Marek Testovy,{TEST_CLUB}
+BK Test,Club night,2013-11-14,pairs,MP,24,3,3,48.0,Ewa Testowa,{TEST_CLUB}
+BK Test,Club night,2013-11-14,pairs,MP,24,3,3,48.0,Olga Testowa,{TEST_CLUB}
+BK Test,Club night,2013-11-14,pairs,MP,24,4,4,34.5,Ivan Testov,{TEST_CLUB}
+BK Test,Club night,2013-11-14,pairs,MP,24,4,4,34.5,Petr Testov,{TEST_CLUB}
+"""
+
+CONFIG = """\
+[paths]
+warehouse = "data/clubratings.duckdb"
+sources = ["fixtures/club_season/*.csv", "fixtures/site/*.csv", "fixtures/opengotha/*.xml"]
+
+[[pools]]
+name = "bridge"
+game = "bridge"
+scheme = "belo2"
+options = { period = "quarter" }
+"""
+
+GO_POOL = """
+[[pools]]
+name = "go"
+game = "go"
+scheme = "rfg"
+"""
+
+
+def build_site_project(root: Path, *, go: bool = True) -> Path:
+    """A project whose publish step writes the site; returns its ``public`` folder."""
+    (root / "fixtures" / "site").mkdir(parents=True)
+    shutil.copytree(FIXTURES / "club_season", root / "fixtures" / "club_season")
+    (root / "fixtures" / "site" / "club-night.csv").write_text(CLUB_NIGHT, encoding="utf-8")
+    if go:
+        shutil.copytree(FIXTURES / "opengotha", root / "fixtures" / "opengotha")
+    (root / "clubratings.toml").write_text(CONFIG + (GO_POOL if go else ""), encoding="utf-8")
+    (root / "optout.txt").write_text(f"# asked not to be listed\n\n{HIDDEN_NAME}\n",
+                                     encoding="utf-8")
+    cfg = load_config(root / "clubratings.toml")
+    for path, from_inbox in pending_files(cfg):
+        assert ingest_path(cfg, path, from_inbox).status == "loaded", path
+    with open_warehouse(cfg.warehouse) as wh:
+        for pool in cfg.pools:
+            rate_pool(wh, pool)
+            publish(wh, cfg, pool)
+    return cfg.public
+
+
+@pytest.fixture(scope="module")
+def public(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    yield build_site_project(tmp_path_factory.mktemp("site"))
+
+
+def _soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def _csv(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+def _warehouse(public: Path) -> Path:
+    return public.parent / "data" / "clubratings.duckdb"
+
+
+def _player_id(public: Path, name: str) -> int:
+    with open_warehouse(_warehouse(public)) as wh:
+        return int(wh.con.execute(
+            "SELECT player_id FROM players WHERE name = ?", [name]).fetchall()[0][0])
+
+
+# ---------------------------------------------------------------- index and editions
+
+
+def test_index_lists_every_pool_with_editions_newest_first(public: Path) -> None:
+    soup = _soup(public / "index.html")
+    assert [h.text for h in soup.select("section.pool h2")] == ["bridge", "go"]
+    bridge, go = soup.select("section.pool ul.editions")
+    links = [a["href"] for a in bridge.select("li > a:first-child")]
+    assert links == ["bridge/2013Q4/index.html", "bridge/2013Q3/index.html"]
+    assert [a["href"] for a in go.select("li > a:first-child")] == [
+        "go/2024-03-16-Bratislava-Spring-Open-2024/index.html",
+        "go/2017-02-11-Test-Participation-et-Licence-FFG/index.html",
+    ]
+    for href in links + [a["href"] for a in soup.select("a")]:
+        assert (public / href).is_file(), href
+    manifest = json.loads((public / "bridge" / "editions.json").read_text(encoding="utf-8"))
+    assert [(e["period"], e["start"], e["end"]) for e in manifest["editions"]] == [
+        ("2013Q3", "2013-07-01", "2013-09-30"), ("2013Q4", "2013-10-01", "2013-12-31")]
+    assert (public / "site.js").read_bytes() == (
+        Path(__file__).parents[1] / "publishing" / "templates" / "site" / "site.js").read_bytes()
+
+
+def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> None:
+    folder = public / "bridge" / "2013Q4"
+    rows = _csv(folder / "list.csv")
+    assert list(rows[0]) == ["rank", "player_id", "player", "club", "rating", "change",
+                             "events", "history_events", "status", "provisional"]
+    table = pq.read_table(folder / "list.parquet")
+    assert [str(t) for t in table.schema.types] == [
+        "int32", "int64", "string", "string", "double", "double", "int32", "int32", "string",
+        "bool"]
+    frame = table.to_pandas()
+    assert len(frame) == len(rows) > 40
+    for rec, row in zip(frame.itertuples(index=False), rows, strict=True):
+        assert rec.rank == int(row["rank"])
+        assert rec.player_id == int(row["player_id"])
+        assert rec.player == row["player"]
+        assert rec.club == row["club"]
+        assert rec.rating == float(row["rating"])
+        assert (pd.isna(rec.change) and row["change"] == "") or rec.change == float(row["change"])
+        assert rec.events == int(row["events"])
+        assert rec.history_events == int(row["history_events"])
+        assert rec.status == row["status"]
+        assert rec.provisional == (row["provisional"] == "true")
+    ratings = [float(r["rating"]) for r in rows]
+    assert ratings == sorted(ratings, reverse=True)
+    # the HTML table carries the same rows in the same order, and the same data as JSON
+    soup = _soup(folder / "index.html")
+    body = soup.select("#list tbody tr")
+    assert len(body) == len(rows)
+    for tr, row in zip(body, rows, strict=True):
+        cells = [td.get_text(" ", strip=True) for td in tr.select("td")]
+        name = row["player"] + (" P" if row["provisional"] == "true" else "")
+        assert cells == [row["rank"], name, row["club"], row["rating"], row["change"],
+                         row["events"], row["status"]]
+        assert tr.select_one("a")["href"] == f"../players/{row['player_id']}.html"
+    data = json.loads(soup.select_one("script#list-data").string)["rows"]
+    assert [(d["id"], d["player"], d["ratingText"], d["changeText"], d["status"])
+            for d in data] == [(int(r["player_id"]), r["player"], r["rating"], r["change"],
+                                r["status"]) for r in rows]
+
+
+def test_status_new_players_and_provisional(public: Path) -> None:
+    q3 = _csv(public / "bridge" / "2013Q3" / "list.csv")
+    q4 = _csv(public / "bridge" / "2013Q4" / "list.csv")
+    in_q3 = {r["player_id"] for r in q3}
+    assert {r["status"] for r in q3} == {"new"}
+    for row in q4:
+        expected = ("new" if row["player_id"] not in in_q3
+                    else "active" if int(row["events"]) > 0 else "inactive")
+        assert row["status"] == expected, row
+        assert (row["provisional"] == "true") == (int(row["history_events"]) < 5), row
+        before = next((r for r in q3 if r["player_id"] == row["player_id"]), None)
+        earlier = 0 if before is None else int(before["history_events"])
+        assert int(row["history_events"]) == earlier + int(row["events"])
+    new_q4 = [r for r in q4 if r["status"] == "new"]
+    assert {r["player"] for r in new_q4} >= {SCRIPT_NAME, "Zuzana Testova", "Marek Testovy"}
+    soup = _soup(public / "bridge" / "2013Q4" / "index.html")
+    assert [a.text for a in soup.select("#new-players a")] == [r["player"] for r in new_q4]
+    provisional = [r["player"] for r in q4 if r["provisional"] == "true"]
+    assert provisional and len(provisional) < len(q4)
+    assert [a.text for a in soup.select("#provisional-players a")] == provisional
+    assert [tr.select_one("a").text for tr in soup.select("#list tbody tr")
+            if tr.select_one(".flag")] == provisional
+
+
+def test_movers_are_the_largest_gains_and_losses(public: Path) -> None:
+    q4 = _csv(public / "bridge" / "2013Q4" / "list.csv")
+    changed = [r for r in q4 if r["change"] not in ("", "0.0")]
+    gains = sorted((r for r in changed if float(r["change"]) > 0),
+                   key=lambda r: (-float(r["change"]), r["player"]))[:10]
+    losses = sorted((r for r in changed if float(r["change"]) < 0),
+                    key=lambda r: (float(r["change"]), r["player"]))[:10]
+    assert gains and losses
+    soup = _soup(public / "bridge" / "2013Q4" / "index.html")
+    for table, expected in (("#gains", gains), ("#losses", losses)):
+        shown = [[td.get_text(strip=True) for td in tr.select("td")]
+                 for tr in soup.select(f"{table} tbody tr")]
+        assert shown == [[r["player"], r["club"], r["change"]] for r in expected]
+    first = _soup(public / "bridge" / "2013Q3" / "index.html")  # nobody moved yet
+    assert [td.text for td in first.select("#gains td")] == ["none"]
+
+
+def test_go_edition_has_deviation_and_grade_columns(public: Path) -> None:
+    folder = public / "go" / "2024-03-16-Bratislava-Spring-Open-2024"
+    header = (folder / "list.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == ("rank,player_id,player,club,rating,deviation,interval,grade,change,"
+                      "events,history_events,status,provisional")
+    table = pq.read_table(folder / "list.parquet")
+    assert str(table.schema.field("deviation").type) == "double"
+    assert str(table.schema.field("grade").type) == "string"
+    first = _csv(folder / "list.csv")[0]
+    assert table.column("deviation")[0].as_py() == float(first["deviation"])
+
+
+# ---------------------------------------------------------------- escaping and opt-out
+
+
+def test_names_are_escaped_in_every_page(public: Path) -> None:
+    pid = _player_id(public, SCRIPT_NAME)
+    for path in (public / "bridge" / "2013Q4" / "index.html",
+                 public / "bridge" / "players" / f"{pid}.html"):
+        html = path.read_text(encoding="utf-8")
+        assert SCRIPT_NAME not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert "BK Test &amp; Co" in html and "BK Test & Co" not in html
+    data = (public / "bridge" / "2013Q4" / "index.html").read_text(encoding="utf-8")
+    assert "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e" in data  # inside the JSON
+    player = _soup(public / "bridge" / "players" / f"{pid}.html")
+    assert player.select_one("h1").text == SCRIPT_NAME
+    assert [s.get("src") for s in player.select("script")] == []  # no script on player pages
+
+
+def test_opted_out_player_appears_in_no_site_output(public: Path) -> None:
+    hidden = _player_id(public, HIDDEN_NAME)
+    site_files = [p for p in public.rglob("*") if p.is_file()
+                  and (p.parent.name in ("players", "2013Q3", "2013Q4") or p.parent == public
+                       or p.name == "editions.json")]
+    assert len(site_files) > 50
+    for path in site_files:
+        data = path.read_bytes()
+        assert HIDDEN_NAME.encode() not in data, path
+    assert not (public / "bridge" / "players" / f"{hidden}.html").exists()
+    q4 = _csv(public / "bridge" / "2013Q4" / "list.csv")
+    assert str(hidden) not in {r["player_id"] for r in q4}
+    for row in q4:  # ranks counted among the players shown: no gap where the hidden one was
+        higher = sum(float(r["rating"]) > float(row["rating"]) for r in q4)
+        assert int(row["rank"]) == 1 + higher
+    # the partner of the hidden player lists no partner; the warehouse still rates both
+    partner = _player_id(public, "Marek Testovy")
+    page = _soup(public / "bridge" / "players" / f"{partner}.html")
+    assert page.select("#partners") == []
+    with open_warehouse(_warehouse(public)) as wh:
+        assert wh.con.execute("SELECT count(*) FROM ratings WHERE player_id = ? AND period = "
+                              "'2013Q4'", [hidden]).fetchall()[0][0] == 1
+
+
+def test_read_optout_ids_names_comments(tmp_path: Path) -> None:
+    path = tmp_path / "optout.txt"
+    assert read_optout(path) == frozenset()
+    path.write_text("\ufeff# header\n 42 \n\nAnna Nowak\n  # indented comment\n",
+                    encoding="utf-8")
+    assert read_optout(path) == frozenset({"42", "Anna Nowak"})
+
+
+# ---------------------------------------------------------------- player pages
+
+
+def test_player_page_history_chart_events_and_partners(public: Path) -> None:
+    pid = _player_id(public, "Zuzana Testova")
+    partner = _player_id(public, SCRIPT_NAME)
+    soup = _soup(public / "bridge" / "players" / f"{pid}.html")
+    q4 = {r["player_id"]: r for r in _csv(public / "bridge" / "2013Q4" / "list.csv")}
+    history = [[td.get_text(strip=True) for td in tr.select("td")]
+               for tr in soup.select("#history tbody tr")]
+    row = q4[str(pid)]
+    assert history == [["2013Q4", row["rank"], row["rating"], "", row["events"],
+                        "new, provisional"]]
+    polyline = soup.select_one("svg#chart polyline")
+    assert polyline is not None and len(polyline["points"].split()) == 2  # one point: a dash
+    assert [c.select_one("title").text for c in soup.select("svg#chart circle")] == [
+        f"2013Q4: {row['rating']}"]
+    events = [[td.get_text(strip=True) for td in tr.select("td")]
+              for tr in soup.select("#events tbody tr")]
+    with open_warehouse(_warehouse(public)) as wh:
+        run_id, place, n, r_prime, share = wh.con.execute(
+            "SELECT run_id, place, n, r_prime, share FROM rating_explanations "
+            "WHERE player_id = ? AND run_id = (SELECT max(run_id) FROM rating_runs "
+            "WHERE pool = 'bridge')", [pid]).fetchall()[0]
+    assert events == [["2013-11-14", "Club night", "BK Test", str(int(place)), str(n),
+                       f"{r_prime:.1f}", f"{share:.2f}", "yes"]]
+    assert [[td.get_text(strip=True) for td in tr.select("td")]
+            for tr in soup.select("#partners tbody tr")] == [[SCRIPT_NAME, "1", f"{r_prime:.1f}"]]
+    assert soup.select_one("#partners a")["href"] == f"{partner}.html"
+    assert run_id > 0
+
+
+def test_player_page_with_two_editions_draws_a_line(public: Path) -> None:
+    q3 = _csv(public / "bridge" / "2013Q3" / "list.csv")
+    q4 = {r["player_id"]: r for r in _csv(public / "bridge" / "2013Q4" / "list.csv")}
+    top = q3[0]
+    soup = _soup(public / "bridge" / "players" / f"{top['player_id']}.html")
+    points = soup.select_one("svg#chart polyline")["points"].split()
+    assert len(points) == 2
+    (x1, y1), (x2, y2) = ((float(v) for v in p.split(",")) for p in points)
+    assert x1 < x2
+    later = float(q4[top["player_id"]]["rating"])
+    assert (y2 < y1) == (later > float(top["rating"]))  # up on the page is a higher rating
+    assert [tr.select_one("td").text for tr in soup.select("#history tbody tr")] == [
+        "2013Q4", "2013Q3"]
+
+
+def test_go_player_page_lists_games(public: Path) -> None:
+    rows = _csv(public / "go" / "2024-03-16-Bratislava-Spring-Open-2024" / "list.csv")
+    with open_warehouse(_warehouse(public)) as wh:
+        pid, games = wh.con.execute(
+            "SELECT player_id, count(*) FROM game_contributions WHERE run_id = (SELECT "
+            "max(run_id) FROM rating_runs WHERE pool = 'go') GROUP BY 1 ORDER BY 2 DESC, 1 "
+            "LIMIT 1").fetchall()[0]
+    assert str(pid) in {r["player_id"] for r in rows}
+    soup = _soup(public / "go" / "players" / f"{pid}.html")
+    results = [tr.select("td")[4].text for tr in soup.select("#games tbody tr")]
+    assert len(results) == games and set(results) <= {"win", "loss", "jigo"}
+
+
+def test_rating_chart_geometry() -> None:
+    chart = rating_chart([("A", date(2020, 1, 1), 500.0), ("B", date(2020, 1, 11), 600.0),
+                          ("C", date(2020, 1, 21), 550.0)])
+    xs = [d.x for d in chart.dots]
+    ys = [d.y for d in chart.dots]
+    assert xs == [chart.left, (chart.left + chart.right) / 2, chart.right]
+    assert ys == [chart.bottom, chart.top, (chart.top + chart.bottom) / 2]
+    assert chart.points == " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys, strict=True))
+    assert [label for _, label in chart.y_ticks] == ["600", "550", "500"]
+    flat = rating_chart([("A", date(2020, 1, 1), 500.0), ("B", date(2020, 1, 1), 500.0)])
+    assert [d.x for d in flat.dots] == [flat.left, flat.right]  # same date: evenly spaced
+    assert len({d.y for d in flat.dots}) == 1
+
+
+# ---------------------------------------------------------------- bytes
+
+
+def test_second_publish_rewrites_nothing_and_opt_out_removes_pages(
+        tmp_path: Path) -> None:
+    public = build_site_project(tmp_path, go=False)
+    cfg = load_config(tmp_path / "clubratings.toml")
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in public.rglob("*")
+              if p.is_file()}
+    with open_warehouse(cfg.warehouse) as wh:
+        publish(wh, cfg, cfg.pools[0])
+    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in public.rglob("*")
+             if p.is_file()}
+    assert after == before
+    # opting out a player later removes their page and their rows; an edition an earlier
+    # publication wrote and the latest run no longer has is removed
+    victim = _player_id(public, "Zuzana Testova")
+    assert (public / "bridge" / "players" / f"{victim}.html").exists()
+    manifest = public / "bridge" / "editions.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["editions"].insert(0, {"period": "2013Q2", "slug": "2013Q2"})
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    (public / "bridge" / "2013Q2").mkdir()
+    (public / "bridge" / "2013Q2" / "list.csv").write_text("old\n", encoding="utf-8")
+    with open_warehouse(cfg.warehouse) as wh:
+        publish_site(wh, "bridge", public,
+                     settings=SiteSettings(optout=frozenset({str(victim), HIDDEN_NAME})))
+    assert not (public / "bridge" / "players" / f"{victim}.html").exists()
+    assert str(victim) not in {r["player_id"] for r in _csv(public / "bridge" / "2013Q4" /
+                                                             "list.csv")}
+    assert not (public / "bridge" / "2013Q2").exists()
+    assert sorted(os.listdir(public / "bridge" / "2013Q4")) == [
+        "index.html", "list.csv", "list.parquet"]
