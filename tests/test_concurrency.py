@@ -396,3 +396,28 @@ def test_snapshot_and_parquet_open_while_a_run_holds_the_live_warehouse(
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.communicate(timeout=30)
+
+
+def test_clubratings_run_refuses_while_another_run_holds_the_lock(
+    project: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`clubratings run` takes the same lock before Prefect starts: a second `run` stops at once
+    with the message and exit 3, and loads nothing."""
+    warehouse = project / "data" / "clubratings.duckdb"
+    warehouse.parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(ROOT / "flows" / "_lock.py"), str(warehouse)],
+        cwd=ROOT, env=_env(), stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        started = time.monotonic()
+        code = main(["run", "--config", str(project / "clubratings.toml")])
+        err = capsys.readouterr().err
+        assert code == 3
+        assert "another run is in progress since" in err and "command 'clubratings run'" in err
+        assert time.monotonic() - started < 10  # refused before any Prefect start-up
+        assert not warehouse.exists()  # nothing was loaded
+    finally:
+        holder.kill()
+        holder.wait()
