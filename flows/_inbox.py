@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from parsers import ParseError, parse_bytes
+from parsers import ParseError, ParseResult, parse_bytes
 from warehouse import (
     IdentitySettings,
     LoadError,
@@ -100,9 +100,11 @@ def ingest_file(
     archive: Path | None = None,
     rejected: Path | None = None,
     identity: IdentitySettings | None = None,
+    parsed: ParseResult | None = None,
 ) -> FileOutcome:
     """Parse and load one file. With ``archive``/``rejected`` the file is moved afterwards
-    (inbox files); without, it stays where it is (read-only source folders)."""
+    (inbox files); without, it stays where it is (read-only source folders). ``parsed`` is the
+    file already parsed elsewhere (parsing fanned out, docs/scale-out.md)."""
     data = path.read_bytes()
     known = is_loaded(wh, file_sha256(data))
     if known is not None:
@@ -112,7 +114,7 @@ def ingest_file(
             f"{path.name}: already loaded (file {known}), nothing to do", moved_to=moved,
         )
     try:
-        result = parse_bytes(data, source=str(path))
+        result = parsed if parsed is not None else parse_bytes(data, source=str(path))
         report: LoadReport = load_result(wh, data, result, path=str(path), identity=identity)
     except (ParseError, LoadError) as exc:
         return _reject(path, exc, rejected)

@@ -62,13 +62,15 @@ def pending_files(cfg: Config) -> list[tuple[Path, bool]]:
     return [(p, False) for p in cfg.source_files()] + [(p, True) for p in inbox_files(cfg.inbox)]
 
 
-def ingest_path(cfg: Config, path: Path, from_inbox: bool) -> FileOutcome:
-    """Load one file; inbox files move to the archive or to ``rejected/`` afterwards."""
+def ingest_path(cfg: Config, path: Path, from_inbox: bool,
+                parsed: ParseResult | None = None) -> FileOutcome:
+    """Load one file (``parsed``: already parsed elsewhere); inbox files move to the archive or
+    to ``rejected/`` afterwards."""
     with open_warehouse(cfg.warehouse) as wh:
         if from_inbox:
             return ingest_file(wh, path, archive=cfg.archive, rejected=cfg.rejected,
-                               identity=cfg.identity)
-        return ingest_file(wh, path, identity=cfg.identity)
+                               identity=cfg.identity, parsed=parsed)
+        return ingest_file(wh, path, identity=cfg.identity, parsed=parsed)
 
 
 def parse_path(path: Path) -> ParseResult | None:
@@ -87,37 +89,9 @@ def parse_path(path: Path) -> ParseResult | None:
 
 def load_parsed(cfg: Config, path: Path, from_inbox: bool,
                 parsed: ParseResult | None) -> FileOutcome:
-    """The other half, in the one writer: load a file parsed elsewhere, as ``ingest_file``
-    does (one transaction, decisions that followed it, archive). Anything but a clean new load
-    (not parsed, already loaded, refused by the warehouse) goes through ``ingest_path``."""
-    from warehouse import LoadError, WarehouseError, file_sha256, is_loaded, load_result
-    from warehouse.review import apply_waiting
-
-    from ._inbox import _move
-
-    data = path.read_bytes()
-    with open_warehouse(cfg.warehouse) as wh:
-        report = None
-        if parsed is not None and is_loaded(wh, file_sha256(data)) is None:
-            try:
-                report = load_result(wh, data, parsed, path=str(path), identity=cfg.identity)
-            except LoadError:
-                report = None  # rolled back; ingest_path loads again and rejects with the reason
-        if report is not None:
-            message = report.summary()
-            try:
-                decided = apply_waiting(wh, report.sha256)
-            except WarehouseError as exc:
-                message += f"; a decision that followed this file could not be applied: {exc}"
-            else:
-                if decided:
-                    message += (f"; {decided} identity decision(s) that followed this file "
-                                "applied")
-            moved = str(_move(path, cfg.archive)) if from_inbox else None
-            return FileOutcome(str(path), report.status, message, report.events,
-                               report.replaced_events, report.players_created, moved,
-                               report.waiting)
-    return ingest_path(cfg, path, from_inbox)
+    """The other half, in the one writer: load a file parsed elsewhere exactly as the serial
+    path does; a file that did not parse is parsed again there and rejected with its reason."""
+    return ingest_path(cfg, path, from_inbox, parsed)
 
 
 def prepare_identity(cfg: Config) -> list[str]:
