@@ -331,3 +331,23 @@ def test_nothing_ever_merges_two_federation_ids(
             "SELECT c.canonical_id, count(DISTINCT p.federation_id) FROM player_canonical c "
             "JOIN players p USING (player_id) GROUP BY ALL").fetchall()
         assert all(n <= 1 for _, n in groups)
+
+
+def test_partnerships_are_counted_once_across_files_of_one_loader(wh: Warehouse) -> None:
+    """Events committed by an earlier file of the same loader are read back from the warehouse
+    when the initials evidence is first needed; they must not be counted a second time from
+    what the loader learnt in memory."""
+    from warehouse import Loader, Parsed
+
+    def parsed(name: str) -> Parsed:
+        data = (CLUB / name).read_bytes()
+        return Parsed(data, parse_bytes(data, source=name), name)
+
+    _register(wh)
+    loader = Loader(wh)
+    for name in HISTORY:  # one transaction each: the 19 Sep initials come after two commits
+        loader.load(parsed(name).data, parsed(name).result, path=name)
+    first = _members(wh, "modra-2013-09-19-initials.xlsx")[0]
+    evidence = json.loads(first[3])
+    assert {c["name"]: c["events_with_partner"] for c in evidence["candidates"]} == {
+        "Ján Novák": 2, "Jozef Novotný": 0}

@@ -239,6 +239,7 @@ class Loader:
                         "WHERE player_id = ? AND federation_id IS NULL",
                         [fid, pid],
                     )
+            self._resolver.committed()
         except BaseException:
             for raw in new_raw:
                 raw.unlink(missing_ok=True)

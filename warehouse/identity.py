@@ -207,6 +207,10 @@ class IdentityResolver:
         self._partners: Counter[tuple[PlayerId, PlayerId]] = Counter()
         self._activity: dict[tuple[str, int, int], set[PlayerId]] = {}
         self._history_read = False
+        # Until the history is read, what this load learns waits here; once its events are
+        # committed (:meth:`committed`) the warehouse itself holds them.
+        self._staged_partners: Counter[tuple[PlayerId, PlayerId]] = Counter()
+        self._staged_activity: dict[tuple[str, int, int], set[PlayerId]] = {}
         self.new_players: list[NewPlayer] = []
         self.review_entries: list[ReviewEntry] = []
         for p in self.players:
@@ -288,7 +292,8 @@ class IdentityResolver:
 
     def _history(self) -> tuple[Counter[tuple[PlayerId, PlayerId]],
                                 dict[tuple[str, int, int], set[PlayerId]]]:
-        """The warehouse's history (read on first need) plus what this load learnt so far."""
+        """The warehouse's history (read on first need) plus what this load learnt since its
+        last commit; from then on the load's events are counted here directly."""
         if not self._history_read:
             self._history_read = True
             partners, activity = self.history() if self.history else ({}, {})
@@ -296,7 +301,16 @@ class IdentityResolver:
                 self._partners[(self._canon(a), self._canon(b))] += n
             for k, v in activity.items():
                 self._activity.setdefault(k, set()).update(self._canon(p) for p in v)
+            self._partners.update(self._staged_partners)
+            for k, v in self._staged_activity.items():
+                self._activity.setdefault(k, set()).update(v)
         return self._partners, self._activity
+
+    def committed(self) -> None:
+        """The events resolved so far are in the warehouse now: a later first read of the
+        history finds them there, so they are not counted again from memory."""
+        self._staged_partners.clear()
+        self._staged_activity.clear()
 
     # --- the public step -------------------------------------------------------------------
 
@@ -528,7 +542,10 @@ class IdentityResolver:
         """What later events may use: clubs, partnerships, who played in the club that week."""
         ck = club_key(event.organiser)
         week = event.date.isocalendar()
-        partners, activity = self._partners, self._activity
+        if self._history_read:
+            partners, activity = self._partners, self._activity
+        else:
+            partners, activity = self._staged_partners, self._staged_activity
         for unit, res in zip(event.units, resolved, strict=True):
             ids = [self._canon(r.player_id) for r in res]
             for p, pid in zip(unit.players, ids, strict=True):
