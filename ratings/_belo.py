@@ -238,15 +238,18 @@ def _add_phantom_rows(rows: pd.DataFrame, events_left: pd.Series) -> pd.DataFram
     return pd.concat([rows, phantoms], ignore_index=True)
 
 
-def _settle_phantoms(pool: _Pool, contributions: pd.DataFrame, params: BeloParams,
+def _settle_phantoms(pool: _Pool, contributions: pd.DataFrame | None,
                      label: str) -> pd.DataFrame:
     """After a period (spec §10): count the phantoms' rated events; a phantom whose newcomer has
     played ``phantom_events`` rated events with it retires, and the newcomer's rating becomes
-    the mean of the two. The others stay (dormant when the newcomer did not play)."""
+    the mean of the two. The others stay (dormant when the newcomer did not play; also in a
+    period without events, ``contributions`` None)."""
     if pool.events_left.empty:
         return empty_phantoms()
-    counted = contributions.loc[contributions["phantom"] & contributions["counted"], "player"]
-    used = counted.value_counts().reindex(pool.events_left.index, fill_value=0)
+    used = pd.Series(0, index=pool.events_left.index, dtype="int64")
+    if contributions is not None:
+        counted = contributions.loc[contributions["phantom"] & contributions["counted"], "player"]
+        used = counted.value_counts().reindex(pool.events_left.index, fill_value=0)
     played = used > 0
     left = (pool.events_left - used).clip(lower=0)
     ids = _phantom_id(left.index)
@@ -582,12 +585,7 @@ def _run_periods(rows: pd.DataFrame, pool: _Pool, params: BeloParams,
             contributions = outcome.contributions
             contribution_frames.append(contributions)
         pool.ratings = after
-        if params.newcomer == "phantom" and contributions is not None or not pool.events_left.empty:
-            settled = _settle_phantoms(
-                pool, contributions if contributions is not None else _no_contributions(),
-                params, label)
-        else:
-            settled = empty_phantoms()
+        settled = _settle_phantoms(pool, contributions, label)
         if _normalises_after(period, params.periodic_normalisation) and len(pool.ratings):
             # spec §9, periodic normalisation: multiply every rated player's rating (dormant
             # phantoms included) so that their mean is exactly 500; the factor is recorded.
@@ -617,12 +615,6 @@ def _run_periods(rows: pd.DataFrame, pool: _Pool, params: BeloParams,
 def _before(before: pd.Series, shown: pd.Series) -> npt.NDArray[np.float64]:
     """Each shown player's rating at the start of the period (after admission)."""
     return before.reindex(shown.index).to_numpy(np.float64)
-
-
-def _no_contributions() -> pd.DataFrame:
-    return pd.DataFrame({"player": pd.Series([], dtype=str),
-                         "phantom": pd.Series([], dtype=bool),
-                         "counted": pd.Series([], dtype=bool)})
 
 
 # --- start-up from history (spec §11) ----------------------------------------------------------
