@@ -16,7 +16,7 @@ not even in the last bit (§8: "the order of entry ... cannot change anything").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Literal, TypeAlias
 
 import numpy as np
@@ -24,6 +24,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ._frames import (
+    CONTRIBUTIONS_COLUMNS,
     PERIOD_FREQUENCIES,
     PeriodUnit,
     RatingRun,
@@ -132,141 +133,258 @@ class BeloParams:
         check_options(self)
 
 
+# --- the rows: every result as arrays of integer codes, in rating order ------------------------
+
+Ints: TypeAlias = npt.NDArray[np.int64]
+Bools: TypeAlias = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rows:
+    """The rows of a run as parallel arrays, sorted by date, event, unit and player.
+
+    Text stays in the checked frame: ``src`` is each row's position there, and only the
+    finished contributions read the text back. ``player`` is a pool slot (see :class:`_Pool`),
+    ``club`` a club code (-1: none), ``period`` the pandas period ordinal of the row's date.
+    A phantom's row (spec §10) copies its newcomer's row with the phantom's slot.
+    """
+
+    src: Ints
+    player: Ints
+    event: Ints
+    unit: Ints
+    day: Ints
+    period: Ints
+    n: Floats
+    place: Floats
+    r: Floats
+    weight: Floats
+    individual: Bools
+    match: Bools
+    abroad: Bools
+    field_rating: Floats
+    unrated: Bools
+    club: Ints
+    phantom: Bools
+
+    def __len__(self) -> int:
+        return len(self.src)
+
+    def take(self, index: Ints | slice) -> _Rows:
+        return _Rows(*(getattr(self, f.name)[index] for f in fields(self)))
+
+    def joined(self, other: _Rows) -> _Rows:
+        return _Rows(*(np.concatenate([getattr(self, f.name), getattr(other, f.name)])
+                       for f in fields(self)))
+
+
+def _event_ranks(event_code: Ints, day: Ints) -> Ints:
+    """Each event's rank by date, then by id (codes are in the ids' text order)."""
+    size = int(event_code.max()) + 1
+    event_day = np.zeros(size, dtype=np.int64)
+    event_day[event_code] = day
+    rank = np.empty(size, dtype=np.int64)
+    rank[np.lexsort((np.arange(size), event_day))] = np.arange(size)
+    return rank
+
+
+def _row_order(event: Ints, unit_code: Ints, player_code: Ints) -> Ints | None:
+    """Positions that sort the rows by event rank, unit, player; None if already sorted."""
+    events, units, players = (int(a.max()) + 1 for a in (event, unit_code, player_code))
+    if float(events) * units * players < 2.0**62:
+        key = (event * units + unit_code) * players + player_code
+        if bool(np.all(key[1:] > key[:-1])):
+            return None
+        return np.argsort(key, kind="stable")
+    return np.lexsort((player_code, unit_code, event))
+
+
+def _prepare(checked: pd.DataFrame, params: BeloParams, slot_of_code: Ints) -> _Rows:
+    """Rows in output order with what does not depend on ratings: period, n, r, weight."""
+    day = checked["date"].to_numpy().astype("datetime64[D]").astype(np.int64)
+    event_code = checked["event_code"].to_numpy(np.int64)
+    unit_code = checked["unit_code"].to_numpy(np.int64)
+    player_code = checked["player_code"].to_numpy(np.int64)
+    # Events are numbered by date, then id: sorted rows have non-decreasing event numbers.
+    ranks = _event_ranks(event_code, day)
+    event_rank = ranks[event_code]
+    order = _row_order(event_rank, unit_code, player_code)
+
+    def col(values: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+        return values if order is None else values[order]
+
+    src = np.arange(len(checked), dtype=np.int64) if order is None else order.astype(np.int64)
+    event, unit, day = col(event_rank), col(unit_code), col(day)
+    player = slot_of_code[col(player_code)]
+    n = col(checked["n"].to_numpy(np.float64))
+    place = col(checked["place"].to_numpy(np.float64))
+    match = col(checked["match"].to_numpy(bool))
+    # spec/bridge-belo.md §1, formula 3: r = 1000 (n + 0.5 - u) / n; its mean over units is 500.
+    r = 1000.0 * (n + 0.5 - place) / n
+    if params.match_result == "vp_share" and match.any():
+        r = _vp_share(r, event, unit, match, col(checked["score"].to_numpy(np.float64)))
+    # spec §6 per event (boards are one number per event), then spread to the rows
+    boards = np.zeros(len(ranks))
+    boards[event] = col(checked["boards"].to_numpy(np.float64))
+    weight = _event_weight(boards, params.board_weight)[event]
+    league = col((checked["parent"] != "").to_numpy(bool))
+    if league.any():
+        weight = weight * _league_factor(checked, src, league, player, match)
+    # Periods are worked out per event (one date each), then spread to the rows.
+    days = np.zeros(int(event.max()) + 1, dtype=np.int64)
+    days[event] = day
+    event_period = pd.DatetimeIndex(days.astype("datetime64[D]")).to_period(
+        PERIOD_FREQUENCIES[params.period]).asi8
+    if params.newcomer == "subsidy":
+        clubs, names = pd.factorize(checked["club"], sort=True)
+        blank = np.flatnonzero(np.asarray(names) == "")
+        club = col(np.where(np.isin(clubs, blank), -1, clubs).astype(np.int64))
+    else:
+        club = np.full(len(src), -1, dtype=np.int64)
+    return _Rows(
+        src=src, player=player, event=event, unit=unit, day=day,
+        period=event_period[event].astype(np.int64), n=n, place=place, r=r, weight=weight,
+        individual=col((checked["kind"] == "individual").to_numpy(bool)), match=match,
+        abroad=col(checked["abroad"].to_numpy(bool)),
+        field_rating=col(checked["field_rating"].to_numpy(np.float64)),
+        unrated=col(checked["unrated"].to_numpy(bool)), club=club,
+        phantom=np.zeros(len(src), dtype=bool),
+    )
+
+
+def _vp_share(r: Floats, event: Ints, unit: Ints, match: Bools, score: Floats) -> Floats:
+    # spec §7, vp_share: r = 1000 VP_own / (VP_own + VP_opp) for the matches of a league; the
+    # total is over the event's units (each unit's score once).
+    first = np.r_[True, (event[1:] != event[:-1]) | (unit[1:] != unit[:-1])]
+    size = int(event.max()) + 1
+    known = first & np.isfinite(score)
+    total = np.bincount(event[known], weights=score[known], minlength=size)
+    has = np.bincount(event[known], minlength=size) > 0
+    tot = np.where(has, total, np.nan)[event]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = 1000.0 * score / tot
+    usable = match & np.isfinite(share) & (tot > 0)
+    return np.where(usable, share, r)
+
+
+def _league_factor(checked: pd.DataFrame, src: Ints, league: Bools, player: Ints,
+                   match: Bools) -> Floats:
+    # spec §7: each match of a league and its final standings weigh M / (M + 1), M = the
+    # matches played in that league (counted per player: teams field varying line-ups).
+    at = np.flatnonzero(league)
+    parent = pd.factorize(checked["parent"].take(src[at]))[0].astype(np.int64)
+    key = pd.factorize(parent * (int(player.max()) + 1) + player[at])[0]
+    m = np.bincount(key, weights=match[at].astype(np.float64))[key]
+    factor = np.ones(len(src))
+    factor[at] = np.where(m > 0, m / (m + 1.0), 1.0)
+    return factor
+
+
 # --- the pool: ratings plus what the newcomer rules remember ----------------------------------
 
 
 @dataclass
 class _Pool:
-    """Ratings by pool id (players, and phantoms ``~phantom:<newcomer>``), sorted by id, plus
-    the events each phantom still has (spec §10) and each player's latest club."""
+    """Ratings by slot: players ``0..P-1`` (every player id in text order), then each player's
+    phantom at ``P + slot`` (spec §10); NaN where a slot is not in the pool. Per player: the
+    rated events their phantom still has (0: none) and the latest club (subsidies)."""
 
-    ratings: pd.Series
-    events_left: pd.Series
-    clubs: pd.Series
+    rating: Floats
+    events_left: Ints
+    club: Ints
 
     @classmethod
-    def start(cls, initial: pd.Series) -> _Pool:
-        return cls(initial.astype(float), pd.Series([], dtype="int64"),
-                   pd.Series([], dtype=object))
+    def start(cls, initial: Floats) -> _Pool:
+        players = len(initial)
+        return cls(np.concatenate([initial, np.full(players, np.nan)]),
+                   np.zeros(players, dtype=np.int64), np.full(players, -1, dtype=np.int64))
+
+    @property
+    def players(self) -> int:
+        return len(self.events_left)
 
 
-def _phantom_id(player: pd.Index | pd.Series) -> pd.Index:
-    return pd.Index(PHANTOM_PREFIX + pd.Index(player).astype(str))
+def _last_clubs(pool: _Pool, rows: _Rows) -> None:
+    """Each player's club as last written in the period (spec §10, subsidy)."""
+    at = np.flatnonzero(rows.club >= 0)[::-1]
+    if at.size:
+        slots, first = np.unique(rows.player[at], return_index=True)
+        pool.club[slots] = rows.club[at[first]]
 
 
-def _with(ratings: pd.Series, added: pd.Series) -> pd.Series:
-    return pd.concat([ratings, added]).sort_index()
-
-
-def _admit(pool: _Pool, rows: pd.DataFrame, params: BeloParams) -> tuple[_Pool, pd.DataFrame]:
+def _admit(pool: _Pool, rows: _Rows, params: BeloParams) -> _Rows:
     """Spec §10: start the period's newcomers (players without a rating) by the chosen rule,
     and add the phantom members of the units of newcomers whose phantom is still active."""
-    clubs = rows.loc[rows["club"] != "", ["player", "club"]].drop_duplicates("player", keep="last")
-    if not clubs.empty:
-        pool.clubs = pd.concat([pool.clubs, clubs.set_index("player")["club"]])
-        pool.clubs = pool.clubs[~pool.clubs.index.duplicated(keep="last")]
+    if params.newcomer == "subsidy":
+        _last_clubs(pool, rows)
     # spec §5: players marked unrated (foreign guests, say) never enter the pool.
-    new = pd.Index(rows.loc[~rows["unrated"], "player"].unique()).difference(pool.ratings.index)
-    if params.newcomer == "flat" or new.empty:
-        # flat: a new player starts at 500 in the period of their first event.
-        if not new.empty:
-            pool.ratings = _with(pool.ratings, pd.Series(MEAN_RATING, index=new, dtype=float))
-    elif params.newcomer == "subsidy":
-        pool.ratings = _subsidise(pool, new)
-    else:
-        # phantom: the newcomer starts at 300 with a phantom rated 700 (300 + 700 = 2 * 500).
-        pool.ratings = _with(pool.ratings, pd.concat([
-            pd.Series(NEWCOMER_RATING, index=new, dtype=float),
-            pd.Series(PHANTOM_RATING, index=_phantom_id(new), dtype=float),
-        ]))
-        pool.events_left = pd.concat([
-            pool.events_left, pd.Series(params.phantom_events, index=new, dtype="int64"),
-        ])
-    if params.newcomer == "phantom" and not pool.events_left.empty:
-        rows = _add_phantom_rows(rows, pool.events_left)
-    return pool, rows
+    seen = np.zeros(pool.players, dtype=bool)
+    seen[rows.player[~rows.unrated]] = True
+    new = np.flatnonzero(seen & np.isnan(pool.rating[: pool.players]))
+    if new.size:
+        rating = pool.rating.copy()
+        if params.newcomer == "flat":
+            # flat: a new player starts at 500 in the period of their first event.
+            rating[new] = MEAN_RATING
+        elif params.newcomer == "subsidy":
+            rating = _subsidise(pool, rating, new)
+        else:
+            # phantom: the newcomer starts at 300 with a phantom rated 700 (300 + 700 = 2 * 500).
+            rating[new] = NEWCOMER_RATING
+            rating[pool.players + new] = PHANTOM_RATING
+            pool.events_left[new] = params.phantom_events
+        pool.rating = rating
+    if params.newcomer == "phantom":
+        return _add_phantom_rows(rows, pool)
+    return rows
 
 
-def _subsidise(pool: _Pool, new: pd.Index) -> pd.Series:
+def _subsidise(pool: _Pool, rating: Floats, new: Ints) -> Floats:
     """Spec §10 subsidy: each newcomer starts at 300 and the existing players of their club are
     multiplied by one factor so that together they gain exactly 200 points. A newcomer whose club
     has no rated player (or who has no club) is subsidised by the whole pool instead."""
-    ratings = pool.ratings
-    club_of = pool.clubs.reindex(new).fillna("")
-    existing = pool.clubs.reindex(ratings.index).fillna("")
-    is_phantom = ratings.index.str.startswith(PHANTOM_PREFIX)
-    factor = pd.Series(1.0, index=ratings.index)
+    players = pool.players
+    existing = np.isfinite(rating[:players])
+    factor = np.ones(players)
     whole_pool = 0
-    for club, count in club_of.value_counts().sort_index().items():
-        members = (existing == club).to_numpy() & ~is_phantom if club else np.zeros(0, bool)
-        total = float(ratings[members].sum()) if club and members.any() else 0.0
+    clubs, counts = np.unique(pool.club[new], return_counts=True)
+    for club, count in zip(clubs.tolist(), counts.tolist(), strict=True):
+        members = existing & (pool.club == club) if club >= 0 else np.zeros(players, bool)
+        total = float(rating[:players][members].sum())
         if total > 0:
             factor[members] *= (total + SUBSIDY * count) / total
         else:
-            whole_pool += int(count)
+            whole_pool += count
     if whole_pool:
-        total = float(ratings[~is_phantom].sum())
+        total = float(rating[:players][existing].sum())
         if total > 0:
-            factor[~is_phantom] *= (total + SUBSIDY * whole_pool) / total
-    scaled = ratings * factor
-    return _with(scaled, pd.Series(NEWCOMER_RATING, index=new, dtype=float))
+            factor[existing] *= (total + SUBSIDY * whole_pool) / total
+    scaled = rating.copy()
+    scaled[:players] = rating[:players] * factor
+    scaled[new] = NEWCOMER_RATING
+    return scaled
 
 
-def _add_phantom_rows(rows: pd.DataFrame, events_left: pd.Series) -> pd.DataFrame:
+def _add_phantom_rows(rows: _Rows, pool: _Pool) -> _Rows:
     """A phantom member in each of its newcomer's first ``events_left`` events of the period.
 
     The phantom rows follow the period's own rows (ordered by newcomer, date and event), so
     sums within an event still add the same terms in the same order whatever the input order.
     """
-    left = events_left[events_left > 0]
-    idx = np.flatnonzero(rows["player"].isin(left.index).to_numpy())
+    idx = np.flatnonzero(pool.events_left[rows.player] > 0)
     if idx.size == 0:
         return rows
-    pc = rows["player_code"].to_numpy()[idx]
-    order = idx[np.lexsort((rows["event_code"].to_numpy()[idx],
-                            rows["date"].to_numpy()[idx], pc))]
-    pc = rows["player_code"].to_numpy()[order]
-    first = np.r_[True, pc[1:] != pc[:-1]]
+    order = idx[np.lexsort((rows.event[idx], rows.day[idx], rows.player[idx]))]
+    slots = rows.player[order]
+    first = np.r_[True, slots[1:] != slots[:-1]]
     start = np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))
     nth = np.arange(len(order)) - start
-    allowed = left.reindex(rows["player"].take(order)).to_numpy()
-    phantoms = rows.take(order[nth < allowed]).copy()
-    phantoms["phantom_of"] = phantoms["player"]
-    phantoms["player"] = PHANTOM_PREFIX + phantoms["player"]
-    phantoms["club"] = ""
-    phantoms["unrated"] = False
-    return pd.concat([rows, phantoms], ignore_index=True)
-
-
-def _settle_phantoms(pool: _Pool, contributions: pd.DataFrame | None,
-                     label: str) -> pd.DataFrame:
-    """After a period (spec §10): count the phantoms' rated events; a phantom whose newcomer has
-    played ``phantom_events`` rated events with it retires, and the newcomer's rating becomes
-    the mean of the two. The others stay (dormant when the newcomer did not play; also in a
-    period without events, ``contributions`` None)."""
-    if pool.events_left.empty:
-        return empty_phantoms()
-    used = pd.Series(0, index=pool.events_left.index, dtype="int64")
-    if contributions is not None:
-        counted = contributions.loc[contributions["phantom"] & contributions["counted"], "player"]
-        used = counted.value_counts().reindex(pool.events_left.index, fill_value=0)
-    played = used > 0
-    left = (pool.events_left - used).clip(lower=0)
-    ids = _phantom_id(left.index)
-    before = pool.ratings.reindex(ids).to_numpy()
-    retired = left <= 0
-    state = np.where(retired, "retired", np.where(played, "active", "dormant"))
-    if retired.any():
-        newcomers = left.index[retired]
-        ph = _phantom_id(newcomers)
-        merged = (pool.ratings.reindex(newcomers).to_numpy() + pool.ratings.reindex(ph).to_numpy())
-        pool.ratings.loc[newcomers] = merged / 2.0
-        pool.ratings = pool.ratings.drop(ph)
-    pool.events_left = left[~retired]
-    return pd.DataFrame({
-        "period": label, "player": left.index.astype(str), "rating_before": before,
-        "rating": before, "events_left": left.to_numpy(np.int64), "state": state,
-    })
+    added = rows.take(order[nth < pool.events_left[slots]])
+    added = replace(added, player=added.player + pool.players,
+                    club=np.full(len(added), -1, dtype=np.int64),
+                    unrated=np.zeros(len(added), dtype=bool),
+                    phantom=np.ones(len(added), dtype=bool))
+    return rows.joined(added)
 
 
 # --- array helpers ---------------------------------------------------------------------------
@@ -299,96 +417,54 @@ def _event_weight(boards: Floats, rule: BoardWeight) -> Floats:
     return np.maximum(v, MIN_WEIGHT)
 
 
-def _prepare(results: pd.DataFrame, params: BeloParams) -> pd.DataFrame:
-    """Rows in output order with what does not depend on ratings: period, n, r, weight."""
-    # Sorted by date, event, unit, player (integer codes in the ids' text order).
-    # One int64 key: the event's rank by (date, event), then unit, then player.
-    event_code = results["event_code"].to_numpy(np.int64)
-    size = int(event_code.max()) + 1
-    event_day = np.zeros(size, dtype=np.int64)
-    event_day[event_code] = results["date"].to_numpy().astype("datetime64[D]").astype(np.int64)
-    event_rank = np.empty(size, dtype=np.int64)
-    event_rank[np.lexsort((np.arange(size), event_day))] = np.arange(size)
-    units = int(results["unit_code"].max()) + 1
-    players = int(results["player_code"].max()) + 1
-    key = (event_rank[event_code] * units + results["unit_code"].to_numpy(np.int64)) * players \
-        + results["player_code"].to_numpy(np.int64)
-    rows = results.take(np.argsort(key, kind="stable")).reset_index(drop=True)
-    n = rows["n"].to_numpy(np.int64)
-    place = rows["place"].to_numpy(np.float64)
-    # spec/bridge-belo.md §1, formula 3: r = 1000 (n + 0.5 - u) / n; its mean over units is 500.
-    r = 1000.0 * (n + 0.5 - place) / n
-    match = rows["match"].to_numpy(bool)
-    if params.match_result == "vp_share" and match.any():
-        # spec §7, vp_share: r = 1000 VP_own / (VP_own + VP_opp) for the matches of a league.
-        units = rows.drop_duplicates(["event_id", "unit"])
-        total = units.groupby("event_id")["score"].sum(min_count=1)
-        own = rows["score"].to_numpy(np.float64)
-        tot = total.reindex(rows["event_id"]).to_numpy(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            share = 1000.0 * own / tot
-        usable = match & np.isfinite(share) & (tot > 0)
-        r = np.where(usable, share, r)
-    rows["r"] = r
-    weight = _event_weight(rows["boards"].to_numpy(np.float64), params.board_weight)
-    league = (rows["parent"] != "").to_numpy(bool)
-    if league.any():
-        # spec §7: each match of a league and its final standings weigh M / (M + 1), M = the
-        # matches played in that league (counted per player: teams field varying line-ups).
-        in_league = rows[league]
-        m = in_league[in_league["match"]].groupby(["parent", "player"]).size()
-        key = pd.MultiIndex.from_frame(in_league[["parent", "player"]])
-        per_row = m.reindex(key, fill_value=0).to_numpy(np.float64)
-        factor = np.ones(len(rows))
-        factor[league] = np.where(per_row > 0, per_row / (per_row + 1.0), 1.0)
-        weight = weight * factor
-    rows["weight"] = weight
-    rows["period"] = rows["date"].dt.to_period(PERIOD_FREQUENCIES[params.period])
-    rows["phantom_of"] = ""
-    return rows
 
 
 # --- one period --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
+class _Contributions:
+    """One period's contribution rows as arrays (spec §13); text is added once at the end."""
+
+    period: int
+    src: Ints
+    r: Floats
+    field: Floats
+    partner: Floats
+    weight: Floats
+    norm: Floats
+    r_prime: Floats
+    counted: Bools
+    reason: npt.NDArray[np.int8]
+    phantom: Bools
+
+
+@dataclass(frozen=True, slots=True)
 class _PeriodOutcome:
-    before: pd.Series
-    after: pd.Series
-    events: npt.NDArray[np.int64]
-    contributions: pd.DataFrame
+    after: Floats
+    events: Ints
+    contributions: _Contributions
 
 
-def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _PeriodOutcome:
+def _rate_period(frozen: Floats, rows: _Rows, params: BeloParams, index: int) -> _PeriodOutcome:
     """Rate one period's events against the ratings frozen at its start (spec §8).
 
-    ``pool`` already holds every player of ``rows`` (the newcomer rule has run).
+    ``frozen`` (by pool slot) already holds every player of ``rows`` (the newcomer rule has run).
     """
-    frozen = pool.to_numpy(np.float64)
     size = len(frozen)
-
-    pos: Codes = pool.index.get_indexer(rows["player"]).astype(np.intp)
-    pos = np.where(rows["unrated"].to_numpy(bool), -1, pos)
+    pos: Codes = np.where(rows.unrated, -1, rows.player).astype(np.intp)
     rated = pos >= 0
     R = np.where(rated, frozen[np.where(rated, pos, 0)], np.nan)
     R0 = np.where(rated, R, 0.0)
 
-    ev: Codes = pd.factorize(rows["event_code"].to_numpy())[0].astype(np.intp)
-    unit_key = rows["event_code"].to_numpy(np.int64) * (int(rows["unit_code"].max()) + 1) \
-        + rows["unit_code"].to_numpy(np.int64)
-    un: Codes = pd.factorize(unit_key)[0].astype(np.intp)
+    ev = _groups(rows.event, rows.phantom)
+    un = _groups(rows.event * (int(rows.unit.max()) + 1) + rows.unit, rows.phantom)
     n_events, n_units = int(ev.max()) + 1, int(un.max()) + 1
     unit_event = np.zeros(n_units, dtype=np.intp)
     unit_event[un] = ev
 
-    n = rows["n"].to_numpy(np.float64)
-    r = rows["r"].to_numpy(np.float64)
-    v = rows["weight"].to_numpy(np.float64)
-    place = rows["place"].to_numpy(np.float64)
-    individual = (rows["kind"] == "individual").to_numpy(bool)
-    match = rows["match"].to_numpy(bool)
-    abroad = rows["abroad"].to_numpy(bool)
-    assumed = rows["field_rating"].to_numpy(np.float64)
+    n, r, v, place = rows.n, rows.r, rows.weight, rows.place
+    individual, match, abroad, assumed = rows.individual, rows.match, rows.abroad, rows.field_rating
 
     # Sums and counts of frozen ratings of rated players per unit and per event (spec §5: unrated
     # players are left out of Rt, Ru and Rp).
@@ -452,13 +528,15 @@ def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _Pe
     # spec §7, league rule: if a win would lower the winner's rating, the match counts for
     # neither side (a loss or a draw of the stronger side always counts). "The winner's rating"
     # is read as the winning unit's: the mean of (r' - R) over its rated players.
-    winner = match & (place < 1.5) & rated
-    gain_u = _group_sum(un, np.where(winner, raw - R0, 0.0), n_units)
-    losing_win = np.zeros(n_units, dtype=bool)
-    losing_win[un[winner]] = gain_u[un[winner]] < 0
-    league_skip = _group_count(unit_event, losing_win, n_events)[ev] > 0
+    if match.any():
+        winner = match & (place < 1.5) & rated
+        gain_u = _group_sum(un, np.where(winner, raw - R0, 0.0), n_units)
+        losing_win = np.zeros(n_units, dtype=bool)
+        losing_win[un[winner]] = gain_u[un[winner]] < 0
+        league_skip = _group_count(unit_event, losing_win, n_events)[ev] > 0
+    else:
+        league_skip = np.zeros_like(rated)
     counted = (rated & enough_units & has_field & ~skipped & ~league_skip & ~excluded_abroad)
-    reasons = _reasons(params)[1:]
 
     vc = np.where(counted, v, 0.0)
     if params.event_normalisation == "on":
@@ -484,7 +562,7 @@ def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _Pe
     order = np.lexsort((wr, wv, who))
     W = _group_sum(who[order], wv[order], size)
     S = _group_sum(who[order], wr[order], size)
-    events = _group_count(who, np.ones(len(who), dtype=bool), size)
+    events = np.bincount(who, minlength=size).astype(np.int64)
     H = float(params.history)
     played = W > 0
     if params.period_combine == "exponential":
@@ -497,36 +575,23 @@ def _rate_period(pool: pd.Series, rows: pd.DataFrame, params: BeloParams) -> _Pe
         after = frozen + (S - W * frozen) / H
     after = np.where(played, after, frozen)
 
-    phantom = (rows["phantom_of"] != "").to_numpy(bool)
-    player = rows["player"].where(~phantom, rows["phantom_of"]) if phantom.any() else rows["player"]
-    reason_codes = np.select(
+    reason = np.select(
         [~rated, excluded_abroad, ~enough_units, ~has_field, skipped, league_skip],
-        np.arange(1, len(reasons) + 1), default=0,
-    )
-    contributions = pd.DataFrame({
-        "period": str(rows["period"].iat[0]),
-        "event_id": rows["event_id"],
-        "date": rows["date"],
-        "player": player,
-        "unit": rows["unit"],
-        "place": rows["place"],
-        "n": rows["n"].astype(np.int64),
-        "r": r,
-        "field_factor": np.where(rated, field, np.nan),
-        "partner_factor": partner,
-        "weight": v,
-        "norm_factor": norm,
-        "r_prime": r_prime,
-        "counted": counted,
-        "reason": reason_codes.astype(np.int8),
-        "phantom": phantom,
-    })
-    return _PeriodOutcome(
-        before=pool,
-        after=pd.Series(after, index=pool.index, dtype=float),
-        events=events,
-        contributions=contributions,
-    )
+        np.arange(1, 7), default=0,
+    ).astype(np.int8)
+    return _PeriodOutcome(after=after, events=events, contributions=_Contributions(
+        period=index, src=rows.src, r=r, field=np.where(rated, field, np.nan), partner=partner,
+        weight=v, norm=norm, r_prime=r_prime, counted=counted, reason=reason,
+        phantom=rows.phantom,
+    ))
+
+
+def _groups(key: Ints, phantom: Bools) -> Codes:
+    """Group numbers ``0..`` of ``key``: the players' own rows come sorted by key (phantom rows,
+    appended after them, copy keys of those rows), so the groups are runs, found by search."""
+    own = key[~phantom]
+    starts = own[np.r_[True, own[1:] != own[:-1]]]
+    return np.searchsorted(starts, key).astype(np.intp)
 
 
 def _reasons(params: BeloParams) -> list[str]:
@@ -552,90 +617,128 @@ def _normalises_after(period: pd.Period, rule: PeriodicNormalisation) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class _Shown:
+    """One period's rows of the ratings frame (players only), by slot."""
+
+    period: int
+    slots: Ints
+    before: Floats
+    rating: Floats
+    events: Ints
+
+
+@dataclass(frozen=True, slots=True)
+class _Settled:
+    """One period's rows of the phantoms frame (spec §10), by newcomer slot."""
+
+    period: int
+    slots: Ints
+    before: Floats
+    rating: Floats
+    events_left: Ints
+    state: npt.NDArray[np.int8]
+
+
+PHANTOM_STATES = ("active", "dormant", "retired")
+
+
+@dataclass(frozen=True, slots=True)
 class _Run:
-    ratings: list[pd.DataFrame]
-    contributions: list[pd.DataFrame]
-    normalisations: list[tuple[str, float]]
-    phantoms: list[pd.DataFrame]
+    shown: list[_Shown]
+    contributions: list[_Contributions]
+    normalisations: list[tuple[int, float]]
+    phantoms: list[_Settled]
     pool: _Pool
 
 
-def _run_periods(rows: pd.DataFrame, pool: _Pool, params: BeloParams,
+def _settle_phantoms(pool: _Pool, before: Floats, events: Ints | None,
+                     index: int) -> _Settled | None:
+    """After a period (spec §10): count the phantoms' rated events; a phantom whose newcomer has
+    played ``phantom_events`` rated events with it retires, and the newcomer's rating becomes
+    the mean of the two. The others stay (dormant when the newcomer did not play; also in a
+    period without events, ``events`` None). The returned ratings are filled in by the caller
+    after the periodic normalisation."""
+    slots = np.flatnonzero(pool.events_left > 0)
+    if slots.size == 0:
+        return None
+    players = pool.players
+    used = np.zeros(len(slots), dtype=np.int64) if events is None else events[players + slots]
+    left = np.maximum(pool.events_left[slots] - used, 0)
+    retired = left <= 0
+    state = np.where(retired, 2, np.where(used > 0, 0, 1)).astype(np.int8)
+    if retired.any():
+        done = slots[retired]
+        rating = pool.rating.copy()
+        rating[done] = (rating[done] + rating[players + done]) / 2.0
+        rating[players + done] = np.nan
+        pool.rating = rating
+    pool.events_left[slots] = left
+    return _Settled(index, slots, before[players + slots], np.empty(0), left, state)
+
+
+def _run_periods(rows: _Rows, pool: _Pool, params: BeloParams,
                  periods: pd.PeriodIndex) -> _Run:
     """Rate ``periods`` one after the other (spec §8); only this loop is Python."""
-    by_period = {p: chunk for p, chunk in rows.groupby("period", sort=True)}
-    rating_frames: list[pd.DataFrame] = []
-    contribution_frames: list[pd.DataFrame] = []
-    phantom_frames: list[pd.DataFrame] = []
-    normalisations: list[tuple[str, float]] = []
-    for period in periods:
-        label = str(period)
-        chunk = by_period.get(period)
-        before_all = pool.ratings
-        if chunk is None:
-            after = pool.ratings
-            counts = pd.Series(0, index=pool.ratings.index, dtype="int64")
-            contributions = None
+    ordinals = periods.asi8
+    starts = np.searchsorted(rows.period, ordinals, side="left")
+    ends = np.searchsorted(rows.period, ordinals, side="right")
+    shown: list[_Shown] = []
+    contributions: list[_Contributions] = []
+    phantoms: list[_Settled] = []
+    normalisations: list[tuple[int, float]] = []
+    players = pool.players
+    for index, period in enumerate(periods):
+        if starts[index] == ends[index]:
+            before = pool.rating
+            events = None
         else:
-            pool, chunk = _admit(pool, chunk.reset_index(drop=True), params)
-            outcome = _rate_period(pool.ratings, chunk, params)
-            before_all = outcome.before
-            after = outcome.after
-            counts = pd.Series(outcome.events, index=pool.ratings.index, dtype="int64")
-            contributions = outcome.contributions
-            contribution_frames.append(contributions)
-        pool.ratings = after
-        settled = _settle_phantoms(pool, contributions, label)
-        if _normalises_after(period, params.periodic_normalisation) and len(pool.ratings):
-            # spec §9, periodic normalisation: multiply every rated player's rating (dormant
-            # phantoms included) so that their mean is exactly 500; the factor is recorded.
-            factor = MEAN_RATING / float(np.mean(pool.ratings.to_numpy(np.float64)))
-            pool.ratings = pool.ratings * factor
-            normalisations.append((label, factor))
-        if not settled.empty:
-            ids = _phantom_id(settled["player"])
-            settled["rating_before"] = before_all.reindex(ids).to_numpy()
-            settled["rating"] = np.where(settled["state"] == "retired", np.nan,
-                                         pool.ratings.reindex(ids).to_numpy())
-            phantom_frames.append(settled)
-        players = ~pool.ratings.index.str.startswith(PHANTOM_PREFIX)
-        shown = pool.ratings[players]
-        rating_frames.append(pd.DataFrame({
-            "period": label,
-            "period_start": period.start_time.normalize(),
-            "period_end": period.end_time.normalize(),
-            "player": shown.index.to_numpy(),
-            "rating_before": _before(before_all, shown),
-            "rating": shown.to_numpy(np.float64),
-            "events": counts.reindex(shown.index, fill_value=0).to_numpy(np.int64),
-        }))
-    return _Run(rating_frames, contribution_frames, normalisations, phantom_frames, pool)
-
-
-def _before(before: pd.Series, shown: pd.Series) -> npt.NDArray[np.float64]:
-    """Each shown player's rating at the start of the period (after admission)."""
-    return before.reindex(shown.index).to_numpy(np.float64)
+            chunk = _admit(pool, rows.take(slice(starts[index], ends[index])), params)
+            before = pool.rating
+            outcome = _rate_period(before, chunk, params, index)
+            pool.rating = outcome.after
+            events = outcome.events
+            contributions.append(outcome.contributions)
+        settled = _settle_phantoms(pool, before, events, index)
+        if _normalises_after(period, params.periodic_normalisation):
+            present = np.isfinite(pool.rating)
+            if present.any():
+                # spec §9, periodic normalisation: multiply every rated player's rating (dormant
+                # phantoms included) so that their mean is exactly 500; the factor is recorded.
+                factor = MEAN_RATING / float(np.mean(pool.rating[present]))
+                pool.rating = pool.rating * factor
+                normalisations.append((index, factor))
+        if settled is not None:
+            after = np.where(settled.state == 2, np.nan, pool.rating[players + settled.slots])
+            phantoms.append(replace(settled, rating=after))
+        slots = np.flatnonzero(np.isfinite(pool.rating[:players]))
+        shown.append(_Shown(
+            index, slots, before[slots], pool.rating[slots],
+            np.zeros(len(slots), np.int64) if events is None else events[slots],
+        ))
+    return _Run(shown, contributions, normalisations, phantoms, pool)
 
 
 # --- start-up from history (spec §11) ----------------------------------------------------------
 
 
-def _startup(history: pd.DataFrame, start: pd.Series, params: BeloParams,
-             ) -> tuple[pd.Series, pd.DataFrame]:
+def _startup(history: _Rows, start: Floats, params: BeloParams) -> tuple[Floats, pd.DataFrame]:
     """Spec §11: every player starts at 500 (or at ``start``), the whole history is rated, the
     results (normalised to mean 500) become the start values, and the history is rated again,
     until no rating changes by ``startup_tolerance`` or after ``max_passes``."""
     flat = replace(params, newcomer="flat")
-    players = pd.Index(sorted(history["player"].unique()))
-    values = start.reindex(players.union(start.index)).fillna(MEAN_RATING)
-    periods = period_range(history["date"].min(), history["date"].max(), params.period)
+    values = start.copy()
+    seen = np.unique(history.player)
+    values[seen] = np.where(np.isnan(values[seen]), MEAN_RATING, values[seen])
+    periods = _periods(history.day.min(), history.day.max(), params)
     passes: list[tuple[int, float, float]] = []
     for number in range(1, params.max_passes + 1):
         run = _run_periods(history, _Pool.start(values), flat, periods)
-        final = run.pool.ratings
-        mean = float(final.mean())
+        final = run.pool.rating[: len(values)]
+        present = np.isfinite(final)
+        mean = float(np.mean(final[present]))
         final = final * (MEAN_RATING / mean)
-        change = float((final - values.reindex(final.index).fillna(MEAN_RATING)).abs().max())
+        was = np.where(np.isnan(values), MEAN_RATING, values)
+        change = float(np.max(np.abs(final[present] - was[present])))
         passes.append((number, change, mean))
         values = final
         if change < params.startup_tolerance:
@@ -644,7 +747,107 @@ def _startup(history: pd.DataFrame, start: pd.Series, params: BeloParams,
     return values, table.astype({"pass": "int64"})
 
 
+def _periods(first_day: int, last_day: int, params: BeloParams) -> pd.PeriodIndex:
+    return period_range(pd.Timestamp(np.datetime64(int(first_day), "D")),
+                        pd.Timestamp(np.datetime64(int(last_day), "D")), params.period)
+
+
+# --- frames out --------------------------------------------------------------------------------
+
+
+def _texts(values: list[str] | npt.NDArray[np.object_], index: Ints) -> pd.api.extensions.ExtensionArray:
+    """``values[index]`` as a text column, taken as one array (not a Python object per row)."""
+    return pd.array(np.asarray(values, dtype=object), dtype="str").take(index)
+
+
+def _ratings_frame(run: _Run, periods: pd.PeriodIndex, names: npt.NDArray[np.object_],
+                   ) -> pd.DataFrame:
+    index = np.concatenate([np.full(len(s.slots), s.period) for s in run.shown])
+    slots = np.concatenate([s.slots for s in run.shown])
+    labels = [str(p) for p in periods]
+    return pd.DataFrame({
+        "period": _texts(labels, index),
+        "period_start": periods.start_time.normalize().to_numpy("datetime64[us]")[index],
+        "period_end": periods.end_time.normalize().to_numpy("datetime64[us]")[index],
+        "player": _texts(names, slots),
+        "rating_before": np.concatenate([s.before for s in run.shown]),
+        "rating": np.concatenate([s.rating for s in run.shown]),
+        "events": np.concatenate([s.events for s in run.shown]).astype(np.int64),
+    })
+
+
+def _contributions_frame(run: _Run, periods: pd.PeriodIndex, checked: pd.DataFrame,
+                         params: BeloParams) -> pd.DataFrame:
+    if not run.contributions:
+        return empty_contributions()
+    parts = run.contributions
+
+    def cat(name: str) -> npt.NDArray[np.generic]:
+        return np.concatenate([getattr(part, name) for part in parts])
+
+    src = cat("src")
+    index = np.concatenate([np.full(len(part.src), part.period) for part in parts])
+    # The float columns are written into one block, which becomes the frame without a copy.
+    floats = ("r", "field", "partner", "weight", "norm", "r_prime")
+    block = np.empty((len(floats), len(src)))
+    for row, name in enumerate(floats):
+        np.concatenate([getattr(part, name) for part in parts], out=block[row])
+    frame = pd.DataFrame(block.T, columns=["r", "field_factor", "partner_factor", "weight",
+                                           "norm_factor", "r_prime"], copy=False)
+    frame["period"] = _texts([str(p) for p in periods], index)
+    frame["event_id"] = checked["event_id"].array.take(src)
+    frame["date"] = checked["date"].to_numpy()[src]
+    # a phantom's row stands under its newcomer (spec §10, §13: the phantom's part)
+    frame["player"] = checked["player"].array.take(src)
+    frame["unit"] = checked["unit"].array.take(src)
+    frame["place"] = checked["place"].to_numpy()[src]
+    frame["n"] = checked["n"].to_numpy(np.int64)[src]
+    frame["counted"] = cat("counted")
+    # reasons travel as small codes until here
+    frame["reason"] = _texts(_reasons(params), cat("reason").astype(np.intp))
+    frame["phantom"] = cat("phantom")
+    return frame[list(CONTRIBUTIONS_COLUMNS)]
+
+
+def _phantoms_frame(run: _Run, periods: pd.PeriodIndex,
+                    names: npt.NDArray[np.object_]) -> pd.DataFrame:
+    if not run.phantoms:
+        return empty_phantoms()
+    parts = run.phantoms
+    return pd.DataFrame({
+        "period": _texts([str(p) for p in periods],
+                         np.concatenate([np.full(len(p.slots), p.period) for p in parts])),
+        "player": _texts(names, np.concatenate([p.slots for p in parts])),
+        "rating_before": np.concatenate([p.before for p in parts]),
+        "rating": np.concatenate([p.rating for p in parts]),
+        "events_left": np.concatenate([p.events_left for p in parts]).astype(np.int64),
+        "state": _texts(list(PHANTOM_STATES),
+                        np.concatenate([p.state for p in parts]).astype(np.intp)),
+    })
+
+
 # --- the scheme ------------------------------------------------------------------------------
+
+
+def _player_slots(checked: pd.DataFrame, start: pd.Series,
+                  ) -> tuple[npt.NDArray[np.object_], Ints, Floats]:
+    """Every player id (results and initial ratings) in text order, the slot of each results
+    player code, and the initial ratings by slot (NaN: none)."""
+    code = checked["player_code"].to_numpy(np.int64)
+    first = np.full(int(code.max()) + 1, len(code), dtype=np.int64)
+    np.minimum.at(first, code, np.arange(len(code)))
+    in_results = np.asarray(checked["player"].array.take(first), dtype=object)
+    if start.empty:
+        names = in_results
+        slot_of_code = np.arange(len(names), dtype=np.int64)
+    else:
+        names = np.asarray(sorted(set(in_results.tolist()) | set(map(str, start.index))),
+                           dtype=object)
+        slot_of_code = np.searchsorted(names, in_results).astype(np.int64)
+    initial = np.full(len(names), np.nan)
+    if not start.empty:
+        initial[np.searchsorted(names, np.asarray(start.index, dtype=object))] = start.to_numpy()
+    return names, slot_of_code, initial
 
 
 def rate_belo(
@@ -663,38 +866,29 @@ def rate_belo(
     if checked.empty:
         return RatingRun(empty_ratings(), empty_contributions(), empty_normalisations())
 
-    rows = _prepare(checked, params)
+    names, slot_of_code, values = _player_slots(checked, start)
+    rows = _prepare(checked, params, slot_of_code)
     startup = empty_startup()
-    first = rows["date"].min()
+    first, last = int(rows.day[0]), int(rows.day[-1])
     if params.cutover:
-        cut = pd.Timestamp(params.cutover)
-        history = rows[rows["date"] < cut]
-        if not history.empty:
-            start, startup = _startup(history.reset_index(drop=True), start, params)
-        rows = rows[rows["date"] >= cut].reset_index(drop=True)
+        cut = int(np.datetime64(params.cutover, "D").astype(np.int64))
+        split = int(np.searchsorted(rows.day, cut, side="left"))
+        if split:
+            values, startup = _startup(rows.take(slice(0, split)), values, params)
+        rows = rows.take(slice(split, None))
         first = cut
-        if rows.empty:
-            last = cut
-        else:
-            last = rows["date"].max()
-    else:
-        last = rows["date"].max()
-    periods = period_range(first, last, params.period)
-    run = _run_periods(rows, _Pool.start(start), params, periods)
+        last = int(rows.day[-1]) if len(rows) else cut
+    periods = _periods(first, last, params)
+    run = _run_periods(rows, _Pool.start(values), params, periods)
 
-    ratings = pd.concat(run.ratings, ignore_index=True).astype({
-        "period": str, "player": str, "period_start": "datetime64[us]",
-        "period_end": "datetime64[us]", "events": np.int64,
-    })
-    contributions = (pd.concat(run.contributions, ignore_index=True) if run.contributions
-                     else empty_contributions())
-    if run.contributions:  # reasons travel as small codes until here
-        contributions["reason"] = pd.Categorical.from_codes(
-            contributions["reason"].to_numpy(np.int8), _reasons(params)).astype(str)
-    normalised = pd.DataFrame(run.normalisations, columns=["period", "factor"]).astype(
-        {"period": str, "factor": float}
+    normalised = pd.DataFrame({
+        "period": [str(periods[i]) for i, _ in run.normalisations],
+        "factor": [f for _, f in run.normalisations],
+    }).astype({"period": str, "factor": float})
+    return RatingRun(
+        ratings=_ratings_frame(run, periods, names),
+        contributions=_contributions_frame(run, periods, checked, params),
+        normalisations=normalised,
+        phantoms=_phantoms_frame(run, periods, names),
+        startup=startup,
     )
-    phantoms = (pd.concat(run.phantoms, ignore_index=True) if run.phantoms
-                else empty_phantoms())
-    return RatingRun(ratings=ratings, contributions=contributions, normalisations=normalised,
-                     phantoms=phantoms, startup=startup)

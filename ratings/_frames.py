@@ -179,27 +179,44 @@ def _float_column(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
         raise InputError(f"column {column!r} is not numeric: {exc}", frame=name) from exc
 
 
-def _event_groups(event_code: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp],
-                                                              npt.NDArray[np.intp]]:
-    """Rows ordered by event (stable) and the start of each event's run in that order."""
-    order = np.argsort(event_code, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(event_code[order]) != 0])
-    return order, starts
+def _first_rows(event_code: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """The position of each row's event's first row."""
+    first = np.zeros(int(event_code.max()) + 1, dtype=np.intp)
+    first[event_code[::-1]] = np.arange(len(event_code) - 1, -1, -1)
+    return first[event_code]
 
 
 def _constant_per_event(results: pd.DataFrame, column: str, event_code: npt.NDArray[np.intp],
-                        groups: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]) -> None:
-    values = pd.factorize(results[column], use_na_sentinel=False)[0]
-    order, starts = groups
-    ordered = values[order]
-    varying = np.minimum.reduceat(ordered, starts) != np.maximum.reduceat(ordered, starts)
-    if varying.any():
-        event = results["event_id"].iloc[order[starts[np.flatnonzero(varying)[0]]]]
+                        first: npt.NDArray[np.intp]) -> None:
+    """Raise unless ``column`` has one value per event (each row equal to its event's first)."""
+    values = results[column]
+    if isinstance(values.dtype, np.dtype) and values.dtype.kind in "biufcmM":
+        plain = values.to_numpy()
+        same = plain == plain[first]
+        if plain.dtype.kind in "fc":
+            same |= np.isnan(plain) & np.isnan(plain[first])
+    else:
+        array = values.array
+        same = np.asarray(array == array.take(first), dtype=bool)
+    if not same.all():
+        at = int(np.flatnonzero(~same)[0])
+        event = results["event_id"].iat[at]
         seen = results.loc[results["event_id"] == event, column].unique()
         listed = sorted(map(str, seen))
         raise InputError(
             f"event {event!r} has more than one {column}: {', '.join(listed)}", frame="results",
         )
+
+
+def _dense_codes(key: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+    """Codes ``0..`` of the distinct values of a non-negative integer key (in key order when
+    the key space is small enough to mark directly, else in order of first appearance)."""
+    space = int(key.max()) + 1
+    if space <= 8 * len(key):
+        used = np.zeros(space, dtype=bool)
+        used[key] = True
+        return (np.cumsum(used) - 1)[key].astype(np.intp)
+    return pd.factorize(key)[0].astype(np.intp)
 
 
 def check_results(results: pd.DataFrame) -> pd.DataFrame:
@@ -234,14 +251,17 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     out["boards"] = _float_column(results, "boards", "results")
     out["place"] = _float_column(results, "place", "results")
     for column, default in OPTIONAL_RESULTS_COLUMNS.items():
-        if column not in results.columns:
+        if column not in results.columns and isinstance(default, str):
+            # a text column of one value, built as one array (not a Python object per row)
+            out[column] = pd.array([default], dtype="str").take(np.zeros(len(out), np.intp))
+        elif column not in results.columns:
             out[column] = default
         elif isinstance(default, bool):
             out[column] = results[column].fillna(False).astype(bool).to_numpy()
         elif isinstance(default, float):
             out[column] = _float_column(results, column, "results").to_numpy()
         else:
-            out[column] = results[column].fillna("").astype(str).to_numpy()
+            out[column] = results[column].fillna("").astype(str).array
     out = out.reset_index(drop=True)
     if out.empty:
         for column in ("event_code", "unit_code", "player_code", "n"):
@@ -254,7 +274,7 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     out["event_code"] = event_code
     out["unit_code"] = unit_code
     out["player_code"] = player_code
-    groups = _event_groups(event_code)
+    first = _first_rows(event_code)
 
     bad_boards = out["boards"] < 0
     if bad_boards.any():
@@ -265,7 +285,7 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
         )
     for column in ("date", "kind", "scoring", "boards", "parent", "match", "abroad",
                    "field_rating"):
-        _constant_per_event(out, column, event_code, groups)
+        _constant_per_event(out, column, event_code, first)
 
     if out["place"].isna().any():
         row = out.loc[out["place"].isna()].iloc[0]
@@ -274,7 +294,7 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
         )
     n_units = int(unit_code.max()) + 1
     unit_key = event_code.astype(np.int64) * n_units + unit_code
-    unit_group = pd.factorize(unit_key)[0]
+    unit_group = _dense_codes(unit_key)
     place = out["place"].to_numpy(np.float64)
     first_place = np.full(int(unit_group.max()) + 1, np.nan)
     first_place[unit_group[::-1]] = place[::-1]
@@ -289,19 +309,24 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
         )
     n_players = int(player_code.max()) + 1
     pair = event_code.astype(np.int64) * n_players + player_code
-    sorted_pairs = np.sort(pair)
-    repeated = sorted_pairs[1:][sorted_pairs[1:] == sorted_pairs[:-1]]
-    if repeated.size:
-        row = out.loc[pair == repeated[0]].iloc[0]
+    pair_group, distinct = pd.factorize(pair)
+    if len(distinct) < len(pair):
+        seen_before = np.zeros(len(distinct), dtype=bool)
+        repeated = -1
+        for i, g in enumerate(pair_group.tolist()):
+            if seen_before[g]:
+                repeated = i
+                break
+            seen_before[g] = True
+        row = out.iloc[repeated]
         raise InputError(
             f"event {row['event_id']!r}: player {row['player']!r} is listed more than once",
             frame="results",
         )
     # n: distinct units per event
-    first_of_unit = np.zeros(len(out), dtype=bool)
-    first_of_unit[np.unique(unit_group, return_index=True)[1]] = True
-    n_per_event = np.bincount(event_code, weights=first_of_unit, minlength=int(event_code.max()) + 1)
-    n = n_per_event[event_code].astype(np.int64)
+    unit_event = np.zeros(int(unit_group.max()) + 1, dtype=np.intp)
+    unit_event[unit_group] = event_code
+    n = np.bincount(unit_event, minlength=int(event_code.max()) + 1)[event_code].astype(np.int64)
     out["n"] = n
     outside = (place < 1) | (place > n)
     if outside.any():
