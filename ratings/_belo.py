@@ -195,7 +195,7 @@ def _row_order(event: Ints, unit_code: Ints, player_code: Ints) -> Ints | None:
         key = (event * units + unit_code) * players + player_code
         if bool(np.all(key[1:] > key[:-1])):
             return None
-        return np.argsort(key, kind="stable")
+        return np.argsort(key)  # keys are distinct (one row per player per event)
     return np.lexsort((player_code, unit_code, event))
 
 
@@ -556,12 +556,13 @@ def _rate_period(frozen: Floats, rows: _Rows, params: BeloParams, index: int) ->
 
     # spec §8: combine the period's contributions per player.
     who = pos[counted]
-    # A player's sums across events add their terms in one canonical order: by weight, then
-    # contribution, so not even the names of the events can change the last bit.
+    # A player's sums across events add their terms in one canonical order: each sum in
+    # ascending order of its own terms (equal terms are interchangeable), so neither the order
+    # of the rows nor the names of the events can change the last bit.
     wv, wr = vc[counted], vc[counted] * r_prime[counted]
-    order = np.lexsort((wr, wv, who))
-    W = _group_sum(who[order], wv[order], size)
-    S = _group_sum(who[order], wr[order], size)
+    by_v, by_r = np.argsort(wv), np.argsort(wr)
+    W = _group_sum(who[by_v], wv[by_v], size)
+    S = _group_sum(who[by_r], wr[by_r], size)
     events = np.bincount(who, minlength=size).astype(np.int64)
     H = float(params.history)
     played = W > 0

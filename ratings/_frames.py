@@ -309,16 +309,10 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
         )
     n_players = int(player_code.max()) + 1
     pair = event_code.astype(np.int64) * n_players + player_code
-    pair_group, distinct = pd.factorize(pair)
-    if len(distinct) < len(pair):
-        seen_before = np.zeros(len(distinct), dtype=bool)
-        repeated = -1
-        for i, g in enumerate(pair_group.tolist()):
-            if seen_before[g]:
-                repeated = i
-                break
-            seen_before[g] = True
-        row = out.iloc[repeated]
+    sorted_pairs = np.sort(pair)
+    repeated = sorted_pairs[1:][sorted_pairs[1:] == sorted_pairs[:-1]]
+    if repeated.size:
+        row = out.loc[pair == repeated[0]].iloc[0]
         raise InputError(
             f"event {row['event_id']!r}: player {row['player']!r} is listed more than once",
             frame="results",
