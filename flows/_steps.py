@@ -48,6 +48,10 @@ __all__ = [
     "snapshot",
 ]
 
+QUALITY_FILE = "docs/quality.json"
+"""The latest evaluation of the schemes (``clubratings evaluate --json``, docs/quality.md),
+relative to the project folder; the editions site shows it as ``quality.html``."""
+
 
 def code_version() -> str:
     """The installed package version: recorded with every rating run."""
@@ -207,7 +211,7 @@ def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
     grade = ratings.grade if pool.game == "go" else None
     optout = read_optout(cfg.root / "optout.txt")
     files = publish_pool(wh, pool.name, cfg.public, grade=grade, hidden=optout)
-    site = SiteSettings(optout=optout)
+    site = SiteSettings(optout=optout, quality=cfg.root / QUALITY_FILE)
     return files + publish_site(wh, pool.name, cfg.public, settings=site, grade=grade)
 
 

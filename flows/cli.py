@@ -429,6 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
     from ._cli_scrape import add_scrape_commands
 
     add_scrape_commands(sub, config)
+    from ._cli_quality import add_quality_commands
+
+    add_quality_commands(sub)
     return parser
 
 

@@ -83,6 +83,10 @@ class SiteSettings:
     provisional_events: int = 5
     """A player with fewer events than this in the run's editions so far is provisional."""
     movers: int = 10
+    quality: Path | None = None
+    """The latest evaluation of the schemes against simulated truth (``clubratings evaluate
+    --json``, docs/quality.md). When the file exists, the site gets ``quality.html`` and every
+    bridge edition links to it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,6 +415,7 @@ def _edition_pages(
             previous=editions[i - 1] if i > 0 else None,
             next=editions[i + 1] if i + 1 < len(editions) else None,
             statuses=STATUSES, root="../../",
+            quality=_has_quality(settings) and run.options.get("pool.game", "bridge") == "bridge",
         )
         folder = out / ed.slug
         _write(folder / "index.html", html.encode("utf-8"), written)
@@ -515,9 +520,34 @@ def _manifest(pool: str, run: RunRecord, editions: list[_Edition]) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode()
 
 
-def write_site_index(public: Path) -> list[Path]:
-    """``public/index.html`` (every pool with a ``editions.json``, editions newest first) and
-    the shared assets; returns the files written or kept."""
+def _has_quality(settings: SiteSettings) -> bool:
+    return settings.quality is not None and settings.quality.is_file()
+
+
+def _quality_page(source: Path) -> bytes:
+    """``quality.html``: the evaluation tables of ``source`` (``clubratings evaluate --json``)."""
+    data = json.loads(source.read_text(encoding="utf-8"))
+    reports = []
+    for report in data.get("reports", []):
+        rows = [{
+            "scheme": row["scheme"],
+            "spearman": _num(row.get("spearman"), 3), "kendall": _num(row.get("kendall"), 3),
+            "kn": _num(row.get("kn"), 0), "ln": _num(row.get("ln"), 0),
+            "kn_pct": _num(row.get("kn_pct"), 1),
+            "pair_accuracy": _num(row.get("pair_accuracy"), 3),
+            "log_loss": _num(row.get("log_loss"), 3) or "\u2014",
+            "separation": "never" if row.get("separation") is None else str(row["separation"]),
+        } for row in report.get("rows", [])]
+        reports.append({**{k: v for k, v in report.items() if k != "rows"}, "rows": rows})
+    html = _ENV.get_template("quality.html").render(
+        command=data.get("command", ""), reports=reports, root="")
+    return html.encode("utf-8")
+
+
+def write_site_index(public: Path, quality: Path | None = None) -> list[Path]:
+    """``public/index.html`` (every pool with a ``editions.json``, editions newest first), the
+    shared assets and, when ``quality`` names an existing evaluation file, ``quality.html``;
+    returns the files written or kept."""
     pools = []
     for manifest in sorted(public.glob(f"*/{MANIFEST}")):
         data = json.loads(manifest.read_text(encoding="utf-8"))
@@ -527,7 +557,10 @@ def write_site_index(public: Path) -> list[Path]:
     for name in _ASSETS:
         source = Path(__file__).parent / "templates" / "site" / name
         _write(public / name, source.read_bytes(), written)
-    html = _ENV.get_template("index.html").render(pools=pools, root="")
+    has_quality = quality is not None and quality.is_file()
+    if quality is not None and has_quality:
+        _write(public / "quality.html", _quality_page(quality), written)
+    html = _ENV.get_template("index.html").render(pools=pools, root="", quality=has_quality)
     _write(public / "index.html", html.encode("utf-8"), written)
     return written
 
@@ -544,7 +577,7 @@ def publish_site(
     settings = settings or SiteSettings()
     run = latest_run(wh, pool)
     if run is None:
-        return write_site_index(public)
+        return write_site_index(public, settings.quality)
     table = run_tables(wh, run.run_id)
     hidden = _hidden_ids(table, settings.optout)
     editions = _editions(table, hidden, settings, grade)
@@ -554,4 +587,4 @@ def publish_site(
     pages = _player_pages(wh, pool, run, editions, out, hidden, written)
     _remove_stale(out, editions, pages)
     _write(out / MANIFEST, _manifest(pool, run, editions), written)
-    return written + write_site_index(public)
+    return written + write_site_index(public, settings.quality)

@@ -50,7 +50,7 @@ Errors
 configuration, :class:`InputError` for the frames. See ``_errors`` for the tree.
 """
 
-from ._belo import BeloParams, rate_belo
+from ._belo import MEAN_RATING, NEWCOMER_RATING, BeloParams, rate_belo
 from ._errors import InputError, OptionError, RatingError, UnknownScheme
 from ._frames import (
     CONTRIBUTIONS_COLUMNS,
@@ -68,6 +68,8 @@ __all__ = [
     "CONTRIBUTIONS_COLUMNS",
     "GAMES_COLUMNS",
     "INITIAL_COLUMNS",
+    "MEAN_RATING",
+    "NEWCOMER_RATING",
     "NORMALISATIONS_COLUMNS",
     "RATINGS_COLUMNS",
     "RESULTS_COLUMNS",

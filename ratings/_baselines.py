@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._errors import InputError
+from ._errors import InputError, RatingError
 from ._frames import RATINGS_COLUMNS, RatingRun, empty_normalisations
 from ._go import check_games, group_sum
 from ._options import Number, check_options, option
@@ -440,6 +440,13 @@ def _volatility(delta: Floats, phi: Floats, v: Floats, sigma: Floats, tau: float
     B[big] = np.log(d2[big] - p2[big] - v[big])
     k = np.ones_like(a)
     pending = np.flatnonzero(~big)
+    diverged = ~(np.isfinite(d2) & np.isfinite(p2) & np.isfinite(v) & np.isfinite(a))
+    if diverged.any():
+        # Without this the search below never ends (f is NaN for every k).
+        raise RatingError(
+            f"glicko2: the ratings of {int(diverged.sum())} player(s) diverged (volatility "
+            f"grew without bound); a smaller tau (now {tau}) keeps them finite",
+        )
     while pending.size:
         x = a[pending] - k[pending] * tau
         done = f(x, pending) >= 0

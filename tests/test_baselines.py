@@ -426,3 +426,16 @@ def test_a_win_never_rates_lower_than_a_loss(scheme: str, data: st.DataObject) -
     after_win = row_of(rate(won, params, initial), period, player)["rating"]
     after_loss = row_of(rate(lost, params, initial), period, player)["rating"]
     assert after_win >= after_loss
+
+
+def test_glicko2_volatility_search_stops_on_diverged_ratings() -> None:
+    # Step 5.2 searches a - k tau until f >= 0; with a non-finite input f is NaN for every k,
+    # so the search would never end. It must stop with a clear error instead.
+    from ratings._baselines import _volatility
+    from ratings._errors import RatingError
+
+    finite = np.array([0.5, 1.0])
+    with pytest.raises(RatingError, match="diverged"):
+        _volatility(np.array([0.3, np.nan]), finite, finite, np.array([0.06, 0.06]), 0.5, 1e-6)
+    sigma = _volatility(np.array([0.3, 0.1]), finite, finite, np.array([0.06, 0.06]), 0.5, 1e-6)
+    assert np.all(np.isfinite(sigma)) and np.all(sigma > 0)

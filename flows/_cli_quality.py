@@ -1,0 +1,144 @@
+"""``clubratings simulate`` and ``clubratings evaluate``: the rating quality lab on the command line.
+
+- ``simulate movements``: the tournament-fairness table of spec/simulation.md (docs/movements.md);
+- ``simulate federation``: a simulated federation as result files the parsers read (and its
+  latent strengths), for end-to-end runs through the pipeline;
+- ``evaluate``: every scheme replayed over a simulated federation, scored against the truth
+  (docs/quality.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_quality_commands"]
+
+
+def _names(text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def cmd_simulate_movements(args: argparse.Namespace) -> int:
+    from quality.movements import SETUPS, format_movements, simulate_movements
+
+    from . import cli
+
+    setups = _names(args.setups)
+    unknown = sorted(set(setups or []) - set(SETUPS))
+    if unknown:
+        cli._fail(f"unknown setup(s) {', '.join(unknown)}; known: {', '.join(SETUPS)}")
+    if args.tournaments < 1:
+        cli._fail("--tournaments must be at least 1")
+    report = simulate_movements(tournaments=args.tournaments, seed=args.seed, field=args.field,
+                                setups=setups, ties=args.ties)
+    print(format_movements(report))
+    return 0
+
+
+def cmd_simulate_federation(args: argparse.Namespace) -> int:
+    from quality.federation import PRESETS, simulate, write_files
+
+    from . import cli
+
+    if args.preset not in PRESETS:
+        cli._fail(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)}")
+    sim = simulate(args.preset, seed=args.seed)
+    out = Path(args.out)
+    paths = write_files(sim, out)
+    truth = out / "strength.csv"
+    sim.strength.to_csv(truth, index=False)
+    players = sim.results["player"].nunique()
+    events = sim.results["event_id"].nunique()
+    print(f"preset {args.preset}, seed {args.seed}: {players} players, {events} events, "
+          f"{len(sim.results)} player-results")
+    print(f"wrote {len(paths)} result files under {out} (drop them into an inbox, or list the "
+          f"folder under [sources]) and the latent strengths in {truth}")
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from quality.evaluate import DEFAULT_SCHEMES, evaluate, format_table, report_to_dict
+    from quality.federation import PRESETS, simulate
+
+    from . import cli
+
+    presets = _names(args.preset) or []
+    unknown = sorted(set(presets) - set(PRESETS))
+    if unknown or not presets:
+        cli._fail(f"unknown preset(s) {', '.join(unknown) or '(none)'}; known: "
+                  f"{', '.join(PRESETS)}")
+    schemes = _names(args.schemes) or list(DEFAULT_SCHEMES)
+    bad = sorted(set(schemes) - set(DEFAULT_SCHEMES))
+    if bad:
+        cli._fail(f"unknown scheme(s) {', '.join(bad)}; known: {', '.join(DEFAULT_SCHEMES)}")
+    reports = [evaluate(simulate(preset, seed=args.seed), schemes=schemes) for preset in presets]
+    text = "\n\n".join(format_table(report) for report in reports)
+    print(text)
+    if args.markdown:
+        Path(args.markdown).write_text(text + "\n", encoding="utf-8")
+    if args.json:
+        command = (f"clubratings evaluate --preset {','.join(presets)} --seed {args.seed}"
+                   + (f" --schemes {','.join(schemes)}" if args.schemes else ""))
+        data = {"command": command, "reports": [report_to_dict(r) for r in reports]}
+        Path(args.json).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+                                   encoding="utf-8")
+    return 0
+
+
+def add_quality_commands(sub: Any) -> None:
+    """Register ``simulate`` and ``evaluate`` on the CLI's sub-parsers."""
+    p = sub.add_parser(
+        "simulate", help="simulated tournaments and federations (the quality lab)",
+        description="Simulate club tournaments (which movement ranks pairs most fairly) or a "
+        "whole federation with latent player strengths (spec/simulation.md).",
+    )
+    kinds = p.add_subparsers(dest="what", required=True, metavar="{movements,federation}")
+    m = kinds.add_parser(
+        "movements", help="unfairness of barometer, Howell and Mitchell movements",
+        description="Simulate pairs tournaments of 12 pairs of known strength under each "
+        "movement and print mean KN, SKN, min/max KN, LN, SLN, KN- and KN%% per setup, plus how "
+        "often each setup is fairer than each other (docs/movements.md). Reproducible from "
+        "the seed.",
+    )
+    m.add_argument("--tournaments", type=int, default=1000, help="tournaments per setup")
+    m.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    m.add_argument("--field", choices=("standard", "strong", "early"), default="standard",
+                   help="pair model: error rates 30..85 (standard), 10..65 (strong), or the "
+                   "seed's first model U[0, V] (early)")
+    m.add_argument("--ties", choices=("random", "average", "number"), default="random",
+                   help="how equal final scores are ranked (default random: a strict order)")
+    m.add_argument("--setups", metavar="A,B,...",
+                   help="only these setups (B1-B7, H, H3, M1-M5); default all")
+    m.set_defaults(func=cmd_simulate_movements)
+    f = kinds.add_parser(
+        "federation", help="write a simulated federation as result files",
+        description="Simulate a federation (clubs, players with latent strength, weekly club "
+        "events, congresses) and write its results as CSV-template files, one per club and "
+        "month, plus strength.csv with the latent strengths.",
+    )
+    f.add_argument("--preset", required=True, help="two-clubs, federation or national")
+    f.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    f.add_argument("--out", required=True, metavar="DIR", help="folder to write the files to")
+    f.set_defaults(func=cmd_simulate_federation)
+
+    e = sub.add_parser(
+        "evaluate", help="how well each scheme's list measures latent strength",
+        description="Replay every scheme chronologically over a simulated federation and print "
+        "rank correlation and KN/LN of the final list against latent strength, next-quarter "
+        "prediction quality, and (two-clubs) the events until the clubs separate "
+        "(docs/quality.md).",
+    )
+    e.add_argument("--preset", required=True, metavar="NAME[,NAME]",
+                   help="two-clubs, federation or national (comma-separated for several)")
+    e.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    e.add_argument("--schemes", metavar="A,B,...", help="only these schemes; default all")
+    e.add_argument("--markdown", metavar="FILE", help="also write the tables to FILE")
+    e.add_argument("--json", metavar="FILE",
+                   help="also write the reports as JSON (docs/quality.json feeds the editions "
+                   "site's quality page)")
+    e.set_defaults(func=cmd_evaluate)

@@ -1,0 +1,16 @@
+"""The rating quality lab: simulated tournaments and federations, and how well a list measures
+strength (spec/simulation.md).
+
+- :mod:`quality.movements` -- the tournament-fairness simulator (pair model, barometer, Howell,
+  Mitchell) and its unfairness table;
+- :mod:`quality.federation` -- the federation simulator and its presets, producing a
+  :class:`quality.model.Simulation`;
+- :mod:`quality.metrics` -- KN, LN, KN-, rank correlations and prediction scores;
+- :mod:`quality.evaluate` -- chronological replay of every scheme over a simulation.
+
+The lab reads the :mod:`ratings` package (schemes are what it measures) and writes nothing to the
+warehouse; simulated federations can also be written as result files the parsers read, for
+end-to-end runs.
+"""
+
+__all__: list[str] = []

@@ -1,0 +1,173 @@
+"""The quality lab on the command line, its published numbers and the site's quality page.
+
+docs/quality.md and docs/quality.json hold the latest evaluation; these tests re-run the
+documented command and compare every number (not the timings), so the docs cannot drift from
+the code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from flows.cli import main
+from publishing._site import write_site_index
+from quality.evaluate import format_table, report_from_dict, report_to_dict
+
+ROOT = Path(__file__).parents[1]
+QUALITY_JSON = ROOT / "docs" / "quality.json"
+QUALITY_MD = ROOT / "docs" / "quality.md"
+
+
+def _without_seconds(line: str) -> str:
+    """A table line without its last column (the timings vary from run to run)."""
+    return re.sub(r"\s+\S+\s*$", "", line.rstrip())
+
+
+@pytest.fixture(scope="module")
+def rerun(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The documented command, run again."""
+    data = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))
+    args = data["command"].split()[1:]
+    out = tmp_path_factory.mktemp("quality") / "quality.json"
+    assert main([*args, "--json", str(out)]) == 0
+    fresh: dict[str, object] = json.loads(out.read_text(encoding="utf-8"))
+    return fresh
+
+
+def test_documented_command_reproduces_quality_json(rerun: dict[str, object]) -> None:
+    committed = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))
+    assert rerun["command"] == committed["command"]
+    assert len(committed["reports"]) >= 2  # at least two presets
+    for old, new in zip(committed["reports"], rerun["reports"], strict=True):  # type: ignore[call-overload]
+        assert {k: v for k, v in old.items() if k != "rows"} == \
+            {k: v for k, v in new.items() if k != "rows"}
+        assert [r["scheme"] for r in old["rows"]] == [r["scheme"] for r in new["rows"]]
+        for a, b in zip(old["rows"], new["rows"], strict=True):
+            for key, value in a.items():
+                if key == "seconds":
+                    continue
+                if isinstance(value, float):
+                    assert b[key] == pytest.approx(value, rel=1e-9, abs=1e-12), (a["scheme"], key)
+                else:
+                    assert b[key] == value, (a["scheme"], key)
+
+
+def test_quality_md_shows_the_reproduced_tables(rerun: dict[str, object]) -> None:
+    text = QUALITY_MD.read_text(encoding="utf-8")
+    documented = {_without_seconds(line) for line in text.splitlines()}
+    for data in rerun["reports"]:  # type: ignore[attr-defined]
+        table = format_table(report_from_dict(data))
+        for line in table.splitlines()[3:]:  # the header rows and the scheme rows
+            assert _without_seconds(line) in documented, line
+
+
+def test_report_json_round_trip() -> None:
+    data = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))["reports"][0]
+    again = report_to_dict(report_from_dict(data))
+    assert json.loads(json.dumps(again)) == data
+
+
+def test_belo_rows_have_no_log_loss_and_baselines_do() -> None:
+    data = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))
+    for report in data["reports"]:
+        for row in report["rows"]:
+            if row["scheme"].startswith("belo"):
+                assert row["log_loss"] is None
+            else:
+                assert 0 < row["log_loss"] < math.inf
+    two_clubs = next(r for r in data["reports"] if r["preset"] == "two-clubs")
+    assert two_clubs["inter_club_events"] == 40
+    assert all(r["separation"] is None or 1 <= r["separation"] <= 40 for r in two_clubs["rows"])
+
+
+# ------------------------------------------------------------------------------ the CLI
+
+
+def test_simulate_movements_is_reproducible_from_the_seed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", "movements", "--tournaments", "60", "--seed", "4",
+                 "--setups", "B1,B7,H"]) == 0
+    first = capsys.readouterr().out
+    assert main(["simulate", "movements", "--tournaments", "60", "--seed", "4",
+                 "--setups", "B1,B7,H"]) == 0
+    assert capsys.readouterr().out == first
+    assert main(["simulate", "movements", "--tournaments", "60", "--seed", "5",
+                 "--setups", "B1,B7,H"]) == 0
+    assert capsys.readouterr().out != first
+    rows = [line.split()[0] for line in first.splitlines()[3:6]]
+    assert rows == ["B1", "B7", "H"]
+    assert first.startswith("60 tournaments, seed 4")
+
+
+def test_simulate_movements_unknown_setup_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "movements", "--setups", "B9"]) == 2
+    assert "unknown setup(s) B9" in capsys.readouterr().err
+
+
+def test_simulate_federation_writes_loadable_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", "federation", "--preset", "two-clubs", "--out",
+                 str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "31 players, 80 events" in out
+    files = sorted(p.name for p in tmp_path.glob("*.csv") if p.name != "strength.csv")
+    assert files and all(name.endswith(".csv") for name in files)
+    strength = (tmp_path / "strength.csv").read_text(encoding="utf-8").splitlines()
+    assert strength[0] == "period,player,strength"
+    assert max(float(line.split(",")[2]) for line in strength[1:]) == 750.0
+
+
+def test_evaluate_unknown_preset_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", "--preset", "nowhere"]) == 2
+    assert "unknown preset(s) nowhere" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------ the site page
+
+
+def test_site_publishes_the_quality_page(tmp_path: Path) -> None:
+    public = tmp_path / "public"
+    public.mkdir()
+    write_site_index(public, tmp_path / "missing.json")
+    assert not (public / "quality.html").exists()
+    assert "quality.html" not in (public / "index.html").read_text(encoding="utf-8")
+
+    shutil.copy(QUALITY_JSON, tmp_path / "quality.json")
+    write_site_index(public, tmp_path / "quality.json")
+    soup = BeautifulSoup((public / "quality.html").read_text(encoding="utf-8"), "html.parser")
+    data = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))
+    assert [h.text for h in soup.select("section.quality h2")] == [
+        r["preset"] for r in data["reports"]]
+    first = soup.select("section.quality table")[0].select("tbody tr")[0]
+    cells = [td.text for td in first.select("td")]
+    row = data["reports"][0]["rows"][0]
+    assert cells[:3] == [row["scheme"], f"{row['spearman']:.3f}", f"{row['kendall']:.3f}"]
+    assert data["command"] in soup.text
+    index = BeautifulSoup((public / "index.html").read_text(encoding="utf-8"), "html.parser")
+    assert index.select_one('a[href="quality.html"]') is not None
+
+
+def test_every_bridge_edition_links_to_the_quality_page(tmp_path: Path) -> None:
+    from .test_site import build_site_project
+
+    (tmp_path / "docs").mkdir()
+    shutil.copy(QUALITY_JSON, tmp_path / "docs" / "quality.json")
+    public = build_site_project(tmp_path)
+    assert (public / "quality.html").is_file()
+    bridge = sorted((public / "bridge").glob("*/index.html"))
+    assert bridge
+    for page in bridge:
+        link = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one(
+            'nav a[href="../../quality.html"]')
+        assert link is not None and link.text == "How good is this list?", page
+    for page in (public / "go").glob("*/index.html"):
+        assert "quality.html" not in page.read_text(encoding="utf-8"), page

@@ -1,0 +1,173 @@
+"""Unfairness measures and rank correlations (quality/metrics.py, spec/simulation.md).
+
+Hand-made rankings with hand-computed values, the seed's own examples, ties, and the KN_max
+formula against the reversed ranking.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from quality.metrics import (
+    Unfairness,
+    kn_max,
+    list_unfairness,
+    pairwise_fairer,
+    places,
+    rank_correlation,
+    unfairness,
+    unfairness_arrays,
+)
+
+
+def places_of_listing(listing: list[int]) -> list[int]:
+    """Places of pairs 1..n from a ranking written as the pair numbers, best first."""
+    result = [0] * len(listing)
+    for place, pair in enumerate(listing, start=1):
+        result[pair - 1] = place
+    return result
+
+
+EXPECTED_12 = list(range(1, 13))
+
+
+def test_reversed_four_hand_computed() -> None:
+    got = unfairness([4, 3, 2, 1], [1, 2, 3, 4])
+    # differences +3, +1, -1, -3
+    assert got.kn == 20.0
+    assert got.ln == 8.0
+    assert got.kn_minus == 10.0  # only the two placed worse: 9 + 1
+
+
+def test_perfect_ranking_is_zero() -> None:
+    assert unfairness([1, 2, 3], [1, 2, 3]) == Unfairness(kn=0.0, ln=0.0, kn_minus=0.0)
+
+
+def test_seed_examples_same_ln_different_kn() -> None:
+    # seed 004, "Miera nespravodlivosti": both have LN 12, KN 12 and 72
+    swapped = unfairness(places_of_listing([2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11]), EXPECTED_12)
+    assert swapped.ln == 12.0
+    assert swapped.kn == 12.0
+    assert swapped.kn_minus == 6.0
+    far = unfairness(places_of_listing([7, 2, 3, 4, 5, 6, 1, 8, 9, 10, 11, 12]), EXPECTED_12)
+    assert far.ln == 12.0
+    assert far.kn == 72.0
+    assert far.kn_minus == 36.0  # pair 1 finished 7th
+
+
+def test_seed_example_kn_minus_last_pair_wins() -> None:
+    # seed 004: the ranking 12 1 2 ... 11 has KN- = 11 (pair 12 is better than expected)
+    got = unfairness(places_of_listing([12, *range(1, 12)]), EXPECTED_12)
+    assert got.kn_minus == 11.0
+    assert got.kn == 11.0 + 121.0
+    assert got.ln == 22.0
+
+
+def test_tied_places_count_by_halves() -> None:
+    got = unfairness([1.5, 1.5, 3.0], [1, 2, 3])
+    assert got.kn == 0.5
+    assert got.ln == 1.0
+    assert got.kn_minus == 0.25
+
+
+def test_unfairness_arrays_many_rankings_at_once() -> None:
+    actual = np.array([[1, 2, 3, 4], [4, 3, 2, 1], [2, 1, 3, 4]])
+    kn, ln, kn_minus = unfairness_arrays(actual, [1, 2, 3, 4])
+    assert kn.tolist() == [0.0, 20.0, 2.0]
+    assert ln.tolist() == [0.0, 8.0, 2.0]
+    assert kn_minus.tolist() == [0.0, 10.0, 1.0]
+
+
+def test_unfairness_rejects_mismatched_lengths() -> None:
+    with pytest.raises(ValueError, match="1-D places of one length"):
+        unfairness([1, 2, 3], [1, 2])
+    with pytest.raises(ValueError, match="differ in length"):
+        unfairness_arrays([[1, 2, 3]], [1, 2])
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 11, 12, 13, 40])
+def test_kn_max_is_the_reversed_ranking(n: int) -> None:
+    expected = np.arange(1, n + 1)
+    assert kn_max(n) == unfairness(expected[::-1], expected).kn
+
+
+def test_kn_max_values() -> None:
+    assert kn_max(4) == 20.0
+    assert kn_max(12) == 572.0
+    with pytest.raises(ValueError):
+        kn_max(-1)
+
+
+def test_places_ties_averaged() -> None:
+    assert places([10, 30, 30, 5]).tolist() == [3.0, 1.5, 1.5, 4.0]
+    assert places([10, 30, 30, 5], higher_is_better=False).tolist() == [2.0, 3.5, 3.5, 1.0]
+    assert places([7, 7, 7]).tolist() == [2.0, 2.0, 2.0]
+
+
+def test_places_along_last_axis() -> None:
+    got = places(np.array([[1, 2, 3], [3, 3, 1]]))
+    assert got.tolist() == [[3.0, 2.0, 1.0], [1.5, 1.5, 3.0]]
+
+
+def test_pairwise_fairer_counts_ties_half() -> None:
+    # A lower in tournaments 0 and 3, equal in 1, higher in 2
+    assert pairwise_fairer([1, 2, 3, 4], [2, 2, 1, 5]) == 0.625
+    assert pairwise_fairer([1, 2, 3, 4], [1, 2, 3, 4]) == 0.5
+    assert math.isnan(pairwise_fairer([], []))
+    with pytest.raises(ValueError):
+        pairwise_fairer([1, 2], [1, 2, 3])
+
+
+def test_list_unfairness_uses_common_players_only() -> None:
+    ratings = pd.Series({"a": 700.0, "b": 650.0, "c": 720.0, "x": 999.0, "d": np.nan})
+    strength = pd.Series({"a": 3.0, "b": 2.0, "c": 1.0, "d": 0.5, "y": 9.0})
+    # common and known: a, b, c. List places a 2, b 3, c 1; strength places a 1, b 2, c 3
+    got = list_unfairness(ratings, strength)
+    assert got.kn == 1.0 + 1.0 + 4.0
+    assert got.ln == 4.0
+    assert got.kn_minus == 2.0  # a (2 vs 1) and b (3 vs 2)
+
+
+def test_list_unfairness_ties_in_the_list() -> None:
+    ratings = pd.Series({"a": 600.0, "b": 600.0, "c": 500.0})
+    strength = pd.Series({"a": 10.0, "b": 5.0, "c": 1.0})
+    got = list_unfairness(ratings, strength)
+    assert got == Unfairness(kn=0.5, ln=1.0, kn_minus=0.25)
+
+
+def test_list_unfairness_no_common_players() -> None:
+    got = list_unfairness(pd.Series({"a": 1.0}), pd.Series({"b": 1.0}))
+    assert got == Unfairness(kn=0.0, ln=0.0, kn_minus=0.0)
+
+
+def test_rank_correlation_identical_and_reversed() -> None:
+    truth = pd.Series({"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0})
+    same = pd.Series({"a": 800.0, "b": 700.0, "c": 600.0, "d": 500.0})
+    rho, tau = rank_correlation(same, truth)
+    assert rho == pytest.approx(1.0)
+    assert tau == pytest.approx(1.0)
+    rho, tau = rank_correlation(-same, truth)
+    assert rho == pytest.approx(-1.0)
+    assert tau == pytest.approx(-1.0)
+
+
+def test_rank_correlation_hand_computed() -> None:
+    truth = pd.Series([1.0, 2.0, 3.0, 4.0], index=list("abcd"))
+    ratings = pd.Series([1.0, 2.0, 4.0, 3.0], index=list("abcd"))
+    rho, tau = rank_correlation(ratings, truth)
+    assert rho == pytest.approx(1 - 6 * 2 / (4 * 15))  # 0.8
+    assert tau == pytest.approx((5 - 1) / 6)  # 5 concordant pairs, 1 discordant
+
+
+def test_rank_correlation_undefined_is_nan() -> None:
+    truth = pd.Series({"a": 1.0, "b": 2.0})
+    rho, tau = rank_correlation(pd.Series({"a": 5.0, "b": 5.0}), truth)
+    assert math.isnan(rho)
+    assert math.isnan(tau)
+    rho, tau = rank_correlation(pd.Series({"a": 5.0}), truth)
+    assert math.isnan(rho)
+    assert math.isnan(tau)
