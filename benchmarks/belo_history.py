@@ -11,11 +11,12 @@ machine the full recompute of all periods:
   ``np.bincount`` only), with and without its preparation.
 
     python benchmarks/belo_history.py [--players 8000] [--events 120000] [--years 10]
-                                      [--clubs 150] [--seed 1] [--repeat 3]
+                                      [--clubs 150] [--seed 1] [--repeat 3] [--json FILE]
 
 Wall time is the best of ``--repeat`` runs. Peak memory is tracemalloc's peak of one more run
 of each, measured separately (numpy and pandas buffers are traced; the run under tracemalloc is
 slower and is not timed). Targets are printed next to the numbers; nothing is asserted.
+``--json FILE`` also writes the measurements as rows (``benchmarks/run_all.py``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from benchmarks._history import (
     prepare_kernel,
     run_kernel,
 )
+from benchmarks.run_all import result_row, write_json
 
 __all__ = ["main"]
 
@@ -109,7 +111,9 @@ def main() -> None:
     ap.add_argument("--clubs", type=int, default=150)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
     args = ap.parse_args()
+    rows: list[dict[str, Any]] = []
 
     start = time.perf_counter()
     frame = generate_history(years=args.years, players=args.players, clubs=args.clubs,
@@ -117,6 +121,11 @@ def main() -> None:
     print(f"generated in {time.perf_counter() - start:.2f} s "
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     describe(frame, args.clubs)
+    size = f"{len(frame) / 1e6:.2f}M player-results"
+    if len(frame) < 1e6:
+        size = f"{len(frame):,} player-results"
+    target = (f"≤ {TARGET_SECONDS:.0f} s, ≤ {TARGET_RATIO:.0f}x kernel, "
+              f"≤ {TARGET_BYTES / 2**30:.0f} GB")
 
     default_newcomer = ratings.SCHEMES["belo2"].options()["newcomer"]
     engines: dict[str, dict[str, str]] = {
@@ -138,6 +147,8 @@ def main() -> None:
                                                                           options=o))
         peak = peak_bytes(lambda o=options: ratings.rate("belo2", frame, options=o))
         report(label, seconds, peak, kernel_s)
+        rows.append(result_row("belo_history", label, size, seconds, peak / 2**20, target,
+                               f"{seconds / kernel_s:.1f}x kernel"))
         if options.get("newcomer") == "flat" or default_newcomer == "flat":
             final = run.final
             same = final["player"].tolist() == kernel_final["player"].tolist()
@@ -146,9 +157,14 @@ def main() -> None:
         del run
     report("bare kernel (coding + loop over quarters)", kernel_s, kernel_peak, None)
     report("bare kernel, loop over quarters only", loop_s, loop_peak, None)
+    rows.append(result_row("belo_history", "bare kernel (coding + loop over quarters)", size,
+                           kernel_s, kernel_peak / 2**20, note="yardstick"))
+    rows.append(result_row("belo_history", "bare kernel, loop over quarters only", size,
+                           loop_s, loop_peak / 2**20, note="yardstick"))
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"process peak RSS (ru_maxrss, whole script) {maxrss / 2**10:.0f} MiB; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    write_json(args.json, rows)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,10 @@ counts (8-30) and dates, then measures, on this machine:
   DuckDB warehouse.
 
     python benchmarks/parse_throughput.py [--pages 2000] [--workers N] [--batch 250]
+                                          [--json FILE]
 
 Prints pages/s for each; nothing is asserted (the target is >= 300 pages/s end to end).
+``--json FILE`` also writes the measurements as rows (``benchmarks/run_all.py``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 import lxml.html  # noqa: E402
 
+from benchmarks.run_all import result_row, write_json
 from parsers import FORMATS, ParseResult  # noqa: E402
 from warehouse import Loader, Parsed, open_warehouse  # noqa: E402
 
@@ -83,8 +86,12 @@ def _parse(page: tuple[str, bytes]) -> tuple[str, bytes, ParseResult]:
     return name, data, FORMATS["jfr_pary"].parse(data, source=name)
 
 
-def rate(label: str, pages: int, seconds: float) -> None:
+def rate(label: str, pages: int, seconds: float, rows: list[dict[str, object]] | None = None,
+         target: str = "") -> None:
     print(f"{label:<44} {pages / seconds:9.0f} pages/s  ({pages} pages, {seconds:.2f} s)")
+    if rows is not None:
+        rows.append(result_row("parse_throughput", label, f"{pages:,} pages", seconds,
+                               target=target, note=f"{pages / seconds:,.0f} pages/s"))
 
 
 def main() -> None:
@@ -92,7 +99,9 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=2000)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--batch", type=int, default=250)
+    ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
     args = ap.parse_args()
+    rows: list[dict[str, object]] = []
 
     pages = make_pages(args.pages)
     size = sum(len(d) for _, d in pages)
@@ -101,12 +110,12 @@ def main() -> None:
     t = time.perf_counter()
     for _, data in pages:
         lxml.html.document_fromstring(data)
-    rate("lxml raw parse (1 process)", len(pages), time.perf_counter() - t)
+    rate("lxml raw parse (1 process)", len(pages), time.perf_counter() - t, rows)
 
     t = time.perf_counter()
     for page in pages:
         _parse(page)
-    rate("jfr_pary parse (1 process)", len(pages), time.perf_counter() - t)
+    rate("jfr_pary parse (1 process)", len(pages), time.perf_counter() - t, rows)
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
@@ -123,8 +132,11 @@ def main() -> None:
             loaded += sum(1 for o in loader.load_many(batch) if not isinstance(o, Exception))
             events = wh.con.execute("SELECT count(*) FROM events").fetchall()[0][0]
             members = wh.con.execute("SELECT count(*) FROM unit_members").fetchall()[0][0]
-        rate("end to end: parse + load into DuckDB", len(pages), time.perf_counter() - t)
+        rate("end to end: parse + load into DuckDB", len(pages), time.perf_counter() - t, rows,
+             "≥ 300 pages/s")
         print(f"loaded {loaded} files: {events} events, {members} player-results")
+        rows[-1]["note"] += f", {args.workers} worker(s), {members:,} player-results"
+    write_json(args.json, rows)
 
 
 if __name__ == "__main__":

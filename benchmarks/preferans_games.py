@@ -14,7 +14,9 @@ frames) and separately the check alone, and prints wall time and games per secon
 10 s per scheme (printed, not asserted).
 
     python benchmarks/preferans_games.py [--games 1000000] [--players 2000] [--years 10]
-                                         [--seed 1] [--order sequential|period]
+                                         [--seed 1] [--order sequential|period] [--json FILE]
+
+``--json FILE`` also writes the timings as rows (``benchmarks/run_all.py``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np
 import pandas as pd
 
+from benchmarks.run_all import result_row, write_json
 from ratings._preferans import (
     SHATUN_DEFAULTS,
     MakarovParams,
@@ -86,7 +89,7 @@ def _three_distinct(rng: np.random.Generator, games: int, players: int) -> np.nd
         seats[clash] = rng.integers(0, players, (int(clash.sum()), 3))
 
 
-def _timed(label: str, games: int, run: object) -> None:
+def _timed(label: str, games: int, run: object) -> float:
     start = time.perf_counter()
     result = run()  # type: ignore[operator]
     seconds = time.perf_counter() - start
@@ -98,6 +101,7 @@ def _timed(label: str, games: int, run: object) -> None:
         print(f"{'':<14} {len(result.contributions):,} contributions, "
               f"{len(result.ratings):,} rating rows; final ratings: mean {final.mean():.6f}, "
               f"from {final.min():.4g} to {final.max():.4g}")
+    return seconds
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -107,20 +111,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--years", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--order", choices=("sequential", "period"), default="sequential")
+    parser.add_argument("--json", type=Path, help="also write the timings as JSON rows here")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
     frame = generate_games(args.games, args.players, args.years, args.seed)
     print(f"generated {args.games:,} games ({len(frame):,} rows, {args.players:,} players, "
           f"{args.years} years) in {time.perf_counter() - start:.2f} s")
-    _timed("check_games", args.games, lambda: check_games(frame))
     makarov = MakarovParams(order=args.order)
     shatun = MakarovParams(duration=SHATUN_DEFAULTS.duration, A=SHATUN_DEFAULTS.A,
                            order=args.order)
     nondiverging = NonDivergingParams(order=args.order)
-    _timed("makarov", args.games, lambda: rate_makarov(frame, makarov))
-    _timed("shatun", args.games, lambda: rate_makarov(frame, shatun))
-    _timed("nondiverging", args.games, lambda: rate_nondiverging(frame, nondiverging))
+    runs = {
+        "check_games": lambda: check_games(frame),
+        "makarov": lambda: rate_makarov(frame, makarov),
+        "shatun": lambda: rate_makarov(frame, shatun),
+        "nondiverging": lambda: rate_nondiverging(frame, nondiverging),
+    }
+    rows: list[dict[str, object]] = []
+    for label, run in runs.items():
+        seconds = _timed(label, args.games, run)
+        case = label if label == "check_games" else f"{label}, order={args.order}"
+        rows.append(result_row("preferans_games", case, f"{args.games:,} games", seconds,
+                               target=f"≤ {TARGET_SECONDS:g} s",
+                               note=f"{args.games / seconds:,.0f} games/s"))
+    write_json(args.json, rows)
 
 
 if __name__ == "__main__":
