@@ -32,6 +32,7 @@ code, :func:`initials_code` folds one for comparison with :meth:`NameForm.initia
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -66,6 +67,7 @@ def _strip_marks(text: str) -> str:
                    if not unicodedata.combining(ch))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Text without case and diacritics: ``"Łukasz Żółć"`` -> ``"lukasz zolc"``.
 
@@ -222,6 +224,7 @@ class NameForm:
         return frozenset(codes)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def parse_name(text: str) -> NameForm:
     """Read one name as written; see the module docstring for the steps.
 

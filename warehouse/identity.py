@@ -38,6 +38,7 @@ key): the event is loaded, and left out of rating runs until a person answers.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -71,6 +72,7 @@ _CLUB_WORDS = frozenset({
 })
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def club_key(club: str | None) -> str:
     """A club's name without case, accents, punctuation and generic words (``BK Modra`` → ``modra``)."""
     if not club:
@@ -196,6 +198,7 @@ class IdentityResolver:
         self._by_key: dict[str, set[PlayerId]] = {}
         self._by_short: dict[str, set[PlayerId]] = {}
         self._by_code: dict[str, set[PlayerId]] = {}
+        self._indexed: set[tuple[PlayerId, str]] = set()  # spellings already in the indexes
         self._initials_only: dict[tuple[str, str], PlayerId] = {}
         self._clubs: dict[PlayerId, set[str]] = {}
         self._alias = dict(self.alias_rules)
@@ -251,6 +254,8 @@ class IdentityResolver:
         return p
 
     def _index_spelling(self, pid: PlayerId, spelling: str) -> None:
+        if (pid, spelling) in self._indexed:
+            return
         tokens = spelling.split()
         if not tokens or all(is_initials(t) for t in tokens):
             return  # initials are decoded by context, never matched as a name
@@ -260,6 +265,7 @@ class IdentityResolver:
         form = parse_name(spelling)
         if not form.key:
             return
+        self._indexed.add((pid, spelling))
         if pid not in self._by_key.setdefault(form.key, set()):
             self._by_key[form.key].add(pid)
             self._fuzzy_keys.append(form.key)
