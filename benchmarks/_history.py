@@ -21,6 +21,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from quality.metrics import places_in_groups
+
 __all__ = [
     "KIND_LABELS",
     "KernelInput",
@@ -194,17 +196,8 @@ def _places(rng: np.random.Generator, event: Ints, unit: Ints, strength: Floats)
     u_event = units // (int(unit.max()) + 1)
     perf = np.bincount(seat_unit, strength) / np.bincount(seat_unit)
     perf = np.round((perf + rng.normal(0.0, 0.8, len(units))) / TIE_STEP)
-    order = np.lexsort((-perf, u_event))
-    ev, pf = u_event[order], perf[order]
-    first_of_event = np.r_[True, ev[1:] != ev[:-1]]
-    starts = np.flatnonzero(first_of_event)
-    counts = np.diff(np.r_[starts, len(ev)])
-    position = np.arange(len(ev)) - np.repeat(starts, counts) + 1.0
     # Units with the same rounded performance are tied: they share the mean of their places.
-    run = np.cumsum(first_of_event | np.r_[True, pf[1:] != pf[:-1]]) - 1
-    mean_place = np.bincount(run, position) / np.bincount(run)
-    place = np.empty(len(units))
-    place[order] = mean_place[run]
+    place = places_in_groups(u_event, perf)
     return place[seat_unit]
 
 

@@ -26,7 +26,6 @@ import os
 import resource
 import sys
 import time
-import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,7 +43,7 @@ from benchmarks._history import (
     prepare_kernel,
     run_kernel,
 )
-from benchmarks.run_all import result_row, write_json
+from benchmarks.run_all import result_row, tracemalloc_peak, write_json
 
 __all__ = ["main"]
 
@@ -61,18 +60,6 @@ def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
         result = run()
         best = min(best, time.perf_counter() - start)
     return best, result
-
-
-def peak_bytes(run: Callable[[], Any]) -> int:
-    """tracemalloc's peak of the memory allocated during one call of ``run``."""
-    tracemalloc.start()
-    tracemalloc.reset_peak()
-    try:
-        run()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return peak
 
 
 def describe(frame: pd.DataFrame, clubs: int) -> None:
@@ -137,15 +124,15 @@ def main() -> None:
     prepared = prepare_kernel(frame)
     kernel_s, kernel_final = best_of(args.repeat, lambda: bare_kernel(frame))
     loop_s, _ = best_of(args.repeat, lambda: run_kernel(prepared))
-    kernel_peak = peak_bytes(lambda: bare_kernel(frame))
-    loop_peak = peak_bytes(lambda: run_kernel(prepared))
+    kernel_peak = tracemalloc_peak(lambda: bare_kernel(frame))
+    loop_peak = tracemalloc_peak(lambda: run_kernel(prepared))
 
     print(f"\nfull recompute of all periods, best of {args.repeat}; peak = tracemalloc peak "
           "of one separate run")
     for label, options in engines.items():
         seconds, run = best_of(args.repeat, lambda o=options: ratings.rate("belo2", frame,
                                                                           options=o))
-        peak = peak_bytes(lambda o=options: ratings.rate("belo2", frame, options=o))
+        peak = tracemalloc_peak(lambda o=options: ratings.rate("belo2", frame, options=o))
         report(label, seconds, peak, kernel_s)
         rows.append(result_row("belo_history", label, size, seconds, peak / 2**20, target,
                                f"{seconds / kernel_s:.1f}x kernel"))

@@ -31,7 +31,6 @@ import argparse
 import os
 import sys
 import time
-import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +45,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 import ratings
 from benchmarks._history import generate_history
-from benchmarks.run_all import result_row, write_json
+from benchmarks.run_all import result_row, tracemalloc_peak, write_json
 
 __all__ = ["Events", "first_events", "group_events", "main", "rate_openskill"]
 
@@ -117,17 +116,6 @@ def _timed(run: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - start, result
 
 
-def _peak_mib(run: Callable[[], Any]) -> float:
-    tracemalloc.start()
-    tracemalloc.reset_peak()
-    try:
-        run()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return peak / 2**20
-
-
 def main(argv: list[str] | None = None) -> None:
     """Command line: generate the history, rate it both ways, print the times and ratio."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -164,8 +152,8 @@ def main(argv: list[str] | None = None) -> None:
 
     belo_s, belo = _timed(run_belo)
     open_s, final = _timed(run_openskill)
-    belo_peak = _peak_mib(run_belo) if args.peak else None
-    open_peak = _peak_mib(run_openskill) if args.peak else None
+    belo_peak = tracemalloc_peak(run_belo) / 2**20 if args.peak else None
+    open_peak = tracemalloc_peak(run_openskill) / 2**20 if args.peak else None
     ratio = open_s / belo_s
     rated = len(belo.final)
     print(f"belo2 (ratings.rate, default options)   {belo_s:8.2f} s  {rated:,} players rated")

@@ -32,11 +32,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import lxml.html  # noqa: E402
+import lxml.html
 
 from benchmarks.run_all import result_row, write_json
-from parsers import FORMATS, ParseResult  # noqa: E402
-from warehouse import Loader, Parsed, open_warehouse  # noqa: E402
+from parsers import FORMATS, ParseResult
+from warehouse import Loader, Parsed, open_warehouse
 
 SAMPLE = ROOT / "fixtures/jfr_pary/W-wb130808.html"
 MONTHS = ("stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia",

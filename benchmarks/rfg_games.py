@@ -42,7 +42,6 @@ import os
 import resource
 import sys
 import time
-import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -55,7 +54,7 @@ import numpy.typing as npt
 import pandas as pd
 
 import ratings
-from benchmarks.run_all import result_row, write_json
+from benchmarks.run_all import result_row, tracemalloc_peak, write_json
 
 __all__ = ["generate_games", "main"]
 
@@ -275,18 +274,6 @@ def _in_fork(run: Callable[[], Any]) -> tuple[float, float]:
     return seconds, growth
 
 
-def _tracemalloc_mib(run: Callable[[], Any]) -> float:
-    """tracemalloc's peak of the memory allocated during one call of ``run``, in MiB."""
-    tracemalloc.start()
-    tracemalloc.reset_peak()
-    try:
-        run()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return peak / 2**20
-
-
 def measure(run: Callable[[], Any], repeat: int, peak: str) -> tuple[float, float | None]:
     """Best wall time of ``repeat`` calls of ``run`` and the peak memory in MiB by ``peak``:
 
@@ -302,7 +289,7 @@ def measure(run: Callable[[], Any], repeat: int, peak: str) -> tuple[float, floa
         start = time.perf_counter()
         run()
         best = min(best, time.perf_counter() - start)
-    return best, _tracemalloc_mib(run) if peak == "tracemalloc" else None
+    return best, tracemalloc_peak(run) / 2**20 if peak == "tracemalloc" else None
 
 
 def _size(frame: pd.DataFrame) -> str:

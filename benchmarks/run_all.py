@@ -25,7 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+import tracemalloc
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ __all__ = [
     "main",
     "result_row",
     "run_benchmark",
+    "tracemalloc_peak",
     "write_json",
 ]
 
@@ -106,6 +108,19 @@ def result_row(benchmark: str, case: str, size: str, seconds: float,
         "target": target,
         "note": note,
     }
+
+
+def tracemalloc_peak(run: Callable[[], Any]) -> int:
+    """tracemalloc's peak of the memory allocated during one call of ``run``, in bytes (numpy
+    and pandas buffers are traced)."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak
 
 
 def write_json(path: str | Path | None, rows: Sequence[dict[str, Any]]) -> None:

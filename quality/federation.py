@@ -69,6 +69,7 @@ from rapidfuzz import fuzz, process
 
 from parsers.names import name_key
 
+from .metrics import places_in_groups
 from .model import Simulation
 
 __all__ = [
@@ -483,16 +484,7 @@ def _places(
     perf = mean + rng.normal(0.0, 1.0, len(units)) * sd
     if s.tie_step > 0:
         perf = np.round(perf / s.tie_step)
-    order = np.lexsort((-perf, u_event))
-    ev, pf = u_event[order], perf[order]
-    first_of_event = np.r_[True, ev[1:] != ev[:-1]]
-    starts = np.flatnonzero(first_of_event)
-    counts = np.diff(np.r_[starts, len(ev)])
-    position = np.arange(len(ev)) - np.repeat(starts, counts) + 1.0
-    run = np.cumsum(first_of_event | np.r_[True, pf[1:] != pf[:-1]]) - 1
-    mean_place = np.bincount(run, position) / np.bincount(run)
-    place = np.empty(len(units))
-    place[order] = mean_place[run]
+    place = places_in_groups(u_event, perf)
     return place[seat_unit]
 
 

@@ -18,6 +18,7 @@ from quality.metrics import (
     list_unfairness,
     pairwise_fairer,
     places,
+    places_in_groups,
     rank_correlation,
     unfairness,
     unfairness_arrays,
@@ -171,3 +172,19 @@ def test_rank_correlation_undefined_is_nan() -> None:
     rho, tau = rank_correlation(pd.Series({"a": 5.0}), truth)
     assert math.isnan(rho)
     assert math.isnan(tau)
+
+
+def test_places_in_groups_hand_made() -> None:
+    # group 7: scores 5, 9, 5 -> places 2.5, 1, 2.5; group 3: 1, 2 -> 2, 1; group 4 alone -> 1
+    got = places_in_groups([7, 7, 3, 7, 3, 4], [5.0, 9.0, 1.0, 5.0, 2.0, 0.0])
+    assert got.tolist() == [2.5, 1.0, 2.0, 2.5, 1.0, 1.0]
+
+
+def test_places_in_groups_agrees_with_places_per_group() -> None:
+    rng = np.random.default_rng(11)
+    group = rng.integers(0, 20, 400)
+    scores = rng.integers(0, 6, 400).astype(float)  # many ties
+    got = places_in_groups(group, scores)
+    for g in np.unique(group):
+        at = group == g
+        assert got[at].tolist() == places(scores[at]).tolist()
