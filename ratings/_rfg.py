@@ -50,8 +50,9 @@ Decisions on what the sources leave open (each documented where it is applied):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -435,59 +436,101 @@ def _months(dates: pd.Series | pd.DatetimeIndex) -> Floats:
                       dtype=np.float64)
 
 
+@dataclass
+class _Pool:
+    """Every player of the run by slot (ids in text order): whether rated so far, rating,
+    deviation ``St`` (NaN: unknown) and the month number of the first game of their latest
+    period (NaN: unknown)."""
+
+    present: npt.NDArray[np.bool_]
+    rating: Floats
+    deviation: Floats
+    last: Floats
+
+
+_RATING_FLOATS = ("rating_before", "rating", "deviation_before", "deviation", "anomaly",
+                  "rating_in")
+"""The float columns of the ratings frame, in the order of :attr:`_PeriodRows.floats`."""
+
+
+@dataclass(frozen=True, slots=True)
+class _PeriodRows:
+    """One period's ratings rows (every rated player, by slot) and contribution rows (each game
+    from both sides), kept as arrays until the run's frames are built."""
+
+    label: int
+    start: np.datetime64
+    end: np.datetime64
+    slots: Codes
+    floats: Floats
+    """Shape ``(len(_RATING_FLOATS), len(slots))``: the float columns, one row each."""
+    events: npt.NDArray[np.int64]
+    entry: npt.NDArray[np.bool_]
+    me: Codes
+    opp: Codes
+    result: Floats
+    handicap: npt.NDArray[np.int64]
+    colour: npt.NDArray[np.str_]
+    contributions: dict[str, Floats]
+
+
 def _run(games: pd.DataFrame, initial: pd.DataFrame, rules: _Rules) -> RatingRun:
-    # The pool: every rated player so far (index sorted) with rating, deviation ``St`` and
-    # ``last`` (first game date of their latest period, NaT if unknown).
-    pool = initial.assign(last=pd.Series(pd.NaT, index=initial.index, dtype=_DATE))
-    if rules.bootstrap:
-        pool["deviation"] = np.nan
-    ratings: list[pd.DataFrame] = []
-    contributions: list[pd.DataFrame] = []
+    names = np.asarray(sorted(set(games["player"]) | set(games["opponent"])
+                              | set(map(str, initial.index))), dtype=object)
+    pool = _Pool(np.zeros(len(names), dtype=bool), np.full(len(names), np.nan),
+                 np.full(len(names), np.nan), np.full(len(names), np.nan))
+    at = np.searchsorted(names, np.asarray(initial.index, dtype=object))
+    pool.present[at] = True
+    pool.rating[at] = initial["rating"].to_numpy(np.float64)
+    if not rules.bootstrap:
+        pool.deviation[at] = initial["deviation"].to_numpy(np.float64)
+    labels = _period_order(games)
+    periods: list[_PeriodRows] = []
     shifts: list[tuple[str, float]] = []
     by_label = {str(k): v for k, v in games.groupby("period", sort=False)}
-    for label in _period_order(games):
-        chunk = by_label[label]
-        pool, rows, contrib, shift = _one_period(pool, label, chunk, rules)
-        ratings.append(rows)
-        contributions.append(contrib)
+    for index, label in enumerate(labels):
+        rows, shift = _one_period(pool, names, index, by_label[label], rules)
+        periods.append(rows)
         if shift is not None:
             shifts.append((label, shift))
     normalisations = (pd.DataFrame(shifts, columns=["period", "factor"]).astype(
         {"period": str, "factor": float}) if shifts else empty_normalisations())
     return RatingRun(
-        ratings=pd.concat(ratings, ignore_index=True),
-        contributions=pd.concat(contributions, ignore_index=True),
+        ratings=_ratings_frame(periods, labels, names),
+        contributions=_contributions_frame(periods, labels, names),
         normalisations=normalisations,
     )
 
 
-def _one_period(pool: pd.DataFrame, label: str, chunk: pd.DataFrame, rules: _Rules,
-                ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, float | None]:
-    players = pd.Index(sorted(set(chunk["player"]) | set(chunk["opponent"])))
+def _one_period(pool: _Pool, names: npt.NDArray[np.object_], index: int, chunk: pd.DataFrame,
+                rules: _Rules) -> tuple[_PeriodRows, float | None]:
+    """Rate one period against the pool (updated in place); its rows and the anchor shift."""
+    slots = np.searchsorted(names, np.unique(np.concatenate([
+        chunk["player"].to_numpy(object), chunk["opponent"].to_numpy(object)])))
+    players = pd.Index(names[slots])
     sides = _sides(chunk, players)
-    known = pool.reindex(players)
-    rated = known["rating"].notna().to_numpy(bool)
-    R0 = np.where(rated, known["rating"].to_numpy(np.float64),
-                  _provisional(chunk, players, rules))
+    rated = pool.present[slots]
+    R0 = np.where(rated, pool.rating[slots], _provisional(chunk, players, rules))
     star = _dist(R0) / 4.0
-    S0 = known["deviation"].to_numpy(np.float64)
+    S0 = pool.deviation[slots]
     S0 = np.where(np.isfinite(S0), S0, star)
     start = chunk["date"].min()
     if rules.decay and not pd.isna(start):
         # spec "Time decay": S = St sqrt(1 + (k T)^2), k = 0.01 d / St, i.e.
         # S = sqrt(St^2 + (0.01 d T)^2); T whole months between the previous period's month
         # and this one's, neither counted (Decision 6: no decay without a previous date).
-        gap = _months(pd.Series([start])) - _months(known["last"])
+        gap = _months(pd.Series([start])) - pool.last[slots]
         T = np.where(np.isfinite(gap), np.maximum(gap - 1.0, 0.0), 0.0)
         S0 = np.sqrt(S0 * S0 + (0.01 * _dist(R0) * T) ** 2)
     S0 = np.minimum(S0, star)  # S = min(S, S*)
     out = _rate_period(R0, S0, rated, sides, rules)
 
-    after = pd.DataFrame({"rating": out.rating, "deviation": out.deviation,
-                          "last": pd.Series([start] * len(players), dtype=_DATE).to_numpy()},
-                         index=players)
-    new_pool = pd.concat([pool.drop(players, errors="ignore"), after]).sort_index()
-    before = pd.Series(np.where(rated, R0, out.rating_in), index=players)
+    old_rating, old_deviation = pool.rating.copy(), pool.deviation.copy()
+    pool.present[slots] = True
+    pool.rating[slots] = out.rating
+    pool.deviation[slots] = out.deviation
+    pool.last[slots] = _months(pd.Series([start]))[0]
+    before = np.where(rated, R0, out.rating_in)
     shift: float | None = None
     if rules.anchors:
         # anchors are the most stable players: rated before this period (a player entering now
@@ -498,56 +541,87 @@ def _one_period(pool: pd.DataFrame, label: str, chunk: pd.DataFrame, rules: _Rul
             else np.zeros_like(stable))
         if anchors.any():
             # spec "Anchors", Decision 9: subtract the anchors' mean change from everyone.
-            shift = float(np.mean(out.rating[anchors] - before.to_numpy()[anchors]))
-            new_pool["rating"] = new_pool["rating"] - shift
-    rows = _ratings_rows(label, chunk, pool, new_pool, players, before, out, rated)
-    contrib = _contribution_rows(label, chunk, players, sides, out)
-    return new_pool, rows, contrib, shift
+            shift = float(np.mean(out.rating[anchors] - before[anchors]))
+            pool.rating[pool.present] -= shift
 
-
-def _ratings_rows(label: str, chunk: pd.DataFrame, pool: pd.DataFrame, new_pool: pd.DataFrame,
-                  players: pd.Index, before: pd.Series, out: _Outcome,
-                  rated: npt.NDArray[np.bool_]) -> pd.DataFrame:
-    everyone = new_pool.index
-    played = pd.Series(np.arange(len(players)), index=players).reindex(everyone)
-    here = played.notna().to_numpy(bool)
-    at = played.fillna(0).to_numpy(np.intp)
-    old = pool.reindex(everyone)
-    rating_before = np.where(here, before.reindex(everyone).to_numpy(np.float64),
-                             old["rating"].to_numpy(np.float64))
-    deviation_before = np.where(here, out.deviation_in[at], old["deviation"].to_numpy())
-    return pd.DataFrame({
-        "period": label,
-        "period_start": pd.Series([chunk["date"].min()] * len(everyone), dtype=_DATE),
-        "period_end": pd.Series([chunk["date"].max()] * len(everyone), dtype=_DATE),
-        "player": everyone.astype(str),
-        "rating_before": rating_before,
-        "rating": new_pool["rating"].to_numpy(np.float64),
-        "events": np.where(here, out.events[at], 0).astype(np.int64),
-        "deviation_before": deviation_before.astype(np.float64),
-        "deviation": new_pool["deviation"].to_numpy(np.float64),
-        "anomaly": np.where(here, out.anomaly[at], 0.0),
-        "entry": here & ~rated[at],
-        "rating_in": np.where(here, out.rating_in[at], rating_before),
-    })
-
-
-def _contribution_rows(label: str, chunk: pd.DataFrame, players: pd.Index, sides: _Sides,
-                       out: _Outcome) -> pd.DataFrame:
-    n = len(chunk)
+    # Every rated player, carried when they did not play (slots in text order).
+    everyone = np.flatnonzero(pool.present)
+    here = np.zeros(len(names), dtype=bool)
+    here[slots] = True
+    here = here[everyone]
+    pos = np.zeros(len(names), dtype=np.intp)
+    pos[slots] = np.arange(len(slots))
+    at = pos[everyone]
+    rating_before = np.where(here, before[at], old_rating[everyone])
     colour = chunk["colour"].to_numpy(str)
+    return _PeriodRows(
+        label=index, start=_instant(chunk["date"].min()), end=_instant(chunk["date"].max()),
+        slots=everyone,
+        floats=np.stack([
+            rating_before, pool.rating[everyone],
+            np.where(here, out.deviation_in[at], old_deviation[everyone]),
+            pool.deviation[everyone], np.where(here, out.anomaly[at], 0.0),
+            np.where(here, out.rating_in[at], rating_before),
+        ]).astype(np.float64),
+        events=np.where(here, out.events[at], 0).astype(np.int64),
+        entry=here & ~rated[at],
+        me=slots[sides.me], opp=slots[sides.opp], result=sides.r,
+        handicap=np.tile(chunk["handicap"].to_numpy(np.int64), 2),
+        colour=np.concatenate([colour, np.where(colour == "w", "b", "w")]),
+        contributions=dict(out.contributions),
+    ), shift
+
+
+def _instant(value: object) -> np.datetime64:
+    """A date of the games frame (NaT when the frame has none) as a datetime64 of the output."""
+    return pd.Series([value], dtype=_DATE).to_numpy()[0]
+
+
+def _texts(values: Sequence[str] | npt.NDArray[np.object_],
+           index: Codes) -> pd.api.extensions.ExtensionArray:
+    """``values[index]`` as a text column, taken as one array (not a Python object per row)."""
+    return pd.array(np.asarray(values, dtype=object), dtype="str").take(index)
+
+
+def _ratings_frame(periods: list[_PeriodRows], labels: list[str],
+                   names: npt.NDArray[np.object_]) -> pd.DataFrame:
+    sizes = [len(p.slots) for p in periods]
+    # The float columns become one block of the frame without another copy.
+    block = np.concatenate([p.floats for p in periods], axis=1)
+    frame = pd.DataFrame(block.T, columns=list(_RATING_FLOATS), copy=False)
+    frame["period"] = _texts(labels, np.repeat([p.label for p in periods], sizes))
+    frame["period_start"] = np.repeat(np.array([p.start for p in periods], _DATE), sizes)
+    frame["period_end"] = np.repeat(np.array([p.end for p in periods], _DATE), sizes)
+    frame["player"] = _texts(names, np.concatenate([p.slots for p in periods]))
+    frame["events"] = np.concatenate([p.events for p in periods])
+    frame["entry"] = np.concatenate([p.entry for p in periods])
+    return frame[list(RFG_RATINGS_COLUMNS)]
+
+
+def _contributions_frame(periods: list[_PeriodRows], labels: list[str],
+                         names: npt.NDArray[np.object_]) -> pd.DataFrame:
     # Each game's two rows together: the first player's, then the opponent's.
-    order = np.ravel(np.column_stack([np.arange(n), np.arange(n) + n]))
-    frame = pd.DataFrame({
-        "period": label,
-        "player": players.to_numpy()[sides.me].astype(str),
-        "opponent": players.to_numpy()[sides.opp].astype(str),
-        "result": sides.r,
-        "handicap": np.tile(chunk["handicap"].to_numpy(np.int64), 2),
-        "colour": np.concatenate([colour, np.where(colour == "w", "b", "w")]),
-        **out.contributions,
+    orders, offset = [], 0
+    for p in periods:
+        n = len(p.result) // 2
+        orders.append(offset + np.ravel(np.column_stack([np.arange(n), np.arange(n) + n])))
+        offset += 2 * n
+    order = np.concatenate(orders)
+
+    def cat(values: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
+        return np.concatenate(values)[order]
+
+    sizes = [len(p.result) for p in periods]
+    keys = list(periods[0].contributions)
+    return pd.DataFrame({
+        "period": _texts(labels, np.repeat([p.label for p in periods], sizes)[order]),
+        "player": _texts(names, cat([p.me for p in periods])),
+        "opponent": _texts(names, cat([p.opp for p in periods])),
+        "result": cat([p.result for p in periods]),
+        "handicap": cat([p.handicap for p in periods]),
+        "colour": _texts(["b", "w"], (cat([p.colour for p in periods]) == "w").astype(np.intp)),
+        **{key: cat([p.contributions[key] for p in periods]) for key in keys},
     })
-    return frame.iloc[order].reset_index(drop=True)
 
 
 # --- the schemes ----------------------------------------------------------------------------------
