@@ -21,15 +21,17 @@ from typing import Protocol, TypeVar
 
 from ._errors import InconsistentResult
 from ._issues import IssueLog
-from ._model import Place
+from ._model import Place, PlayerAsWritten, Unit
 
 __all__ = [
     "PlaceProblem",
     "RankedRow",
+    "UnitRow",
     "WrittenPlace",
     "checked_places",
     "order_problems",
     "parse_place",
+    "ranked_units",
     "shared_places",
 ]
 
@@ -203,3 +205,28 @@ def checked_places(
             column=score_column, value=row.score,
         ))
     return places
+
+
+class UnitRow(RankedRow, Protocol):
+    """A ranked row that carries its unit: the label as written and the players."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def players(self) -> tuple[PlayerAsWritten, ...]: ...
+
+
+_U = TypeVar("_U", bound=UnitRow)
+
+
+def ranked_units(rows: Sequence[_U], log: IssueLog, *, table: str, place_column: str,
+                 score_column: str, unit: str) -> tuple[Unit, ...]:
+    """The rows as units, with shared places for ties (:func:`checked_places`: odd places and
+    places contradicting scores are noted, naming the unit as ``"<unit> <label>"``)."""
+    places = checked_places(rows, log, table=table, place_column=place_column,
+                            score_column=score_column, name=lambda row: f"{unit} {row.label}")
+    return tuple(
+        Unit(place=place, place_text=row.place_text, label=row.label, score=row.score,
+             players=row.players)
+        for place, row in zip(places, rows, strict=True)
+    )

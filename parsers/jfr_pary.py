@@ -80,8 +80,8 @@ from ._jfr import (
     scoring_from_header,
     text_lines,
 )
-from ._model import Event, ParseResult, PlayerAsWritten, Unit
-from ._places import WrittenPlace, checked_places, parse_place
+from ._model import Event, ParseResult, PlayerAsWritten
+from ._places import WrittenPlace, parse_place, ranked_units
 from ._registry import Format
 from ._text import normalise_space, parse_decimal
 
@@ -412,20 +412,6 @@ def _read_rows(
     return rows
 
 
-def _units(rows: Sequence[_Row], columns: _Columns, headers: Sequence[str],
-           log: IssueLog, table: str = _TABLE) -> tuple[Unit, ...]:
-    """Units with shared places for ties; odd places and places contradicting scores are noted."""
-    places = checked_places(
-        rows, log, table=table, place_column=headers[columns.place],
-        score_column=headers[columns.score], name=lambda row: f"pair {row.label}",
-    )
-    return tuple(
-        Unit(place=place, place_text=row.place_text, label=row.label, score=row.score,
-             players=row.players)
-        for place, row in zip(places, rows)
-    )
-
-
 # --- parse ----------------------------------------------------------------------------------
 
 
@@ -455,7 +441,9 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         rows = _read_rows(section.header, columns, log, table=table, stop=stop)
         events.append(Event(
             game="bridge", title=title, date=date_found.date, kind="pairs", scoring=scoring,
-            units=_units(rows, columns, headers, log, table), boards=None, section=name,
+            units=ranked_units(rows, log, table=table, place_column=headers[columns.place],
+                               score_column=headers[columns.score], unit="pair"),
+            boards=None, section=name,
             organiser=heading.organiser, format=NAME,
         ))
     return ParseResult(format=NAME, events=tuple(events), issues=log.issues)

@@ -64,8 +64,8 @@ from ._jfr import (
     read_heading,
     row_cells,
 )
-from ._model import Event, ParseResult, PlayerAsWritten, Unit
-from ._places import WrittenPlace, checked_places, parse_place
+from ._model import Event, ParseResult, PlayerAsWritten
+from ._places import WrittenPlace, parse_place, ranked_units
 from ._registry import Format
 from ._text import normalise_space, parse_decimal
 
@@ -192,7 +192,7 @@ class _Row:
     number: int
     place_text: str
     written: WrittenPlace | None
-    team: str
+    label: str
     score: float | None
     players: tuple[PlayerAsWritten, ...]
     listed: int
@@ -273,22 +273,9 @@ def _check_members(rows: Sequence[_Row], columns: _Columns, log: IssueLog) -> No
     for row in rows:
         if not low <= row.listed <= high:
             log.report(MalformedFile(
-                f"team {row.team} lists {row.listed} members, not {low}-{high}",
+                f"team {row.label} lists {row.listed} members, not {low}-{high}",
                 table=_TABLE, row=row.number, column=column, value=row.listed,
             ))
-
-
-def _units(rows: Sequence[_Row], columns: _Columns, log: IssueLog) -> tuple[Unit, ...]:
-    """Units with shared places for ties; odd places and places contradicting scores are noted."""
-    places = checked_places(
-        rows, log, table=_TABLE, place_column=columns.headers[columns.place],
-        score_column=columns.headers[columns.score], name=lambda row: f"team {row.team}",
-    )
-    return tuple(
-        Unit(place=place, place_text=row.place_text, label=row.team, score=row.score,
-             players=row.players)
-        for place, row in zip(places, rows)
-    )
 
 
 # --- parse ----------------------------------------------------------------------------------
@@ -308,7 +295,9 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     _check_members(rows, columns, log)
     event = Event(
         game="bridge", title=title, date=date_found.date, kind="teams", scoring="VP",
-        units=_units(rows, columns, log), boards=None, section="",
+        units=ranked_units(rows, log, table=_TABLE, place_column=columns.headers[columns.place],
+                           score_column=columns.headers[columns.score], unit="team"),
+        boards=None, section="",
         organiser=heading.organiser, format=NAME,
     )
     return ParseResult(format=NAME, events=(event,), issues=log.issues)

@@ -56,8 +56,8 @@ from ._jfr import (
     scoring_from_header,
     text_lines,
 )
-from ._model import Event, ParseResult, PlayerAsWritten, Unit
-from ._places import WrittenPlace, checked_places, parse_place
+from ._model import Event, ParseResult, PlayerAsWritten
+from ._places import WrittenPlace, parse_place, ranked_units
 from ._registry import Format
 from ._text import normalise_space, parse_decimal
 
@@ -276,19 +276,6 @@ def _read_rows(header_row: Element, columns: _Columns, log: IssueLog) -> list[_R
     return rows
 
 
-def _units(rows: Sequence[_Row], columns: _Columns, log: IssueLog) -> tuple[Unit, ...]:
-    """Units with shared places for ties; odd places and places contradicting scores are noted."""
-    places = checked_places(
-        rows, log, table=_TABLE, place_column=columns.headers[columns.place],
-        score_column=columns.headers[columns.score], name=lambda row: f"pair {row.label}",
-    )
-    return tuple(
-        Unit(place=place, place_text=row.place_text, label=row.label, score=row.score,
-             players=row.players)
-        for place, row in zip(places, rows)
-    )
-
-
 # --- parse ----------------------------------------------------------------------------------
 
 
@@ -309,7 +296,10 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
             "result column is neither percent nor IMP; scoring left unknown",
             table=_TABLE, column=score_header, value=score_header,
         ), level="info")
-    units = _units(_read_rows(header_row, columns, log), columns, log)
+    units = ranked_units(
+        _read_rows(header_row, columns, log), log, table=_TABLE,
+        place_column=columns.headers[columns.place], score_column=score_header, unit="pair",
+    )
     event = Event(
         game="bridge", title=title, date=date_found.date, kind="pairs", scoring=scoring,
         units=units, boards=None, section="", organiser=heading.organiser, format=NAME,
