@@ -23,7 +23,7 @@ checks; what they read alike lives here:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,7 @@ __all__ = [
     "Element",
     "Heading",
     "cell_text",
+    "data_rows",
     "decode_page",
     "event_date_and_title",
     "federation_id",
@@ -152,6 +153,32 @@ def row_cells(row: Element) -> list[Element]:
 
 def cell_text(cell: Element) -> str:
     return normalise_space(cell.text_content())
+
+
+def data_rows(
+    rows: Iterable[Element], *, skip: Callable[[Element, list[str]], bool], width: int,
+    log: IssueLog, table: str,
+) -> Iterator[list[Element]]:
+    """The cells of each data row of a results table, in order: only ``<tr>`` elements; blank
+    rows and rows ``skip(row, texts)`` rejects (repeated headers, captions) are passed over;
+    a row with fewer than ``width`` cells is reported and skipped. The rows are numbered by
+    the data rows before them (the number a report about a row names)."""
+    count = 0
+    for tr in rows:
+        if not isinstance(tr.tag, str) or tr.tag != "tr":
+            continue
+        cells = row_cells(tr)
+        texts = [cell_text(c) for c in cells]
+        if not any(texts) or skip(tr, texts):
+            continue
+        if len(cells) < width:
+            log.report(MalformedFile(
+                "row has fewer cells than the header; skipped", table=table,
+                row=count + 1, value=" | ".join(texts),
+            ))
+            continue
+        count += 1
+        yield cells
 
 
 # --- scoring --------------------------------------------------------------------------------

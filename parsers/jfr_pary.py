@@ -67,6 +67,7 @@ from ._jfr import (
     TEAMY_FOOTER,
     Element,
     cell_text,
+    data_rows,
     decode_page,
     event_date_and_title,
     federation_id,
@@ -394,19 +395,12 @@ def _read_rows(
     """Every pair's row below the header up to ``stop`` (the next section's header); blank
     spacer rows, caption rows and repeated headers are skipped."""
     headers = [cell_text(c) for c in row_cells(header_row)]
-    rows: list[_Row] = []
-    for tr in _iter_rows(header_row, stop):
-        cells = row_cells(tr)
-        texts = [cell_text(c) for c in cells]
-        if not any(texts) or _columns(texts) is not None or _row_caption(tr, texts) is not None:
-            continue
-        if len(cells) < columns.width:
-            log.report(MalformedFile(
-                "row has fewer cells than the header; skipped", table=table,
-                row=len(rows) + 1, value=" | ".join(texts),
-            ))
-            continue
-        rows.append(_read_row(len(rows) + 1, cells, columns, headers, log, table))
+    cells = data_rows(
+        _iter_rows(header_row, stop), width=columns.width, log=log, table=table,
+        skip=lambda tr, texts: _columns(texts) is not None or _row_caption(tr, texts) is not None,
+    )
+    rows = [_read_row(number, row, columns, headers, log, table)
+            for number, row in enumerate(cells, 1)]
     if not rows:
         raise MalformedFile("the results table has no pairs", file=log.file, table=table)
     return rows

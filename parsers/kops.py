@@ -46,6 +46,7 @@ from ._issues import IssueLog, source_name
 from ._jfr import (
     Element,
     cell_text,
+    data_rows,
     decode_page,
     event_date_and_title,
     is_placeholder,
@@ -256,21 +257,9 @@ def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: Iss
 
 def _read_rows(header_row: Element, columns: _Columns, log: IssueLog) -> list[_Row]:
     """Every pair's row below the header; blank rows and repeated headers are skipped."""
-    rows: list[_Row] = []
-    for tr in header_row.itersiblings():
-        if not isinstance(tr.tag, str) or tr.tag != "tr":
-            continue
-        cells = row_cells(tr)
-        texts = [cell_text(c) for c in cells]
-        if not any(texts) or _columns(texts) is not None:
-            continue
-        if len(cells) < columns.width:
-            log.report(MalformedFile(
-                "row has fewer cells than the header; skipped", table=_TABLE,
-                row=len(rows) + 1, value=" | ".join(texts),
-            ))
-            continue
-        rows.append(_read_row(len(rows) + 1, cells, columns, log))
+    cells = data_rows(header_row.itersiblings(), skip=lambda _, texts: _columns(texts) is not None,
+                      width=columns.width, log=log, table=_TABLE)
+    rows = [_read_row(number, row, columns, log) for number, row in enumerate(cells, 1)]
     if not rows:
         raise MalformedFile("the results table has no pairs", file=log.file, table=_TABLE)
     return rows
