@@ -517,3 +517,17 @@ def test_a_page_that_lies_about_its_charset(
     expected = [p.name for e in sample.events for u in e.units for p in u.players]
     assert names == expected
     assert any("ą" in n for n in names)  # the letter on which cp1250 and ISO-8859-2 differ
+
+
+def test_a_row_shorter_than_the_header_is_reported_and_skipped() -> None:
+    rows = re.findall(r'<tr><td class="n">&nbsp;</td><td class="c">\d+</td>.*?</tr>', SAMPLE_TEXT)
+    cut = [m.end() for m in re.finditer(r"</td>", rows[3])][2]
+    result = _parse(SAMPLE_TEXT.replace(rows[3], rows[3][:cut] + "</tr>", 1))
+    units = result.events[0].units
+    assert len(units) == len(rows) - 1
+    short = [i for i in result.issues if "fewer cells than the header" in i.message]
+    assert len(short) == 1
+    # the rows are numbered by the data rows before them: three, so this is row 4
+    assert short[0].where == "file W-test.html, table results, row 4"
+    with pytest.raises(MalformedFile):
+        _parse(SAMPLE_TEXT.replace(rows[3], rows[3][:cut] + "</tr>", 1), strict=True)
