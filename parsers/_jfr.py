@@ -34,7 +34,8 @@ from ._dates import DateMatch, find_date, strip_date
 from ._errors import MalformedFile
 from ._issues import IssueLog
 from ._model import Scoring
-from ._text import decode_bytes, html_declared_charset, normalise_space
+from ._places import WrittenPlace, parse_place
+from ._text import decode_bytes, html_declared_charset, normalise_space, parse_decimal
 
 __all__ = [
     "PLACE_HEADER",
@@ -53,6 +54,8 @@ __all__ = [
     "kops_generator",
     "read_document",
     "read_heading",
+    "read_place",
+    "read_score",
     "row_cells",
     "scoring_from_header",
     "text_lines",
@@ -153,6 +156,31 @@ def row_cells(row: Element) -> list[Element]:
 
 def cell_text(cell: Element) -> str:
     return normalise_space(cell.text_content())
+
+
+def read_place(cell: Element, where: dict[str, Any]) -> tuple[str, WrittenPlace | None]:
+    """A row's place cell as written and read; an unreadable place is an error naming the cell
+    (``where``: the file, table, row and column keywords of the error)."""
+    text = cell_text(cell)
+    try:
+        return text, parse_place(text)
+    except ValueError:
+        raise MalformedFile("invalid place", value=text, **where) from None
+
+
+def read_score(cell: Element, where: dict[str, Any], log: IssueLog, *, unit: str,
+               what: str) -> float | None:
+    """A row's score cell (``what``: ``result``, ``VP total``): an unreadable score is reported
+    and left empty, an empty cell is reported as missing for ``unit`` (``pair 7``)."""
+    text = cell_text(cell)
+    score: float | None = None
+    try:
+        score = parse_decimal(text)
+    except ValueError:
+        log.report(MalformedFile(f"invalid {what}; left empty", value=text, **where))
+    if score is None and not text:
+        log.report(MalformedFile(f"{unit} has no {what}", value=text, **where))
+    return score
 
 
 def data_rows(

@@ -77,14 +77,16 @@ from ._jfr import (
     kops_generator,
     read_document,
     read_heading,
+    read_place,
+    read_score,
     row_cells,
     scoring_from_header,
     text_lines,
 )
 from ._model import Event, ParseResult, PlayerAsWritten
-from ._places import WrittenPlace, parse_place, ranked_units
+from ._places import WrittenPlace, ranked_units
 from ._registry import Format
-from ._text import normalise_space, parse_decimal
+from ._text import normalise_space
 
 __all__ = ["FORMAT", "detect", "parse"]
 
@@ -345,11 +347,7 @@ def _read_row(
     def where(column: int) -> dict[str, Any]:
         return {"file": log.file, "table": table, "row": number, "column": headers[column]}
 
-    place_text = cell_text(cells[columns.place])
-    try:
-        written = parse_place(place_text)
-    except ValueError:
-        raise MalformedFile("invalid place", value=place_text, **where(columns.place)) from None
+    place_text, written = read_place(cells[columns.place], where(columns.place))
     label = cell_text(cells[columns.label])
     if not label:
         raise MalformedFile("pair without a number", value=label, **where(columns.label))
@@ -366,16 +364,8 @@ def _read_row(
             "clubs assigned in order",
             value=cell_text(cells[columns.club]), **where(columns.club),
         ))
-    score_text = cell_text(cells[columns.score])
-    score: float | None = None
-    try:
-        score = parse_decimal(score_text)
-    except ValueError:
-        log.report(MalformedFile("invalid result; left empty", value=score_text,
-                                 **where(columns.score)))
-    if score is None and not score_text:
-        log.report(MalformedFile(f"pair {label} has no result", value=score_text,
-                                 **where(columns.score)))
+    score = read_score(cells[columns.score], where(columns.score), log, unit=f"pair {label}",
+                       what="result")
     players = tuple(
         PlayerAsWritten(name=name, federation_id=fid, club=club)
         for (name, fid), club in zip(names, clubs) if not is_placeholder(name)

@@ -63,12 +63,14 @@ from ._jfr import (
     kops_generator,
     read_document,
     read_heading,
+    read_place,
+    read_score,
     row_cells,
 )
 from ._model import Event, ParseResult, PlayerAsWritten
-from ._places import WrittenPlace, parse_place, ranked_units
+from ._places import WrittenPlace, ranked_units
 from ._registry import Format
-from ._text import normalise_space, parse_decimal
+from ._text import normalise_space
 
 __all__ = ["FORMAT", "detect", "parse"]
 
@@ -205,11 +207,7 @@ def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: Iss
         return {"file": log.file, "table": _TABLE, "row": number,
                 "column": columns.headers[column]}
 
-    place_text = cell_text(cells[columns.place])
-    try:
-        written = parse_place(place_text)
-    except ValueError:
-        raise MalformedFile("invalid place", value=place_text, **where(columns.place)) from None
+    place_text, written = read_place(cells[columns.place], where(columns.place))
     team, rest = _split_team_cell(_tokens(cells[columns.team]))
     if not team:
         raise MalformedFile("team without a name", value=team, **where(columns.team))
@@ -226,16 +224,8 @@ def _read_row(number: int, cells: Sequence[Element], columns: _Columns, log: Iss
             f"team {team}: a phantom/robot entry is not a player",
             value=", ".join(name for name, _ in listed), **where(member_column),
         ), level="info")
-    score_text = cell_text(cells[columns.score])
-    score: float | None = None
-    try:
-        score = parse_decimal(score_text)
-    except ValueError:
-        log.report(MalformedFile("invalid VP total; left empty", value=score_text,
-                                 **where(columns.score)))
-    if score is None and not score_text:
-        log.report(MalformedFile(f"team {team} has no VP total", value=score_text,
-                                 **where(columns.score)))
+    score = read_score(cells[columns.score], where(columns.score), log, unit=f"team {team}",
+                       what="VP total")
     return _Row(number, place_text, written, team, score, players, len(listed))
 
 
