@@ -57,6 +57,7 @@ from typing import Any
 
 from ._dates import parse_date
 from ._errors import InconsistentResult, MalformedFile, ParseError
+from ._grid import column_letter
 from ._issues import IssueLog, source_name
 from ._model import Event, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._places import WrittenPlace, shared_places
@@ -237,7 +238,7 @@ def _sheet_records(values: Any, formulas: Any, sheet: str, file: str) -> list[_R
                         raise MalformedFile(
                             "formula without a saved value (open the file in a spreadsheet "
                             "program and save it again)", file=file, table=sheet, row=number,
-                            column=_column_letter(index), value=formula,
+                            column=column_letter(index), value=formula,
                         )
                     cells.append(_cell_text(value))
                 if any(cells):
@@ -247,15 +248,6 @@ def _sheet_records(values: Any, formulas: Any, sheet: str, file: str) -> list[_R
     except Exception as exc:
         raise MalformedFile(f"sheet not readable ({exc})", file=file, table=sheet) from exc
     return records
-
-
-def _column_letter(index: int) -> str:
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
 
 
 def _xlsx_blocks(data: bytes, log: IssueLog) -> _Blocks:
