@@ -36,7 +36,9 @@ from ._frames import (
     empty_ratings,
     empty_startup,
     period_range,
+    text_column,
 )
+from ._go import group_sum
 from ._options import Choice, Date, Number, check_options, option
 
 __all__ = ["BeloParams", "rate_belo"]
@@ -556,13 +558,11 @@ def _rate_period(frozen: Floats, rows: _Rows, params: BeloParams, index: int) ->
 
     # spec §8: combine the period's contributions per player.
     who = pos[counted]
-    # A player's sums across events add their terms in one canonical order: each sum in
-    # ascending order of its own terms (equal terms are interchangeable), so neither the order
-    # of the rows nor the names of the events can change the last bit.
+    # A player's sums across events add their terms in ascending order (group_sum), so neither
+    # the order of the rows nor the names of the events can change the last bit.
     wv, wr = vc[counted], vc[counted] * r_prime[counted]
-    by_v, by_r = np.argsort(wv), np.argsort(wr)
-    W = _group_sum(who[by_v], wv[by_v], size)
-    S = _group_sum(who[by_r], wr[by_r], size)
+    W = group_sum(who, wv, size)
+    S = group_sum(who, wr, size)
     events = np.bincount(who, minlength=size).astype(np.int64)
     H = float(params.history)
     played = W > 0
@@ -756,21 +756,16 @@ def _periods(first_day: int, last_day: int, params: BeloParams) -> pd.PeriodInde
 # --- frames out --------------------------------------------------------------------------------
 
 
-def _texts(values: list[str] | npt.NDArray[np.object_], index: Ints) -> pd.api.extensions.ExtensionArray:
-    """``values[index]`` as a text column, taken as one array (not a Python object per row)."""
-    return pd.array(np.asarray(values, dtype=object), dtype="str").take(index)
-
-
 def _ratings_frame(run: _Run, periods: pd.PeriodIndex, names: npt.NDArray[np.object_],
                    ) -> pd.DataFrame:
     index = np.concatenate([np.full(len(s.slots), s.period) for s in run.shown])
     slots = np.concatenate([s.slots for s in run.shown])
     labels = [str(p) for p in periods]
     return pd.DataFrame({
-        "period": _texts(labels, index),
+        "period": text_column(labels, index),
         "period_start": periods.start_time.normalize().to_numpy("datetime64[us]")[index],
         "period_end": periods.end_time.normalize().to_numpy("datetime64[us]")[index],
-        "player": _texts(names, slots),
+        "player": text_column(names, slots),
         "rating_before": np.concatenate([s.before for s in run.shown]),
         "rating": np.concatenate([s.rating for s in run.shown]),
         "events": np.concatenate([s.events for s in run.shown]).astype(np.int64),
@@ -795,7 +790,7 @@ def _contributions_frame(run: _Run, periods: pd.PeriodIndex, checked: pd.DataFra
         np.concatenate([getattr(part, name) for part in parts], out=block[row])
     frame = pd.DataFrame(block.T, columns=["r", "field_factor", "partner_factor", "weight",
                                            "norm_factor", "r_prime"], copy=False)
-    frame["period"] = _texts([str(p) for p in periods], index)
+    frame["period"] = text_column([str(p) for p in periods], index)
     frame["event_id"] = checked["event_id"].array.take(src)
     frame["date"] = checked["date"].to_numpy()[src]
     # a phantom's row stands under its newcomer (spec §10, §13: the phantom's part)
@@ -805,7 +800,7 @@ def _contributions_frame(run: _Run, periods: pd.PeriodIndex, checked: pd.DataFra
     frame["n"] = checked["n"].to_numpy(np.int64)[src]
     frame["counted"] = cat("counted")
     # reasons travel as small codes until here
-    frame["reason"] = _texts(_reasons(params), cat("reason").astype(np.intp))
+    frame["reason"] = text_column(_reasons(params), cat("reason").astype(np.intp))
     frame["phantom"] = cat("phantom")
     return frame[list(CONTRIBUTIONS_COLUMNS)]
 
@@ -816,13 +811,13 @@ def _phantoms_frame(run: _Run, periods: pd.PeriodIndex,
         return empty_phantoms()
     parts = run.phantoms
     return pd.DataFrame({
-        "period": _texts([str(p) for p in periods],
+        "period": text_column([str(p) for p in periods],
                          np.concatenate([np.full(len(p.slots), p.period) for p in parts])),
-        "player": _texts(names, np.concatenate([p.slots for p in parts])),
+        "player": text_column(names, np.concatenate([p.slots for p in parts])),
         "rating_before": np.concatenate([p.before for p in parts]),
         "rating": np.concatenate([p.rating for p in parts]),
         "events_left": np.concatenate([p.events_left for p in parts]).astype(np.int64),
-        "state": _texts(list(PHANTOM_STATES),
+        "state": text_column(list(PHANTOM_STATES),
                         np.concatenate([p.state for p in parts]).astype(np.intp)),
     })
 

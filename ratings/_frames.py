@@ -7,6 +7,7 @@ and ``place`` as floats, every event-level column constant within an event.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
@@ -36,6 +37,7 @@ __all__ = [
     "empty_ratings",
     "empty_startup",
     "period_range",
+    "text_column",
 ]
 
 PeriodUnit: TypeAlias = Literal["quarter", "month", "year"]
@@ -153,6 +155,13 @@ def period_range(
     """Consecutive periods from the one containing ``first`` to the one containing ``last``."""
     freq = PERIOD_FREQUENCIES[unit]
     return pd.period_range(pd.Period(first, freq), pd.Period(last, freq), freq=freq)
+
+
+def text_column(values: Sequence[str] | npt.NDArray[np.object_],
+                index: npt.NDArray[np.integer]) -> pd.api.extensions.ExtensionArray:
+    """``values[index]`` as a text column, taken as one array (not a Python object per row):
+    how the schemes turn codes back into ids and labels when they build their frames."""
+    return pd.array(np.asarray(values, dtype=object), dtype="str").take(index)
 
 
 def _missing_columns(frame: pd.DataFrame, wanted: tuple[str, ...], name: str) -> None:

@@ -163,8 +163,10 @@ def win_probability(
 
 def group_sum(codes: npt.NDArray[np.intp], values: Floats, size: int) -> Floats:
     """Sum of ``values`` per group code ``0..size-1``, adding each group's terms in sorted
-    order: the sums depend only on which values belong to which group, not on row order."""
-    order = np.lexsort((values, codes))
+    order: the sums depend only on which values belong to which group, not on row order.
+    (One sort by value is enough: ``bincount`` adds in the order given, so each group's terms
+    arrive in ascending order, and equal terms are interchangeable.)"""
+    order = np.argsort(values)
     return np.bincount(codes[order], weights=values[order], minlength=size).astype(np.float64)
 
 

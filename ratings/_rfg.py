@@ -50,7 +50,6 @@ Decisions on what the sources leave open (each documented where it is applied):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
@@ -59,7 +58,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ._errors import InputError, OptionError
-from ._frames import RatingRun, empty_normalisations
+from ._frames import RatingRun, empty_normalisations, text_column
 from ._go import (
     IDEAL,
     MIN_DISTANCE,
@@ -577,22 +576,16 @@ def _instant(value: object) -> np.datetime64:
     return pd.Series([value], dtype=_DATE).to_numpy()[0]
 
 
-def _texts(values: Sequence[str] | npt.NDArray[np.object_],
-           index: Codes) -> pd.api.extensions.ExtensionArray:
-    """``values[index]`` as a text column, taken as one array (not a Python object per row)."""
-    return pd.array(np.asarray(values, dtype=object), dtype="str").take(index)
-
-
 def _ratings_frame(periods: list[_PeriodRows], labels: list[str],
                    names: npt.NDArray[np.object_]) -> pd.DataFrame:
     sizes = [len(p.slots) for p in periods]
     # The float columns become one block of the frame without another copy.
     block = np.concatenate([p.floats for p in periods], axis=1)
     frame = pd.DataFrame(block.T, columns=list(_RATING_FLOATS), copy=False)
-    frame["period"] = _texts(labels, np.repeat([p.label for p in periods], sizes))
+    frame["period"] = text_column(labels, np.repeat([p.label for p in periods], sizes))
     frame["period_start"] = np.repeat(np.array([p.start for p in periods], _DATE), sizes)
     frame["period_end"] = np.repeat(np.array([p.end for p in periods], _DATE), sizes)
-    frame["player"] = _texts(names, np.concatenate([p.slots for p in periods]))
+    frame["player"] = text_column(names, np.concatenate([p.slots for p in periods]))
     frame["events"] = np.concatenate([p.events for p in periods])
     frame["entry"] = np.concatenate([p.entry for p in periods])
     return frame[list(RFG_RATINGS_COLUMNS)]
@@ -614,12 +607,12 @@ def _contributions_frame(periods: list[_PeriodRows], labels: list[str],
     sizes = [len(p.result) for p in periods]
     keys = list(periods[0].contributions)
     return pd.DataFrame({
-        "period": _texts(labels, np.repeat([p.label for p in periods], sizes)[order]),
-        "player": _texts(names, cat([p.me for p in periods])),
-        "opponent": _texts(names, cat([p.opp for p in periods])),
+        "period": text_column(labels, np.repeat([p.label for p in periods], sizes)[order]),
+        "player": text_column(names, cat([p.me for p in periods])),
+        "opponent": text_column(names, cat([p.opp for p in periods])),
         "result": cat([p.result for p in periods]),
         "handicap": cat([p.handicap for p in periods]),
-        "colour": _texts(["b", "w"], (cat([p.colour for p in periods]) == "w").astype(np.intp)),
+        "colour": text_column(["b", "w"], (cat([p.colour for p in periods]) == "w").astype(np.intp)),
         **{key: cat([p.contributions[key] for p in periods]) for key in keys},
     })
 
