@@ -62,8 +62,8 @@ def cmd_simulate_federation(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from quality.evaluate import DEFAULT_SCHEMES, evaluate, format_table, report_to_dict
-    from quality.federation import PRESETS, simulate
+    from quality.evaluate import DEFAULT_SCHEMES, evaluate_preset, format_table, report_to_dict
+    from quality.federation import PRESETS
 
     from . import cli
 
@@ -76,7 +76,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     bad = sorted(set(schemes) - set(DEFAULT_SCHEMES))
     if bad:
         cli._fail(f"unknown scheme(s) {', '.join(bad)}; known: {', '.join(DEFAULT_SCHEMES)}")
-    reports = [evaluate(simulate(preset, seed=args.seed), schemes=schemes) for preset in presets]
+    reports = [evaluate_preset(preset, args.seed, schemes) for preset in presets]
     text = "\n\n".join(format_table(report) for report in reports)
     print(text)
     if args.markdown:
