@@ -208,7 +208,8 @@ def _rate_games(args: argparse.Namespace, scheme, params, initial):  # type: ign
 
 def cmd_rate(args: argparse.Namespace) -> int:
     import ratings
-    from parsers import FORMATS, ParseError
+    from parsers import ParseError
+    from parsers.csv_template import parse as read_template
 
     from ._frames import events_to_results
 
@@ -225,7 +226,9 @@ def cmd_rate(args: argparse.Namespace) -> int:
     except OSError as exc:
         _fail(f"cannot read {args.results}: {exc.strerror}")
     try:
-        parsed = FORMATS["csv_template"].parse(data, source=str(args.results))
+        # rating a CSV loads nothing into the warehouse, so the plausibility gate that guards
+        # loading is not asked here: players may be plain ids (P1a) in a calculation
+        parsed = read_template(data, source=str(args.results))
     except ParseError as exc:
         _fail(str(exc.with_file(Path(args.results).name)))
     results = events_to_results(parsed.events)

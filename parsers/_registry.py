@@ -5,15 +5,17 @@ Adding a format is one module with a ``FORMAT`` object plus one line in ``_FORMA
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Protocol
 
 from ._errors import ParseError, UnknownFormat
+from ._gate import gated
 from ._model import ParseResult
 
-__all__ = ["Format", "FORMATS", "detect_format", "parse_bytes"]
+__all__ = ["Format", "FORMATS", "closest_format", "detect_format", "parse_bytes"]
 
 
 class _Detect(Protocol):
@@ -60,12 +62,37 @@ def _load() -> dict[str, Format]:
     formats: dict[str, Format] = {}
     for module_name in _FORMAT_MODULES:
         fmt: Format = importlib.import_module(module_name).FORMAT
-        formats[fmt.name] = fmt
+        # every result goes through the plausibility gate (parsers/_gate.py): a format
+        # registered here cannot hand the warehouse anything the gate has not passed
+        formats[fmt.name] = dataclasses.replace(fmt, parse=gated(fmt.parse))
     return formats
 
 
 FORMATS: dict[str, Format] = _load()
-"""Every registered format by name, in detection order."""
+"""Every registered format by name, in detection order; their ``parse`` is gated."""
+
+
+def closest_format(data: bytes, filename: str = "") -> tuple[Format, str, ParseError] | None:
+    """The format a file no format recognises resembles most (``_near``), what it has of that
+    format, and that format's refusal when asked to read it anyway; None if it resembles none."""
+    from ._near import resemblances
+
+    for near in resemblances(data):
+        fmt = FORMATS.get(near.format)
+        if fmt is None:
+            continue
+        why: ParseError
+        try:
+            fmt.parse(data, source=filename)
+        except ParseError as exc:
+            why = exc
+        except Exception:  # noqa: BLE001 - a parser that cannot even start on it: not close
+            continue
+        else:
+            why = UnknownFormat("it reads as that format but lacks the marks detection looks for; "
+                                f"parse it with --format {fmt.name} if that is what it is")
+        return fmt, near.what, why
+    return None
 
 
 def detect_format(data: bytes, filename: str = "") -> Format:
@@ -78,8 +105,17 @@ def detect_format(data: bytes, filename: str = "") -> Format:
         hits = [f for f in FORMATS.values() if f.fallback and f.detect(data, filename)]
     name = PurePath(filename).name if filename else None
     if not hits:
+        near = closest_format(data, filename)
+        if near is None:
+            raise UnknownFormat(
+                "unknown result format: no format's marks found (nothing came close; "
+                "clubratings parse --list-formats lists them)", file=name,
+            )
+        fmt, what, why = near
         raise UnknownFormat(
-            f"unknown result format; known formats: {', '.join(FORMATS)}", file=name,
+            f"unknown result format; it looks most like {fmt.name} ({what}), "
+            f"but: {why.problem}" + (f": value {why.value!r}" if why.has_value else ""),
+            file=name,
         )
     if len(hits) > 1:
         raise UnknownFormat(

@@ -1,0 +1,347 @@
+"""The plausibility gate: what any parser produced must look like a result list to be loaded.
+
+Every registered format's ``parse()`` passes through :func:`check` (the registry wraps it), so a
+new format cannot bypass it. The gate is the last line behind the parsers' own checks; it looks
+only at the records, never at the bytes, and knows no format except by the ``handles`` flag of
+online platforms whose players are user names.
+
+What it does, in order (docs/rules/gate.md says the same for a reader):
+
+1. **Seat fillers are never players.** A player written as a phantom, sit-out, bye, rest,
+   director, robot (``~~M1``, ``GIB``, ``Robot``), vacant or unknown seat is taken out of its
+   unit; an ``info`` issue says so. A unit left with no player keeps its place (the field was
+   that size), but at least two units of every event must hold players.
+2. **Player names must look like names.** A file is refused (:class:`ImplausibleResult`) when a
+   name is a seat or direction label (``N-S``, ``EW``), a column heading (``Name``, ``Pair``),
+   a pair or table number glued to names (``1-Alfa-Bravo``, ``12 Novák``), a bare number, a
+   card holding or contract (``AKQ84``, ``3NT=``, ``♠``), a call (``Pass``, ``Dbl``), has no two
+   letters, control or replacement characters, or more than :data:`MAX_NAME` characters. Digits
+   inside brackets (``Novák (1234)``) are a note, not part of the name. On platforms whose
+   players are user names (BBO), letters and digits mixed are a user name; a number of five or
+   more digits is too, a shorter one is not.
+3. **Units must fit the event.** At least two ranked units; every place finite, from 1 to the
+   number of units; every score finite; in a pairs event most units hold two players, in an
+   individual event most hold one, in a teams event most hold two or more, a go game two sides
+   of one player each. One player appears once per event (the same federation id or the same
+   full name twice is refused).
+4. **Places need a witness.** When no unit has a score and no place was written (every
+   ``place_text`` empty), the order is only the order of the rows: refused.
+5. **Dates and sizes in range.** The date between 1900 and 2100, boards from 1 to
+   :data:`MAX_BOARDS`, titles and sections at most :data:`MAX_TEXT` characters.
+
+A file with no event at all is refused too: it is not a result list.
+
+Every refusal names the file, the event (title and section) as the table, the unit (its place
+and label) as the row, the player slot as the column, and the value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable
+
+from ._errors import ParseError
+from ._issues import source_name
+from ._model import Event, ParseIssue, ParseResult, PlayerAsWritten, Unit
+
+__all__ = [
+    "ImplausibleResult",
+    "MAX_BOARDS",
+    "MAX_NAME",
+    "MAX_TEXT",
+    "check",
+    "filler_reason",
+    "gated",
+    "junk_reason",
+]
+
+MAX_NAME = 100
+"""Longest plausible player name, in characters."""
+MAX_TEXT = 300
+"""Longest plausible event title, section or organiser, in characters."""
+MAX_BOARDS = 2000
+"""Most boards one event can have (a week-long congress plays fewer)."""
+
+
+class ImplausibleResult(ParseError):
+    """What the parser produced does not look like a result list (the plausibility gate)."""
+
+
+# --- seat fillers -----------------------------------------------------------------------------
+
+_FILLERS = (
+    "phantom", "fantom", "fantome", "phantome", "phantom pair", "phantompair", "sit out",
+    "sitout", "sit-out", "sitting out", "bye", "rest", "pauza", "pausa", "pause", "wolny",
+    "wolna", "volno", "volny", "odpocinok", "odpocinek", "piheno", "director",
+    "tournament director", "td", "sedzia", "rozhodca", "rozhodci", "robot", "robots", "gib",
+    "vacant", "vakant", "empty", "none", "unknown", "nieznany", "neznamy", "ismeretlen",
+    "nn", "n n", "ghost", "dummy", "absent", "missing", "blank", "tbd", "tba", "x",
+)
+_FILLER_SET = frozenset(_FILLERS)
+_FILLER_PREFIX = re.compile(r"^(?:~~|phantom\b|fantom\b|robot\b|sit[- ]?out\b|bye\b|gib\b)",
+                            re.IGNORECASE)
+
+
+def _fold(text: str) -> str:
+    """Lower case, accents off, punctuation to spaces, spaces collapsed."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).replace("ł", "l")
+    plain = re.sub(r"[^\w]+", " ", plain.casefold())
+    return " ".join(plain.split())
+
+
+def filler_reason(name: str) -> str | None:
+    """Why ``name`` is a seat filler (phantom, sit-out, bye, director, robot ...), or None."""
+    text = name.strip()
+    if not text:
+        return "an empty seat"
+    if _FILLER_PREFIX.match(text):
+        return "a seat filler"
+    folded = _fold(text)
+    if folded in _FILLER_SET or not folded and set(text) <= set("-–—?*._/ "):
+        return "a seat filler"
+    return None
+
+
+# --- junk names -------------------------------------------------------------------------------
+
+_LABELS = frozenset(_fold(w) for w in """
+n s e w ns ew n-s e-w n/s e/w nsew north south east west nord sud est ouest nord-sud
+est-ouest nordsud north-south east-west pn wsch zach płn płd pd ew-ns sn we
+name names player players pair pairs team teams total sum score scores place rank pos position
+pct percent percentage board boards contract contracts lead result results table tables
+section round rounds hand hands dealer vul vulnerable vulnerability both all nil
+pass passes all pass double dbl redouble rdbl xx nt notrump no trump spades hearts diamonds clubs
+imps imp vps vp mps mp matchpoints tricks declarer by club clubs masterpoints points pts
+meno mená hráč hráči hrac hraci priezvisko jméno jmeno příjmení prijmeni dvojica dvojice
+pár páry druzstvo družstvo tim tím body poradie umiestnenie pořadí poradi miesto místo
+zawodnik zawodnicy nazwisko imię imie para pary drużyna druzyna miejsce wynik punkty pozycja
+szczegóły szczegoly klub okręg okreg wk pkl
+név nev játékos jatekos helyezés helyezes pont csapat pár
+spieler paar mannschaft platz rang ergebnis punkte
+nom joueur joueurs paire equipe équipe classement
+details detail info history historia
+""".split())
+_CARD_SYMBOLS = re.compile("[\u2660-\u2667]|&(?:spades|hearts|diams|clubs);", re.IGNORECASE)
+_CONTRACT = re.compile(
+    r"^(?:[1-7]\s*(?:nt|sa|ba|bez|[shdcnpkt])\s*(?:xx|x|\*{1,2})?\s*(?:[nsew]\s*)?"
+    r"(?:=|[+-]\s*\d{1,2}|\d{1,2})?)$", re.IGNORECASE)
+_HOLDING = re.compile(r"^(?:[AKQJT98765432x]|10|-){3,13}$")
+_CALLS = frozenset({"pass", "dbl", "rdbl", "double", "redouble", "all pass", "x", "xx", "p",
+                    "pas", "passe", "pasz", "kontra", "rekontra"})
+_GLUED_NUMBER = re.compile(r"^\s*\d+\s*[-.:)/,]?\s*\D")
+_BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_HANDLE = re.compile(r"^[\w.]+$")
+
+
+def _letters(text: str) -> int:
+    return sum(1 for c in text if c.isalpha())
+
+
+def junk_reason(player: PlayerAsWritten, *, handles: bool = False) -> str | None:
+    """Why this name is not a person's name (a label, a fragment, a number ...), or None.
+
+    ``handles``: the format's players are user names of an online platform (BBO), where letters
+    and digits mixed, and long numbers, are names.
+    """
+    name = player.name
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and c not in "\t" for c in name) \
+            or "\ufffd" in name:
+        return "has control or replacement characters"
+    if len(name) > MAX_NAME:
+        return f"is longer than {MAX_NAME} characters"
+    text = name.strip()
+    folded = _fold(text)
+    if _CARD_SYMBOLS.search(text):
+        return "holds card symbols (a hand or contract, not a name)"
+    if folded in _CALLS or folded.replace(" ", "") in {"allpass"}:
+        return "is a call, not a name"
+    if _CONTRACT.match(text.replace(" ", "")):
+        return "is a contract or a score, not a name"
+    if folded in _LABELS or folded.replace(" ", "") in _LABELS:
+        return "is a label or column heading, not a name"
+    compact = re.sub(r"\s+", "", text)
+    if compact.isdigit():
+        if handles and len(compact) >= 5:
+            return None
+        return "is a bare number, not a name"
+    if not player.initials and _HOLDING.match(compact) and (
+            any(c.isdigit() for c in compact) or "x" in compact):
+        return "is a card holding, not a name"
+    if handles and _HANDLE.match(text) and _letters(text) >= 1:
+        return None
+    if _GLUED_NUMBER.match(text):
+        return "starts with a number (a pair or table number glued to the name)"
+    bare = _BRACKETS.sub(" ", text)
+    if any(c.isdigit() for c in bare):
+        return "has digits, which a person's name does not"
+    if _letters(bare) < 2 and not (player.initials and _letters(bare) >= 1):
+        return "has fewer than two letters"
+    return None
+
+
+# --- the gate ---------------------------------------------------------------------------------
+
+_HANDLE_FORMATS = frozenset({"bbo"})
+"""Formats whose players are user names of an online platform."""
+
+
+def _event_name(event: Event, index: int) -> str:
+    text = f"event {index} {event.title!r}" if event.title else f"event {index}"
+    if event.section:
+        text += f" section {event.section!r}"
+    return text
+
+
+def _unit_name(unit: Unit, index: int) -> str:
+    text = f"unit {index}"
+    if unit.label:
+        text += f" ({unit.label!r})"
+    if unit.place_text:
+        text += f", place {unit.place_text!r}"
+    return text
+
+
+def _finite(x: float | None) -> bool:
+    return x is None or (isinstance(x, (int, float)) and math.isfinite(x))
+
+
+def _refuse(problem: str, *, file: str, table: str | None = None, row: str | None = None,
+            column: str | None = None, value: object = None) -> ImplausibleResult:
+    return ImplausibleResult(problem, file=file or None, table=table, row=row, column=column,
+                             value=value)
+
+
+def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -> Event:
+    where = _event_name(event, index)
+    handles = event.format in _HANDLE_FORMATS
+    for label, text in (("title", event.title), ("section", event.section),
+                        ("organiser", event.organiser)):
+        if len(text) > MAX_TEXT:
+            raise _refuse(f"the event's {label} is longer than {MAX_TEXT} characters",
+                          file=file, table=where, column=label, value=text[:60] + "…")
+        if any(unicodedata.category(c) == "Cc" for c in text) or "\ufffd" in text:
+            raise _refuse(f"the event's {label} has control or replacement characters",
+                          file=file, table=where, column=label, value=text)
+    if not 1900 <= event.date.year <= 2100:
+        raise _refuse("the event's date is outside 1900-2100", file=file, table=where,
+                      column="date", value=event.date.isoformat())
+    if event.boards is not None and not 1 <= event.boards <= MAX_BOARDS:
+        raise _refuse(f"the number of boards is outside 1-{MAX_BOARDS}", file=file, table=where,
+                      column="boards", value=event.boards)
+
+    units: list[Unit] = []
+    for u_index, unit in enumerate(event.units, 1):
+        row = _unit_name(unit, u_index)
+        if not _finite(unit.place):
+            raise _refuse("a place is not a finite number", file=file, table=where, row=row,
+                          column="place", value=unit.place)
+        if not _finite(unit.score):
+            raise _refuse("a score is not a finite number", file=file, table=where, row=row,
+                          column="score", value=unit.score)
+        kept: list[PlayerAsWritten] = []
+        for p_index, player in enumerate(unit.players, 1):
+            filler = filler_reason(player.name)
+            if filler is not None:
+                notes.append(ParseIssue(
+                    "info", f"{player.name!r} is {filler}, not a player: left out",
+                    f"{where}, {row}, player {p_index}"))
+                continue
+            junk = junk_reason(player, handles=handles)
+            if junk is not None:
+                raise _refuse(f"a player's name {junk}; this does not look like a result list",
+                              file=file, table=where, row=row, column=f"player {p_index}",
+                              value=player.name)
+            kept.append(player)
+        units.append(unit if len(kept) == len(unit.players)
+                     else dataclasses.replace(unit, players=tuple(kept)))
+
+    n = len(units)
+    staffed = [u for u in units if u.players]
+    ranked = [u for u in staffed if u.place is not None]
+    if len(ranked) < 2:
+        raise _refuse(f"fewer than two ranked units with players ({len(ranked)} of {n} units); "
+                      "a result list ranks at least two", file=file, table=where)
+    for u_index, unit in enumerate(units, 1):
+        if unit.place is not None and not 1 <= unit.place <= n:
+            raise _refuse(f"a place is outside 1-{n} (the event has {n} units)", file=file,
+                          table=where, row=_unit_name(unit, u_index), column="place",
+                          value=unit.place)
+    if not any(u.score is not None for u in units) and not any(u.place_text for u in units):
+        raise _refuse("no unit has a score and no place is written: the order would be only "
+                      "the order of the rows", file=file, table=where)
+
+    sizes = [len(u.players) for u in staffed]
+    shape_problem = _shape_problem(event, sizes)
+    if shape_problem:
+        raise _refuse(shape_problem, file=file, table=where, column="players",
+                      value=dict(sorted(Counter(sizes).items())))
+
+    seen_ids: dict[str, str] = {}
+    seen_names: dict[str, str] = {}
+    for u_index, unit in enumerate(units, 1):
+        for p_index, player in enumerate(unit.players, 1):
+            slot = f"{_unit_name(unit, u_index)}, player {p_index}"
+            fid = (player.federation_id or "").strip()
+            if fid:
+                if fid in seen_ids:
+                    raise _refuse(f"the same federation id twice in one event (also {seen_ids[fid]})",
+                                  file=file, table=where, row=slot, column="federation id",
+                                  value=fid)
+                seen_ids[fid] = slot
+            if player.initials:
+                continue
+            key = _fold(player.name)
+            if key in seen_names and not fid:
+                raise _refuse(f"the same player twice in one event (also {seen_names[key]})",
+                              file=file, table=where, row=slot, column="player",
+                              value=player.name)
+            seen_names.setdefault(key, slot)
+
+    if all(a is b for a, b in zip(units, event.units, strict=True)):
+        return event
+    return dataclasses.replace(event, units=tuple(units))
+
+
+def _shape_problem(event: Event, sizes: list[int]) -> str | None:
+    """Why the units' sizes do not fit the event's kind, or None."""
+    n = len(sizes)
+    if event.game == "go":
+        if n != 2 or any(s != 1 for s in sizes):
+            return "a go game must have two sides of one player each"
+        return None
+    if event.game == "preferans":
+        return None
+    if event.kind == "pairs" and sum(s == 2 for s in sizes) * 4 < n * 3:
+        return "a pairs event whose units are mostly not two players"
+    if event.kind == "individual" and sum(s == 1 for s in sizes) * 4 < n * 3:
+        return "an individual event whose units are mostly not one player"
+    if event.kind == "teams" and sum(s >= 2 for s in sizes) * 2 < n:
+        return "a teams event whose teams mostly have fewer than two players"
+    return None
+
+
+def check(result: ParseResult, *, file: str = "") -> ParseResult:
+    """``result`` if it looks like a result list (fillers taken out, with info issues);
+    :class:`ImplausibleResult` naming file, event, unit, player and value if not."""
+    if not result.events:
+        raise _refuse("no event with results in this file; it does not look like a result list",
+                      file=file)
+    notes: list[ParseIssue] = []
+    events = tuple(_check_event(ev, i, file, notes) for i, ev in enumerate(result.events, 1))
+    if not notes and all(a is b for a, b in zip(events, result.events, strict=True)):
+        return result
+    return dataclasses.replace(result, events=events, issues=result.issues + tuple(notes))
+
+
+def gated(parse: Callable[..., ParseResult]) -> Callable[..., ParseResult]:
+    """``parse`` with every result passed through :func:`check` (what the registry serves)."""
+    def parse_and_check(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
+        return check(parse(data, source=source, strict=strict), file=source_name(source))
+    parse_and_check.__wrapped__ = parse  # type: ignore[attr-defined]
+    parse_and_check.__doc__ = parse.__doc__
+    return parse_and_check
