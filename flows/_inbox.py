@@ -42,6 +42,9 @@ class FileOutcome:
     moved_to: str | None = None
     waiting: tuple[tuple[str, str], ...] = ()
     """(name as written, review item key) of names that wait for review."""
+    warnings: tuple[str, ...] = ()
+    """What the parser worked around while reading the file (its warnings and errors), each as
+    ``message (where)``; the import report lists them per file."""
 
 
 def inbox_files(inbox: Path) -> list[Path]:
@@ -119,6 +122,12 @@ def ingest_file(
     except (ParseError, LoadError) as exc:
         return _reject(path, exc, rejected)
     message = report.summary()
+    warnings = tuple(
+        f"{issue.message} ({issue.where})" if issue.where else issue.message
+        for issue in result.issues if issue.level != "info")
+    if warnings:
+        message += (f"; {len(warnings)} warning(s) from reading it "
+                    "(listed in the import report, public/reports/latest.html)")
     try:
         decided = apply_waiting(wh, report.sha256)  # decisions made right after this file
     except WarehouseError as exc:
@@ -129,5 +138,5 @@ def ingest_file(
     moved = str(_move(path, archive)) if archive is not None else None
     return FileOutcome(
         str(path), report.status, message, report.events, report.replaced_events,
-        report.players_created, moved, report.waiting,
+        report.players_created, moved, report.waiting, warnings,
     )

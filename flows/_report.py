@@ -226,6 +226,7 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
              "players_created", "waiting", "unrated"), 0))
 
     rejected_rows: list[tuple[str, ...]] = []
+    warning_rows: list[tuple[str, ...]] = []
     for outcome in outcomes:
         name = Path(outcome.path).name
         organisers = _file_organisers(wh, outcome) or [NOT_READ]
@@ -241,6 +242,7 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
             str(outcome.players_created), waiting or "-"))
         if outcome.status == "rejected":
             rejected_rows.append((name, _reason(outcome)))
+        warning_rows.extend((name, text) for text in outcome.warnings)
 
     items = open_items(wh)
     waiting_rows = [
@@ -306,6 +308,10 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         "Rejected files", ("file", "reason"), rejected_rows,
         "Nothing from a rejected file was loaded; its reason is also in "
         "inbox/rejected/<file>.reason.txt.", "No file was rejected."))
+    sections.append(_table_or_none(
+        "Warnings from reading the files", ("file", "warning"), warning_rows,
+        "The file was loaded; the parser worked around these. Check that it read what the "
+        "club meant.", "No file loaded with a warning."))
     sections.append(_table_or_none(
         "Names waiting for review",
         ("review key", "name as written", "club", "first event", "date", "occurrences"),

@@ -45,6 +45,7 @@ __all__ = [
     "GENERATION_MARKERS",
     "TITLES",
     "NameForm",
+    "display_name",
     "fold",
     "initials_code",
     "is_initials",
@@ -382,3 +383,23 @@ def split_names_with_initials(text: str, kind: str | None = None) -> tuple[list[
     """
     names = split_pair(text, kind)
     return names, bool(names) and all(is_initials(n) for n in names)
+
+
+_ROMAN = re.compile(r"^[IVX]{2,5}\.?$")
+_CAPS_PIECE = re.compile(r"[^\W\d_]{2,}")
+
+
+def _proper(word: str) -> str:
+    """One ALL-CAPS word in proper case: ``GIBBERD`` -> ``Gibberd``, ``O'BRIEN`` -> ``O'Brien``,
+    ``NOWAK-KOWALSKA`` -> ``Nowak-Kowalska``; a word with a lower-case letter, a Roman numeral
+    (``III``) or a bracketed note (``[SK]``) is left as written."""
+    if word.startswith(("(", "[")) or _ROMAN.match(word) or any(c.islower() for c in word):
+        return word
+    return _CAPS_PIECE.sub(lambda m: m.group(0)[0] + m.group(0)[1:].lower(), word)
+
+
+def display_name(text: str) -> str:
+    """How a name is shown: words written in capitals put in proper case (``GIBBERD John`` ->
+    ``Gibberd John``, ``NOVAK J.`` -> ``Novak J.``); every other word as written. The spelling
+    the file used is kept elsewhere (the warehouse's aliases): this is for display only."""
+    return " ".join(_proper(word) for word in normalise_space(text).split(" "))

@@ -95,3 +95,27 @@ def test_inbox_takes_oldest_first_and_ignores_reasons_and_hidden(tmp_path: Path)
     _drop(inbox, ".partial", b"", 0)
     _drop(inbox, "x.csv.reason.txt", b"", 0)
     assert [p.name for p in inbox_files(inbox)] == ["b.csv", "a.csv"]
+
+
+def test_warnings_of_a_loaded_file_reach_its_line_and_outcome(wh: Warehouse, tmp_path: Path) -> None:
+    """A parser's warnings are counted on the file's one line and kept for the import report."""
+    source = Path(__file__).resolve().parent.parent / "fixtures" / "egd_table"
+    inbox = tmp_path / "inbox"
+    path = _drop(inbox, "table.h", (source / "inconsistent-halves-no-colours.h").read_bytes(), 1)
+    outcome = ingest_file(wh, path, archive=inbox / "archive", rejected=inbox / "rejected")
+    assert outcome.status == "loaded"
+    assert outcome.warnings and all(isinstance(w, str) and w for w in outcome.warnings)
+    assert f"{len(outcome.warnings)} warning(s) from reading it" in outcome.message
+    assert "\n" not in outcome.message
+
+
+def test_names_in_capitals_are_shown_in_proper_case_and_kept_as_written(
+        wh: Warehouse, tmp_path: Path) -> None:
+    data = csv_file(club_event(pairs=[("John GIBBERD", "MARY O'BRIEN"), ("Eva Malá", "Ján Novák"),
+                                      ("Jozef Varga", "Anna Nagyová")]))
+    path = _drop(tmp_path / "inbox", "caps.csv", data, 1)
+    assert ingest_file(wh, path).status == "loaded"
+    names = {r[0] for r in wh.con.execute("SELECT name FROM players").fetchall()}
+    assert {"John Gibberd", "Mary O'Brien"} <= names
+    spellings = {r[0] for r in wh.con.execute("SELECT spelling FROM player_aliases").fetchall()}
+    assert {"John GIBBERD", "MARY O'BRIEN"} <= spellings

@@ -243,3 +243,16 @@ def test_split_pair_never_loses_letters(first: str, second: str) -> None:
         parts = split_pair(text, kind)
         assert _letters("".join(parts)) == _letters(text)
         assert parts == [first, second]
+
+
+@pytest.mark.parametrize("written,shown", [
+    ("GIBBERD", "Gibberd"), ("GIBBERD John", "Gibberd John"), ("NOVAK J.", "Novak J."),
+    ("O'BRIEN", "O'Brien"), ("NOWAK-KOWALSKA Anna", "Nowak-Kowalska Anna"),
+    ("ŻÓŁĆ Łukasz", "Żółć Łukasz"), ("Henry III", "Henry III"), ("Louis XIV", "Louis XIV"),
+    ("JNo", "JNo"), ("McDONALD", "McDONALD"), ("Novák [SK]", "Novák [SK]"),
+    ("Ján Novák", "Ján Novák"),
+])
+def test_display_name_puts_capitals_in_proper_case(written: str, shown: str) -> None:
+    from parsers.names import display_name, name_key
+    assert display_name(written) == shown
+    assert name_key(display_name(written)) == name_key(written)

@@ -63,6 +63,8 @@ def test_report_names_rejected_file_waiting_names_and_unrated_events(tmp_path: P
         ": rejected: ", 1)[1]
     assert "broken.csv" in md and rejected[1].replace("|", "\\|") in md
 
+    assert sections["Warnings from reading the files"].lines == ("No file loaded with a warning.",)
+
     (waiting,) = sections["Names waiting for review"].rows
     assert waiting[0] == "initials:modra:jno:with:5"
     assert waiting[1] == "JNo"
@@ -141,3 +143,14 @@ def test_summary_line_and_plain_progress(tmp_path: Path) -> None:
     ok = [o for o in outcomes if o.status != "rejected"]
     assert summary_line("ingest", 0.04, files=ok) == "ingest ok: 5 files (5 loaded) in 0.0 s"
     assert list(track([1, 2, 3], "files")) == [1, 2, 3]  # not a terminal: plain iteration
+
+
+def test_report_lists_each_files_warnings(tmp_path: Path) -> None:
+    cfg = load_config(_club(tmp_path) / "clubratings.toml")
+    source = ROOT / "fixtures" / "egd_table" / "inconsistent-halves-no-colours.h"
+    shutil.copy(source, tmp_path / "inbox" / "table.h")
+    outcomes, _, report = _run(cfg)
+    (loaded,) = [o for o in outcomes if o.path.endswith("table.h")]
+    rows = {s.title: s for s in report.sections}["Warnings from reading the files"].rows
+    assert [r for r in rows if r[0] == "table.h"] == [("table.h", w) for w in loaded.warnings]
+    assert loaded.warnings and "table.h" in report.html()

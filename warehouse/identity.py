@@ -48,7 +48,9 @@ from typing import Any, Literal, TypeAlias
 from rapidfuzz import fuzz, process
 
 from parsers import Event, PlayerAsWritten
-from parsers.names import NameForm, fold, initials_code, is_initials, name_key, parse_name
+from parsers.names import (
+    NameForm, display_name, fold, initials_code, is_initials, name_key, parse_name,
+)
 
 __all__ = [
     "IdentityResolver",
@@ -540,6 +542,8 @@ class IdentityResolver:
         self.next_id += 1
         if club and club_key(club):
             self._clubs.setdefault(pid, set()).add(club_key(club))
+        if code is None:
+            name = display_name(name)  # GIBBERD -> Gibberd; the file's spelling is an alias
         self._add_player(pid, name, fid, state, origin, code)
         self.new_players.append(NewPlayer(pid, name, fid, state, origin, club))
         return pid
