@@ -444,7 +444,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except CliError as exc:
-        print(f"clubratings: {exc}", file=sys.stderr)
+        one_line = " ".join(str(exc).splitlines())  # an error is one line, whatever it quotes
+        print(f"clubratings: {one_line}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

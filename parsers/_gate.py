@@ -125,7 +125,15 @@ név nev játékos jatekos helyezés helyezes pont csapat pár
 spieler paar mannschaft platz rang ergebnis punkte
 nom joueur joueurs paire equipe équipe classement
 details detail info history historia
+average avg mean top par max min průměr prumer priemer średnia srednia átlag atlag
+s-j v-z k-ny
 """.split())
+_LABEL_LEAD = re.compile(
+    r"^(?:section|sector|table|round|board|pair|team|session|group|flight|strat|sekcja|sektor|"
+    r"stół|stol|stůl|runda|kolo|kolejka|rozdanie|skupina|grupa|sekcia|sekce|csoport|asztal|"
+    r"gruppe|tisch|runde)\s+\S{1,3}$", re.IGNORECASE)
+_TWO_NAMES = re.compile(r"\s[-–—&+/]\s|[&+/]|\s(?:and|und|i|a|és|et)\s(?=\S)", re.IGNORECASE)
+_ADDRESS = re.compile(r"https?:|www\.|@\w+\.|\.(?:html?|php|aspx?)\b", re.IGNORECASE)
 _CARD_SYMBOLS = re.compile("[\u2660-\u2667]|&(?:spades|hearts|diams|clubs);", re.IGNORECASE)
 _CONTRACT = re.compile(
     r"^(?:[1-7]\s*(?:nt|sa|ba|bez|[shdcnpkt])\s*(?:xx|x|\*{1,2})?\s*(?:[nsew]\s*)?"
@@ -162,8 +170,10 @@ def junk_reason(player: PlayerAsWritten, *, handles: bool = False) -> str | None
         return "is a call, not a name"
     if _CONTRACT.match(text.replace(" ", "")):
         return "is a contract or a score, not a name"
-    if folded in _LABELS or folded.replace(" ", "") in _LABELS:
+    if folded in _LABELS or folded.replace(" ", "") in _LABELS or _LABEL_LEAD.match(text):
         return "is a label or column heading, not a name"
+    if _ADDRESS.search(text):
+        return "is an address or a link, not a name"
     compact = re.sub(r"\s+", "", text)
     if compact.isdigit():
         if handles and len(compact) >= 5:
@@ -174,6 +184,8 @@ def junk_reason(player: PlayerAsWritten, *, handles: bool = False) -> str | None
         return "is a card holding, not a name"
     if handles and _HANDLE.match(text) and _letters(text) >= 1:
         return None
+    if not handles and _TWO_NAMES.search(_BRACKETS.sub(" ", text)):
+        return "holds two names (a pair or team not split into its players)"
     if _GLUED_NUMBER.match(text):
         return "starts with a number (a pair or table number glued to the name)"
     bare = _BRACKETS.sub(" ", text)
@@ -234,6 +246,8 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
         raise _refuse(f"the number of boards is outside 1-{MAX_BOARDS}", file=file, table=where,
                       column="boards", value=event.boards)
 
+    clubs = {_fold(c) for c in (event.organiser, *(p.club or "" for u in event.units
+                                                   for p in u.players)) if c}
     units: list[Unit] = []
     for u_index, unit in enumerate(event.units, 1):
         row = _unit_name(unit, u_index)
@@ -252,6 +266,8 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
                     f"{where}, {row}, player {p_index}"))
                 continue
             junk = junk_reason(player, handles=handles)
+            if junk is None and _fold(player.name) in clubs:
+                junk = "is the name of a club, not of a player"
             if junk is not None:
                 raise _refuse(f"a player's name {junk}; this does not look like a result list",
                               file=file, table=where, row=row, column=f"player {p_index}",
@@ -287,7 +303,7 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
         for p_index, player in enumerate(unit.players, 1):
             slot = f"{_unit_name(unit, u_index)}, player {p_index}"
             fid = (player.federation_id or "").strip()
-            if fid:
+            if fid and fid.strip("0-_. ") and fid.casefold() not in {"none", "null", "n/a"}:
                 if fid in seen_ids:
                     raise _refuse(f"the same federation id twice in one event (also {seen_ids[fid]})",
                                   file=file, table=where, row=slot, column="federation id",

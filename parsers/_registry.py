@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Protocol
 
-from ._errors import ParseError, UnknownFormat
+from ._errors import MalformedFile, ParseError, UnknownFormat
 from ._gate import gated
 from ._model import ParseResult
 
@@ -95,14 +95,24 @@ def closest_format(data: bytes, filename: str = "") -> tuple[Format, str, ParseE
     return None
 
 
+def _claims(fmt: Format, data: bytes, filename: str) -> bool:
+    """``fmt.detect``, where a detector that breaks on odd bytes does not claim the file."""
+    try:
+        return bool(fmt.detect(data, filename))
+    except (MemoryError, KeyboardInterrupt):
+        raise
+    except Exception:  # noqa: BLE001 - a detector must not end a run
+        return False
+
+
 def detect_format(data: bytes, filename: str = "") -> Format:
     """The one format that recognises ``data``; ``UnknownFormat`` if none or several do.
 
     Specific formats are asked first; fallback (generic) formats only when none answers.
     """
-    hits = [f for f in FORMATS.values() if not f.fallback and f.detect(data, filename)]
+    hits = [f for f in FORMATS.values() if not f.fallback and _claims(f, data, filename)]
     if not hits:
-        hits = [f for f in FORMATS.values() if f.fallback and f.detect(data, filename)]
+        hits = [f for f in FORMATS.values() if f.fallback and _claims(f, data, filename)]
     name = PurePath(filename).name if filename else None
     if not hits:
         near = closest_format(data, filename)
@@ -129,9 +139,12 @@ def parse_bytes(
 ) -> ParseResult:
     """Detect the format of ``data`` (unless ``fmt`` names it) and parse it.
 
-    Every error raised is a :class:`ParseError` naming ``source``.
+    Every error raised is a :class:`ParseError` naming ``source``; a reader that breaks on
+    the file in a way it did not foresee is a :class:`MalformedFile` naming that reader, so one
+    odd file is refused on its own and never ends a run.
     """
     name = PurePath(source).name if source else ""
+    chosen: Format | None = None
     try:
         if fmt is not None:
             if fmt not in FORMATS:
@@ -144,3 +157,12 @@ def parse_bytes(
         return chosen.parse(data, source=source, strict=strict)
     except ParseError as exc:
         raise exc.with_file(name) from exc
+    except (MemoryError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        reader = chosen.name if chosen is not None else "format detection"
+        text = " ".join(str(exc).split())[:200]
+        raise MalformedFile(
+            f"the {reader} reader could not read this file ({type(exc).__name__}: {text})",
+            file=name or None,
+        ) from exc

@@ -60,7 +60,8 @@ JUNK_NAMES = [
     "12 Novák", "3. Kováč", "7", "112", "0", "AKQ84", "KJ10", "Q9x", "♠AKQ ♥J42", "&spades;AK",
     "3NT=", "4S+1", "6♥X", "2NTxx-2", "Pass", "Dbl", "All pass", "Name", "Pair", "Names",
     "Score", "Contract", "szczegóły", "Miejsce", "Wynik", "Meno", "Hráč", "Név", "Spieler",
-    "Player 1", "Novák\x00", "Nov\ufffdk", "A" * 101, "Ján2 Novák", "%", "+", "1234567",
+    "Player 1", "Section A", "Table 12", "Novák - Kováč", "Novák/Kováč", "Smith & Jones",
+    "Jan i Ewa", "www.bridge.pl", "Average", "Top", "S-J", "Novák\x00", "Nov\ufffdk", "A" * 101, "Ján2 Novák", "%", "+", "1234567",
 ]
 
 
@@ -115,6 +116,17 @@ def test_user_name_platforms_still_refuse_junk(name: str) -> None:
 ])
 def test_real_names_pass(name: str) -> None:
     check(_with_name(name), file="x.html")
+
+
+def test_a_club_name_is_not_a_player() -> None:
+    _refused(_with_name("BK Senec", organiser="BK Senec"), "name of a club")
+
+
+def test_placeholder_federation_ids_are_not_duplicates() -> None:
+    units = _good_units()
+    units[0] = dataclasses.replace(units[0], players=(PlayerAsWritten("A B", "0"),
+                                                      PlayerAsWritten("C D", "0")))
+    check(_result(_event(units)))
 
 
 def test_initials_pass() -> None:
