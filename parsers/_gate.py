@@ -290,6 +290,9 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
     if not any(u.score is not None for u in units) and not any(u.place_text for u in units):
         raise _refuse("no unit has a score and no place is written: the order would be only "
                       "the order of the rows", file=file, table=where)
+    if not any(u.place_text for u in units) and not _scores_agree(units):
+        raise _refuse("no place is written and the places given do not follow the scores",
+                      file=file, table=where, column="place")
 
     sizes = [len(u.players) for u in staffed]
     shape_problem = _shape_problem(event, sizes)
@@ -321,6 +324,14 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
     if all(a is b for a, b in zip(units, event.units, strict=True)):
         return event
     return dataclasses.replace(event, units=tuple(units))
+
+
+def _scores_agree(units: list[Unit]) -> bool:
+    """Places follow the scores: ordered by place, the scores never rise, or never fall."""
+    scored = sorted((u.place, u.score) for u in units
+                    if u.place is not None and u.score is not None)
+    steps = [b[1] - a[1] for a, b in zip(scored, scored[1:]) if b[0] > a[0]]
+    return all(d <= 0 for d in steps) or all(d >= 0 for d in steps)
 
 
 def _shape_problem(event: Event, sizes: list[int]) -> str | None:

@@ -369,7 +369,7 @@ def test_separate_lists_per_scoring_and_kind_section_12(tmp_path: Path) -> None:
     def club(date: str, scoring: str, kind: str, organiser: str = "Club") -> str:
         return "\n".join(
             f"{organiser},{scoring} {kind},{date},{kind},{scoring},24,{u},{u},0,"
-            f"{scoring}{kind}{u}{s},"
+            f"{scoring}{kind} {'ABC'[u - 1]}{s},"
             for u in range(1, 4) for s in ("a", "b"))
 
     data = "\n".join([HEADER, club("2013-08-01", "MP", "pairs"), club("2013-08-02", "IMP", "pairs"),

@@ -173,6 +173,15 @@ def test_places_from_row_order_alone_are_refused() -> None:
     check(_result(_event([dataclasses.replace(u, place_text="") for u in _good_units()])))
 
 
+def test_places_from_row_order_must_follow_the_scores() -> None:
+    units = [dataclasses.replace(u, place_text="") for u in _good_units()]
+    units[1], units[2] = (dataclasses.replace(units[1], score=40.0),
+                          dataclasses.replace(units[2], score=55.0))
+    _refused(_result(_event(units)), "do not follow the scores")
+    written = [dataclasses.replace(u, place_text=str(int(u.place or 0))) for u in units]
+    check(_result(_event(written)))  # a written place stands on its own
+
+
 def test_a_pairs_event_of_single_players_is_refused() -> None:
     units = [dataclasses.replace(u, players=u.players[:1]) for u in _good_units()]
     _refused(_result(_event(units)), "pairs event whose units are mostly not two players")
