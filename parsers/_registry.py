@@ -53,6 +53,7 @@ _FORMAT_MODULES = (
     "parsers.opengotha",
     "parsers.go_html",
     "parsers.preferans_log",
+    "parsers.acblscore_text",
     "parsers.spreadsheet",
     "parsers.html_tables",
 )
