@@ -6,15 +6,21 @@ reads it; spec/inputs.md, "Other games"):
 
 - everything after ``;`` is a comment; header comments carry tags: ``; CL[A]`` class,
   ``; EV[name]``, ``; PC[country, city]``, ``; DT[2023-05-20,2023-05-21]`` (first and last
-  day), ``; HA[h9]`` handicap rule, ``; KM[6.5]`` komi, ``; TM[..]`` time, ``; CM[..]`` comment;
-- one line per player: place, surname and given name (parts of one name joined with ``_``),
+  day; also the SGF shortcuts ``2023-05-20,21`` and ``2023-05-31,06-01`` and the range forms
+  ``..``, `` - ``, ``/`` and ``20-21.05.2023``: the event is dated on the first day),
+  ``; HA[h9]`` handicap rule, ``; KM[6.5]`` komi, ``; TM[..]`` time, ``; CM[..]`` comment;
+- one line per player, its fields separated by spaces or tabs: place (left out on the second
+  and later lines of a tie: the number is then the previous one plus one), surname and given
+  name (parts of one name joined with ``_``, read as a space; a name of placeholders only,
+  ``? ??`` in an online tournament, is no player: their games are left out with a warning),
   grade (``3d``, ``12k``, ``1p``; also upper case, or a bare number = kyu), country code, club,
   then program-specific columns (wins, MMS, SOS, SOSOS, ... - numbers, sometimes a ``0=``), then
   one result per round, and optionally ``|`` and the player's EGD pin;
 - a round result is ``<opponent's place><+|-|=>[/<b|w>[<handicap>]]``: ``12+/w3`` won with white
   giving three stones, ``5-/b`` (= ``5-/b0``) lost with black, ``7=`` jigo. OpenGotha writes
   ``?`` for a result not known yet, ``!`` instead of ``/`` for a result by default (forfeit) and
-  ``?`` for an unknown colour; ``12+w3`` without the slash is read too. ``0+`` / ``0-`` / ``0=``
+  ``?`` for an unknown colour; ``12+w3`` without the slash is read too; a bare ``?`` is a round
+  about which nothing is known yet. ``0+`` / ``0-`` / ``0=``
   are rounds without a game (bye or absence; the free point is not a game).
 
 Round results are found from the right end of each line: every line has the same number of
@@ -22,12 +28,14 @@ rounds, so the count most lines agree on is taken and a leading extra match on a
 tie-break column that reads like ``0=``) is a column, not a round.
 
 Every game is listed twice, once on each player's line; :func:`cross_table_events` emits it once
-and checks that the halves agree (opponents point at each other, opposite results and colours,
-the same handicap). ``go_html`` reads HTML cross tables with the same core.
+and checks that the halves agree (opponents point at each other, opposite results, the same
+handicap). Halves that agree on the result but both give the same colour keep the game, with a
+warning and the colours left unknown. ``go_html`` reads HTML cross tables with the same core.
 
 Errors (``_errors``): a file without a date is a ``MalformedFile``; halves that disagree are an
 ``InconsistentResult`` naming row (the line number), column (``round 3``) and value, reported and
-the game skipped (raised in strict mode).
+the game skipped (raised in strict mode). A table without one game to read is refused
+(``MalformedFile``: no games to read).
 """
 
 from __future__ import annotations
@@ -76,6 +84,7 @@ _PLAYER_LINE = re.compile(r"^\s*\d+\s+\S.*\s\d{1,4}[+\-=]", re.MULTILINE)
 _GRADE = re.compile(r"^\d{1,2}[kdpKDP]?$")
 _COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
+_HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
 # --- the cross-table core (shared with go_html) ---------------------------------------------
@@ -130,6 +139,8 @@ def parse_result_token(text: str) -> tuple[int, str, Colour | None, int | None, 
     """
     if text == "-":  # a round without a game, written as a dash by some programs
         return 0, "-", None, None, False
+    if text in ("?", "0?"):  # nothing known about the round (no pairing written yet)
+        return 0, "?", None, None, False
     match = _TOKEN.match(text)
     if match is None:
         return None
@@ -170,11 +181,11 @@ def _merge(first: HalfGame, second: HalfGame) -> tuple[Colour | None, Colour | N
 
 def _disagreement(first: HalfGame, second: HalfGame) -> str | None:
     """Why the two halves of one game contradict each other, or None."""
+    if "?" in (first.result, second.result):
+        return None  # a result not known yet contradicts nothing
     if not _opposite(first.result, second.result):
         return (f"round {first.round}: players {first.number} and {second.number} both "
                 f"report {first.result!r}/{second.result!r}; expected opposite results")
-    if first.colour is not None and first.colour == second.colour:
-        return f"round {first.round}: players {first.number} and {second.number} both {first.colour}"
     if (first.handicap is not None and second.handicap is not None
             and first.handicap != second.handicap):
         return (f"round {first.round}: players {first.number} and {second.number} disagree on the "
@@ -183,6 +194,11 @@ def _disagreement(first: HalfGame, second: HalfGame) -> str | None:
         return (f"round {first.round}: players {first.number} and {second.number} disagree on "
                 "whether the game was played")
     return None
+
+
+def _same_colour(first: HalfGame, second: HalfGame) -> bool:
+    """Both halves give the same colour: they agree on the game but not on who had black."""
+    return first.colour is not None and first.colour == second.colour
 
 
 def _unit(half: HalfGame, player: PlayerAsWritten, colour: Colour | None) -> Unit:
@@ -196,6 +212,8 @@ def _event(
     fmt: str, board: int | None,
 ) -> Event:
     colour_a, colour_b, handicap = _merge(first, second)
+    if _same_colour(first, second):
+        colour_a = colour_b = None
     unit_a = _unit(first, players[first.number].player, colour_a)
     unit_b = _unit(second, players[second.number].player, colour_b)
     black, white = (unit_b, unit_a) if colour_a == "white" else (unit_a, unit_b)
@@ -284,15 +302,19 @@ def cross_table_events(
         if problem is not None:
             log.report(_inconsistent(problem + "; game skipped", half))
             continue
+        if "?" in (half.result, other.result):
+            log.report(_note(
+                f"round {half.round}: players {half.number} and {other.number}: result not "
+                "known yet; not an event", half), level="info")
+            continue
+        if _same_colour(half, other):
+            log.report(_inconsistent(
+                f"round {half.round}: players {half.number} and {other.number} both write "
+                f"{half.colour}; the game is kept with the colours left unknown", half))
         if half.forfeit:
             log.report(_note(
                 f"round {half.round}: players {half.number} and {other.number}: result by "
                 "default (forfeit); not an event", half), level="info")
-            continue
-        if half.result == "?":
-            log.report(_note(
-                f"round {half.round}: players {half.number} and {other.number}: result not "
-                "known yet; not an event", half), level="info")
             continue
         events.append(_event(half, other, by_number, info, fmt, None))
     if events and any(u.colour is None for e in events for u in e.units):
@@ -345,13 +367,48 @@ def _tags(lines: Sequence[str]) -> dict[str, str]:
     return tags
 
 
+_RANGE_SPLIT = re.compile(r"\s*(?:,|;|\.\.|/|\u2013|\u2014|\s-\s|\bto\b|\bbis\b|\bdo\b)\s*")
+_ISO_DAY = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+_MONTH_DAY = re.compile(r"^(\d{1,2})-(\d{1,2})$")
+_DAY = re.compile(r"^(\d{1,2})$")
+_DOTTED_RANGE = re.compile(r"^(\d{1,2})\.?\s*[-\u2013]\s*(\d{1,2}\.\s?\d{1,2}\.\s?\d{4})$")
+
+
+def _date_list(text: str) -> list[dt.date]:
+    """The days a ``DT[...]`` names, first one first.
+
+    The SGF/EGD forms: ``2017-02-11,2017-02-12``; a part that leaves out the year or the year and
+    month takes them from the part before (``2017-02-11,12``, ``2016-12-30,31,2017-01-01``,
+    ``2017-02-28,03-01``); the range forms ``2017-02-11..2017-02-12``, ``2017-02-11 - 12``,
+    ``2017-02-11/2017-02-12``, ``2017-02-11 to 2017-02-12``; a day range before a dotted date
+    (``11-12.02.2017``) and single dates in the other forms ``_dates.parse_date`` reads."""
+    text = normalise_space(text)
+    dotted = _DOTTED_RANGE.match(text)
+    if dotted:
+        last = parse_date(dotted[2])
+        return [last.replace(day=int(dotted[1])), last]
+    days: list[dt.date] = []
+    for part in (p for p in _RANGE_SPLIT.split(text) if p and p.strip()):
+        part = part.strip()
+        previous = days[-1] if days else None
+        if (m := _ISO_DAY.match(part)) is not None:
+            days.append(dt.date(int(m[1]), int(m[2]), int(m[3])))
+        elif previous is not None and (m := _MONTH_DAY.match(part)) is not None:
+            days.append(dt.date(previous.year, int(m[1]), int(m[2])))
+        elif previous is not None and (m := _DAY.match(part)) is not None:
+            days.append(dt.date(previous.year, previous.month, int(m[1])))
+        else:
+            days.append(parse_date(part))
+    return days
+
+
 def _dates(tags: dict[str, str], file: str) -> tuple[dt.date, dt.date]:
     """``DT[2023-05-20,2023-05-21]`` -> (first day, last day); no date is ``MalformedFile``."""
     text = tags.get("DT", "")
     if not text:
         raise MalformedFile("no tournament date: the file has no DT[...] header", file=file)
     try:
-        days = [parse_date(part) for part in text.split(",") if part.strip()]
+        days = _date_list(text)
     except ValueError:
         raise MalformedFile("invalid tournament date in DT[...]", file=file, value=text) from None
     if not days:
@@ -400,11 +457,18 @@ def _trailing_results(tokens: Sequence[str]) -> int:
     return count
 
 
-def _split_line(row: int, text: str, log: IssueLog) -> _Line | None:
-    """A player line, or None (with an issue) when the line is not one."""
+def _split_line(row: int, text: str, log: IssueLog, previous: int | None = None) -> _Line | None:
+    """A player line, or None (with an issue) when the line is not one.
+
+    A line without its number right after a player line is the next player of a tie (OpenGotha
+    writes the place once per tie): it takes the previous number plus one, the number the
+    opponents' results refer to."""
     body, _, pin_part = text.partition("|")
     tokens = body.split()
     pin = pin_part.split()[0] if pin_part.split() else None
+    if (tokens and not tokens[0].isdigit() and previous is not None
+            and _trailing_results(tokens) > 0):
+        tokens = [str(previous + 1), *tokens]
     if not tokens or not tokens[0].isdigit():
         log.report(MalformedFile("line is not a player line; ignored", row=row,
                                  value=normalise_space(text)))
@@ -421,7 +485,8 @@ def _split_line(row: int, text: str, log: IssueLog) -> _Line | None:
         rest = rest[1:]
     if rest and not _NUMBER.match(rest[0]):
         club = rest[0]
-    player = PlayerAsWritten(name=" ".join(tokens[1:grade_at]), federation_id=pin, club=club)
+    name = normalise_space(" ".join(tokens[1:grade_at]).replace("_", " "))
+    player = PlayerAsWritten(name=name, federation_id=pin, club=club)
     return _Line(row=row, player=CrossPlayer(int(tokens[0]), player, row),
                  tokens=tuple(tokens[len(tokens) - n_results:]))
 
@@ -461,7 +526,7 @@ def _player_lines(text: str, log: IssueLog) -> list[_Line]:
         content = raw.split(";", 1)[0]
         if not content.strip():
             continue
-        line = _split_line(row, content, log)
+        line = _split_line(row, content, log, lines[-1].player.number if lines else None)
         if line is None:
             continue
         number = line.player.number
@@ -484,9 +549,24 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     n_rounds = _rounds(lines)
     if n_rounds == 0:
         raise MalformedFile("no round results on the player lines", file=log.file)
+    nameless = {line.player.number for line in lines
+                if not _HAS_LETTER.search(line.player.player.name)}
+    for line in lines:
+        if line.player.number in nameless:
+            log.report(MalformedFile(
+                f"player {line.player.number} has no name (only placeholders); their games are "
+                "left out", row=line.row, column="name", value=line.player.player.name,
+            ))
+    halves = [h for h in _halves(lines, n_rounds, log)
+              if h.number not in nameless and h.opponent not in nameless]
     events = cross_table_events(
-        [line.player for line in lines], _halves(lines, n_rounds, log), info, fmt=NAME, log=log,
+        [line.player for line in lines if line.player.number not in nameless], halves, info,
+        fmt=NAME, log=log,
     )
+    if not events:
+        why = ("every game is with a player without a name" if nameless
+               else "no round has a played game with a known result")
+        raise MalformedFile(f"no games to read: {why}", file=log.file)
     return ParseResult(format=NAME, events=events, issues=log.issues)
 
 

@@ -25,6 +25,10 @@ The file (OpenGotha's ``tournament.dtd``; spec/inputs.md, "Other games"):
   ``endDate``), said once in an info issue. No ``beginDate`` is a ``MalformedFile``;
 - ``komi`` is the komi of even games; a handicap game's komi is left unknown.
 
+A file without one game to rate is refused (``UnsupportedVariant``): a tournament saved before
+its first pairing holds registrations only ("no games yet"), and one whose games all lack a
+played result has nothing to rate either.
+
 Parsed with ``defusedxml`` (no entity expansion, no external references). Errors name the
 element (``table``: ``Game 3``, counted from 1 in file order) and the attribute (``column``).
 """
@@ -39,7 +43,7 @@ import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
 from ._dates import parse_date
-from ._errors import InconsistentResult, MalformedFile
+from ._errors import InconsistentResult, MalformedFile, ParseError, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._registry import Format
@@ -256,6 +260,8 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     except MalformedFile as exc:
         raise exc.with_file(log.file) from None
     _byes(root, reader.players, log)
+    if not events:
+        raise _no_games(root, len(reader.players), log.file)
     if events:
         log.report(MalformedFile(
             f"the file gives no date per round; games dated on the first day "
@@ -264,6 +270,21 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         ), level="info")
     events.sort(key=lambda e: (e.round or 0, _board(e.section)))
     return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
+
+
+def _no_games(root: ET.Element, n_players: int, file: str) -> ParseError:
+    """The refusal of a file without one game to rate: registrations only (no pairing yet), or
+    games whose results are all unknown, by default or decided by the director."""
+    games = root.findall("Games/Game")
+    if not games:
+        return UnsupportedVariant(
+            f"no games yet: the tournament has {n_players} registered players but no round has "
+            "been paired (a registration list, not results)", file=file, table="Games",
+        )
+    return UnsupportedVariant(
+        f"no games to rate: none of the {len(games)} games has a played result yet "
+        "(unknown, by default or decided by the director)", file=file, table="Games",
+    )
 
 
 def _board(section: str) -> int:

@@ -64,7 +64,7 @@ def test_real_export_games_and_unplayed_rounds() -> None:
     assert (white.colour, white.place, white.label) == ("white", 2.0, "3")
     assert black.players[0].club == "69Ly"
     names = {p.name for e in result.events for u in e.units for p in u.players}
-    assert "de_Butler Tristan" in names and "Rousseau Jérémy" in names
+    assert "de Butler Tristan" in names and "Rousseau Jérémy" in names
     infos = [i for i in result.issues if i.level == "info"]
     assert infos[0].message == "round(s) 5-20: no games (not played); no events"
     byes = [i for i in infos if "has no game" in i.message]
@@ -155,3 +155,75 @@ def test_damaged_files_raise_only_parse_errors(path: Path) -> None:
             parse(bytes(damaged), source=path.name)
         except ParseError:
             pass
+
+
+_TABLE = (
+    "; CL[B]\n; EV[Club Cup]\n; PC[CZ, Brno]\n; DT[{dt}]\n; KM[6.5]\n"
+    "; Pl Name Rk Co Club\n"
+    "{lines}"
+)
+
+
+def _table(lines: str, dt_text: str = "2017-02-11,2017-02-12") -> bytes:
+    return _TABLE.format(dt=dt_text, lines=lines).encode()
+
+
+def test_tab_separated_lines_underscores_and_unknown_results() -> None:
+    data = _table(
+        "1\tvan_der_Berg\tJan\t3d\tNL\tAmst\t2\t2+/w0\t3+/b0\t?\n"
+        "2\tNovak\tPetr\t1d\tCZ\tBrno\t1\t1-/b0\t0-\t3?/w0\n"
+        "3\tKral\tIvo\t2k\tCZ\tBrno\t0\t0-\t1-/w0\t2?/b0\n"
+    )
+    assert detect(data)
+    result = parse(data, source="tabs.h")
+    names = {p.name for e in result.events for u in e.units for p in u.players}
+    assert names == {"van der Berg Jan", "Novak Petr", "Kral Ivo"}
+    assert [e.round for e in result.events] == [1, 2]
+    assert result.events[0].units[0].players[0].club == "Amst"
+    assert any("not known yet" in i.message for i in result.issues)
+
+
+@pytest.mark.parametrize(("written", "start", "end"), [
+    ("2017-02-11,2017-02-12", dt.date(2017, 2, 11), dt.date(2017, 2, 12)),
+    ("2017-02-11,12", dt.date(2017, 2, 11), dt.date(2017, 2, 12)),
+    ("2017-02-28,03-01", dt.date(2017, 2, 28), dt.date(2017, 3, 1)),
+    ("2016-12-30,31,2017-01-01", dt.date(2016, 12, 30), dt.date(2017, 1, 1)),
+    ("2017-02-11..2017-02-12", dt.date(2017, 2, 11), dt.date(2017, 2, 12)),
+    ("2017-02-11 - 2017-02-12", dt.date(2017, 2, 11), dt.date(2017, 2, 12)),
+    ("2017-02-11/2017-02-12", dt.date(2017, 2, 11), dt.date(2017, 2, 12)),
+    ("11-12.02.2017", dt.date(2017, 2, 11), dt.date(2017, 2, 12)),
+    ("2017-02-11", dt.date(2017, 2, 11), dt.date(2017, 2, 11)),
+])
+def test_date_ranges_start_on_the_first_day(written: str, start: dt.date, end: dt.date) -> None:
+    data = _table("1 Novak Petr 1d CZ Brno 2+/w0\n2 Kral Ivo 2k CZ Brno 1-/b0\n", written)
+    (event,) = parse(data, source="range.h").events
+    assert event.date == start
+    assert event.end_date == (end if end != start else None)
+
+
+def test_halves_agreeing_on_the_result_but_not_on_colour_keep_the_game() -> None:
+    data = _table("1 Novak Petr 1d CZ Brno 2+/w0\n2 Kral Ivo 2k CZ Brno 1-/w0\n")
+    result = parse(data, source="colours.h")
+    (event,) = result.events
+    assert [(u.players[0].name, u.place, u.colour) for u in event.units] == [
+        ("Novak Petr", 1.0, None), ("Kral Ivo", 2.0, None)]
+    (warning,) = [i for i in result.issues if i.level == "warning"]
+    assert "both write white" in warning.message
+    with pytest.raises(InconsistentResult):
+        parse(data, source="colours.h", strict=True)
+
+
+def test_a_tie_written_without_its_number_and_nameless_players() -> None:
+    data = _table(
+        "1 Novak Petr 1d CZ Brno 3+/w0\n"
+        "2 ? ?? 2k XX xxxx 4+/b0\n"
+        "  Kral Ivo 2k CZ Brno 1-/b0\n"
+        "4 Svoboda Jan 3k CZ Brno 2-/w0\n"
+    )
+    result = parse(data, source="tie.h")
+    (event,) = result.events
+    assert {u.players[0].name for u in event.units} == {"Novak Petr", "Kral Ivo"}
+    assert any("player 2 has no name" in i.message for i in result.issues)
+    only_nameless = _table("1 ? ? 1d XX xxxx 2+/w0\n2 Kral Ivo 2k CZ Brno 1-/b0\n")
+    with pytest.raises(MalformedFile, match="no games to read"):
+        parse(only_nameless, source="nameless.h")
