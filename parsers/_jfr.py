@@ -22,6 +22,7 @@ checks; what they read alike lives here:
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ import lxml.html
 
 from ._dates import DateMatch, find_date, strip_date
 from ._errors import MalformedFile
-from ._issues import IssueLog
+from ._issues import IssueLog, source_name
 from ._model import Scoring
 from ._places import WrittenPlace, parse_place
 from ._text import decode_bytes, html_declared_charset, normalise_space, parse_decimal
@@ -48,6 +49,8 @@ __all__ = [
     "decode_page",
     "event_date_and_title",
     "federation_id",
+    "clean_heading",
+    "date_from_file_name",
     "heading_lines",
     "is_placeholder",
     "jfr_generator",
@@ -57,6 +60,9 @@ __all__ = [
     "read_place",
     "read_score",
     "row_cells",
+    "infer_scoring",
+    "page_kind",
+    "page_title",
     "scoring_from_header",
     "text_lines",
 ]
@@ -111,6 +117,41 @@ def read_document(text: str, file: str) -> Element:
         return lxml.html.document_fromstring(text)
     except (lxml.etree.ParserError, ValueError) as exc:
         raise MalformedFile(f"not readable as HTML ({exc})", file=file) from exc
+
+
+# --- pages that are not rankings -------------------------------------------------------------
+
+_SCRIPT_DATA = re.compile(r"initAjax\(\s*['\"]([^'\"]+)['\"]", re.IGNORECASE)
+_BOARD_PAGE = re.compile(r"\brozdanie(?:\s+nr)?\s+\d+", re.IGNORECASE)
+_TRAVELLER_WORDS = re.compile(r"\b(?:wist|wst|lew|zapisy?|kont\s*rakt|ktr|minimax)\b", re.IGNORECASE)
+_PAIR_HISTORY = re.compile(r"\b(?:wyniki\s+pary\s+nr|przeciwnicy|historia\s+pary)\b",
+                           re.IGNORECASE)
+_MATCH_PAGE = re.compile(r"\b(?:mecz|runda|segment|rozstawienie|zestawienie)\b", re.IGNORECASE)
+
+
+def page_kind(doc: Element, text: str) -> str | None:
+    """Why a page of these programs that has no ranking is not a result list, or None when
+    nothing tells: a frameset (the index page; the ranking is a frame of it), a frame whose
+    ranking a script loads from a data file, a board's page (hand record and traveller), a
+    pair's history (its score card), a list of boards."""
+    frames = [f.get("src") or "" for f in doc.iter("frame", "iframe")]
+    if doc.find(".//frameset") is not None or (frames and doc.find(".//table") is None):
+        names = ", ".join(f for f in frames if f) or "none named"
+        return (f"a frameset (index) page, not a ranking: the results are in its frames "
+                f"({names}); read the results frame instead")
+    words = normalise_space(doc.text_content()) if doc is not None else ""
+    if _PAIR_HISTORY.search(words):
+        return "a pair's history (score card of one pair), not a ranking"
+    if _BOARD_PAGE.search(words) and _TRAVELLER_WORDS.search(words):
+        return "a board's page (hand record and traveller), not a ranking"
+    script = _SCRIPT_DATA.search(text)
+    if script is not None:
+        return (f"the ranking is loaded by a script from {script[1]}: the page itself holds no "
+                "results table (read the full results page W-*.html instead)")
+    links = [normalise_space(a.text_content()) for a in doc.iter("a")]
+    if links and sum(1 for t in links if _BOARD_PAGE.match(t)) >= max(2, len(links) // 2):
+        return "a list of boards, not a ranking"
+    return None
 
 
 # --- cells and text -------------------------------------------------------------------------
@@ -212,14 +253,49 @@ def data_rows(
 # --- scoring --------------------------------------------------------------------------------
 
 
+_IMP_WORDS = re.compile(
+    r"\b(?:imp(?:y|ów|ow|s)?|butler\w*|cross[- ]?imp\w*|na\s+impy|maxy?\s+imp)\b", re.IGNORECASE,
+)
+_MP_WORDS = re.compile(r"\b(?:maksy|na\s+maksy|matchpoint\w*|punkty\s+meczowe|mp)\b|%",
+                       re.IGNORECASE)
+
+
 def scoring_from_header(score_header: str) -> Scoring:
-    """``wynik %`` -> MP; ``+/-``, ``IMP`` -> IMP; anything else -> unknown."""
+    """``wynik %`` -> MP; ``+/-``, ``IMP``, ``butler`` -> IMP; anything else -> unknown."""
     lowered = score_header.lower()
     if "%" in lowered:
         return "MP"
-    if "imp" in lowered or "+/-" in lowered:
+    if "+/-" in lowered or _IMP_WORDS.search(lowered):
         return "IMP"
     return "unknown"
+
+
+def infer_scoring(score_header: str, scores: Sequence[float | None], words: str = "") -> tuple[
+        Scoring, str]:
+    """The scoring of a pairs ranking and why: the result column's header first; a header that
+    does not say (``wynik``, ``WYNIK``, ``pkt``) is decided by the scores - a negative score or
+    totals that sum to about zero are IMPs (butler or cross-IMPs: every IMP won is lost by
+    someone), totals between 0 and 100 around a mean of 50 are percentages - and then by the
+    page's own words (``IMP``, ``butler``; ``maksy``)."""
+    by_header = scoring_from_header(score_header)
+    if by_header != "unknown":
+        return by_header, f"the result column is headed {score_header!r}"
+    known = [s for s in scores if s is not None]
+    if known:
+        total = sum(known)
+        spread = max(abs(s) for s in known) or 1.0
+        if min(known) < 0:
+            return "IMP", "the results include negative scores (IMPs)"
+        if len(known) >= 3 and abs(total) <= 0.02 * spread * len(known):
+            return "IMP", "the results sum to zero (IMPs)"
+    if _IMP_WORDS.search(words):
+        return "IMP", "the page says the event was scored in IMPs"
+    if known and len(known) >= 3 and all(0 <= s <= 100 for s in known) \
+            and 40 <= sum(known) / len(known) <= 60:
+        return "MP", "the results are percentages around 50 (matchpoints)"
+    if _MP_WORDS.search(words):
+        return "MP", "the page says the event was scored in matchpoints"
+    return "unknown", "neither the column header, the scores nor the page say how it was scored"
 
 
 # --- the heading: title, date, organiser ----------------------------------------------------
@@ -234,14 +310,43 @@ class Heading:
     organiser: str
 
 
+_NAVIGATION = re.compile(
+    r"^(?:szczeg[oó][lł]y|wyniki(?:\s+(?:ostateczne|turnieju|końcowe|koncowe|par|sesji))?|"
+    r"powr[oó]t(?:\s+do\s+wynik[oó]w)?|protoko[lł]y(?:\s+rozda[nń])?|rozdania|historia|"
+    r"klasyfikacja(?:\s+\w+)?|ranking|strona\s+g[lł][oó]wna|menu|start|"
+    r"punktacja\s+d[lł]ugofalowa.*|m-ce|miejsce|nr|numer|zawodnicy|wynik|pkt|"
+    r"zapisy|rozstawienie|uk[lł]ad\s+sto[lł][oó]w|kolejno[sś][cć]|bie[zż][aą]ce|"
+    r"\d+|[-\u2013\u2014|•·]+)$",
+    re.IGNORECASE,
+)
+"""Heading lines that are navigation links or column headings, never a title or organiser."""
+_GENERIC_TITLE = re.compile(r"^(?:wyniki|wyniki turnieju|results|protok[oó][lł]|)$", re.IGNORECASE)
+
+
+def _link_texts(element: Element) -> set[str]:
+    return {text for a in element.iter("a") if (text := normalise_space(a.text_content()))}
+
+
 def heading_lines(header_row: Element) -> list[str]:
-    """Text lines of the rows above the column header, top to bottom."""
+    """Text lines of the rows above the column header, top to bottom, without navigation: a
+    line that is only a link's text (``Punktacja długofalowa 2013``, ``szczegóły``) or a column
+    heading is left out (:data:`_NAVIGATION`)."""
     rows = [r for r in header_row.itersiblings(preceding=True) if r.tag == "tr"]
-    return [line for row in reversed(rows) for line in text_lines(row)]
+    lines: list[str] = []
+    for row in reversed(rows):
+        links = _link_texts(row)
+        lines.extend(line for line in text_lines(row) if line not in links)
+    return clean_heading(lines)
+
+
+def clean_heading(lines: Iterable[str]) -> list[str]:
+    """``lines`` without navigation words and column headings (see :data:`_NAVIGATION`)."""
+    return [line for line in lines if not _NAVIGATION.match(line.strip(" :.\u00a0"))]
 
 
 def read_heading(lines: Sequence[str]) -> Heading:
     """Title = first line that is not only a date; organiser = the date line minus its date."""
+    lines = clean_heading(lines)
     dated = [(i, m) for i, line in enumerate(lines) if (m := find_date(line)) is not None]
     date_index: int | None = dated[0][0] if dated else None
     found: DateMatch | None = dated[0][1] if dated else None
@@ -259,37 +364,63 @@ def read_heading(lines: Sequence[str]) -> Heading:
     return Heading(title, found, organiser)
 
 
-def _page_title(doc: Element) -> str:
+def page_title(doc: Element) -> str:
     element = doc.find(".//title")
     return normalise_space(element.text_content()) if element is not None else ""
 
 
+_FILE_DATE = re.compile(
+    r"^(?:[WHAR]-)?[a-z_]*?(?P<y>\d{2}|(?:19|20)\d{2})(?P<m>\d{2})(?P<d>\d{2})(?:wyn|WYN)?$",
+    re.IGNORECASE,
+)
+
+
+def date_from_file_name(source: str) -> DateMatch | None:
+    """JFR Pary names its pages after the tournament's prefix, which clubs write as letters and
+    the date: ``W-wb130808.html`` (8 Aug 2013), ``ZM20151017.html``. A stem that is letters and
+    a valid ``yymmdd`` / ``yyyymmdd`` gives that date; anything else gives None."""
+    stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    match = _FILE_DATE.match(stem)
+    if match is None:
+        return None
+    year = int(match["y"]) + (2000 if len(match["y"]) == 2 else 0)
+    try:
+        day = dt.date(year, int(match["m"]), int(match["d"]))
+    except ValueError:
+        return None
+    if not 1995 <= day.year <= dt.date.today().year + 1:
+        return None
+    return DateMatch(day, 0, 0)
+
+
 def event_date_and_title(
-    doc: Element, text: str, heading: Heading, log: IssueLog,
+    doc: Element, text: str, heading: Heading, log: IssueLog, *, source: str = "",
 ) -> tuple[str, DateMatch]:
-    """The title and date: the heading's, else from ``<title>``, else - with a warning - the
-    date the page was generated (the footer's ``strona wygenerowana 2013-08-08``); a page with
-    none of these is malformed."""
-    page_title = _page_title(doc)
-    in_title = find_date(page_title)
+    """The title and date: the heading's, else from ``<title>``, else - with a note - from the
+    file name (``W-wb130808.html``); never the date the page was generated (the footer's
+    ``strona wygenerowana``: a page regenerated later would date the event wrongly). A page
+    with none of these is malformed. A generic ``<title>`` (``WYNIKI``) is no title."""
+    written_title = page_title(doc)
+    in_title = find_date(written_title)
     title = heading.title
     if not title:
-        title = strip_date(page_title, in_title) if in_title else page_title
+        candidate = strip_date(written_title, in_title) if in_title else written_title
+        title = "" if _GENERIC_TITLE.match(candidate) else candidate
     if heading.date_found is not None:
         return title, heading.date_found
     if in_title is not None:
         return title, in_title
+    from_name = date_from_file_name(source or log.file)
+    if from_name is not None:
+        log.report(MalformedFile(
+            "no event date in the heading or title; dated by the file name",
+            table="heading", value=source_name(source or log.file),
+        ), level="info")
+        return title, from_name
     generated = _GENERATED.search(text)
-    if generated is not None:
-        found = find_date(generated[1])
-        if found is not None:
-            log.report(MalformedFile(
-                "no event date in the heading or title; used the date the page was generated",
-                table="heading", value=generated[1],
-            ))
-            return title, found
     raise MalformedFile(
-        "no event date on the page (looked in the heading, the <title> and the footer)",
+        "no event date on the page (looked in the heading, the <title> and the file name"
+        + ("; the footer's generation date is not the event's" if generated else "") + ")",
         file=log.file, table="heading",
     )
 

@@ -80,7 +80,10 @@ from ._jfr import (
     read_place,
     read_score,
     row_cells,
+    infer_scoring,
+    page_kind,
     scoring_from_header,
+    page_title,
     text_lines,
 )
 from ._model import Event, ParseResult, PlayerAsWritten
@@ -105,13 +108,14 @@ def _teamy_page(data: bytes) -> bool:
 
 
 def detect(data: bytes, filename: str = "") -> bool:
-    """A JFR page (generator meta or ``Pary.4.1`` footer) with the ``m-ce`` / ``nr`` header,
-    neither a KoPS2www page nor a JFR Teamy page."""
+    """A page of JFR Pary (generator meta ``JFR 2005`` or the ``Pary.4.1`` footer), neither a
+    KoPS2www page nor a JFR Teamy page. Every such page is claimed, the ranking or not: a page
+    without one (frameset, board, pair history, script-loaded frame) is refused by ``parse``
+    with the reason, not left to a generic reader."""
     made_by_jfr = jfr_generator(data) or _FOOTER.search(data) is not None
-    return bool(
-        made_by_jfr and PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data)
-        and not kops_generator(data) and not _teamy_page(data)
-    )
+    if made_by_jfr and PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data):
+        return not kops_generator(data) and not _teamy_page(data)
+    return bool(made_by_jfr and not kops_generator(data) and not _teamy_page(data))
 
 
 # --- reading the HTML -----------------------------------------------------------------------
@@ -161,7 +165,8 @@ _PLACE_NAMES = frozenset({"m-ce", "miejsce", "msc."})
 _LABEL_NAMES = frozenset({"nr", "numer", "nr pary"})
 _NAMES_NAMES = frozenset({"", "zawodnicy", "nazwiska", "nazwisko", "para"})
 _CLUB_NAMES = frozenset({"klub"})
-_SCORE_NAMES = frozenset({"%", "+/-", "imp", "impy", "pkt", "punkty"})
+_SCORE_NAMES = frozenset({"%", "+/-", "imp", "impy", "pkt", "punkty", "butler", "cross-imp",
+                          "maksy", "mp"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +261,7 @@ def _caption(header_row: Element) -> str | None:
     return None
 
 
-def _find_sections(doc: Element, file: str) -> list[_Section]:
+def _find_sections(doc: Element, file: str, text: str = "") -> list[_Section]:
     """The page's rankings in order; ``MalformedFile`` if it has none (see module doc)."""
     sections: list[_Section] = []
     for row in doc.iter("tr"):
@@ -271,6 +276,9 @@ def _find_sections(doc: Element, file: str) -> list[_Section]:
         if other_table or caption is not None:
             sections.append(_Section(row, columns, caption))
     if not sections:
+        reason = page_kind(doc, text)
+        if reason is not None:
+            raise UnsupportedVariant(f"not a results page: {reason}", file=file)
         raise MalformedFile(
             "no results table: no row with the columns 'm-ce', 'nr', names and 'wynik'",
             file=file,
@@ -404,9 +412,11 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     log = IssueLog(file=source_name(source), strict=strict)
     text = decode_page(data, log)
     doc = read_document(text, log.file)
-    sections = _find_sections(doc, log.file)
-    heading = read_heading(heading_lines(sections[0].header))
-    title, date_found = event_date_and_title(doc, text, heading, log)
+    sections = _find_sections(doc, log.file, text)
+    lines = heading_lines(sections[0].header)
+    heading = read_heading(lines)
+    title, date_found = event_date_and_title(doc, text, heading, log, source=source)
+    words = " ".join([*lines, title, page_title(doc)])
     if not title:
         log.report(MalformedFile("no event title on the page", table="heading", has_value=False))
     names = _section_names(sections, log)
@@ -415,14 +425,14 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         table = name or _TABLE
         stop = sections[index + 1].header if index + 1 < len(sections) else None
         columns = section.columns
-        scoring = scoring_from_header(columns.score_header)
-        if scoring == "unknown":
-            log.report(UnsupportedVariant(
-                "result column is neither percent nor IMP; scoring left unknown",
-                table=table, column=columns.score_header, value=columns.score_header,
-            ), level="info")
         headers = [cell_text(c) for c in row_cells(section.header)]
         rows = _read_rows(section.header, columns, log, table=table, stop=stop)
+        scoring, why = infer_scoring(columns.score_header, [r.score for r in rows], words)
+        if scoring_from_header(columns.score_header) == "unknown":
+            log.report(UnsupportedVariant(
+                f"the result column does not name the scoring; {scoring}: {why}", table=table,
+                column=columns.score_header, value=columns.score_header,
+            ), level="info")
         events.append(Event(
             game="bridge", title=title, date=date_found.date, kind="pairs", scoring=scoring,
             units=ranked_units(rows, log, table=table, place_column=headers[columns.place],

@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ._errors import MalformedFile
+from ._errors import MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._jfr import (
     PLACE_HEADER,
@@ -61,6 +61,7 @@ from ._jfr import (
     is_placeholder,
     jfr_generator,
     kops_generator,
+    page_kind,
     read_document,
     read_heading,
     read_place,
@@ -85,12 +86,17 @@ _VP_HEADER = re.compile(rb">\s*(?:VP|PKT\.?|punkty|suma VP|razem)\s*<", re.IGNOR
 
 
 def detect(data: bytes, filename: str = "") -> bool:
-    """A JFR page (generator meta or ``Teamy`` footer) with ``m-ce``, team and VP columns."""
+    """A JFR page (generator meta or ``Teamy`` footer) with ``m-ce``, team and VP columns; or
+    any page with the ``Teamy`` footer (a round, a match, a board, the frameset), which
+    ``parse`` refuses with the reason instead of leaving it to a generic reader."""
+    if kops_generator(data):
+        return False
     made_by_jfr = jfr_generator(data) or TEAMY_FOOTER.search(data) is not None
-    return bool(
-        made_by_jfr and not kops_generator(data) and PLACE_HEADER.search(data)
+    leaderboard = bool(
+        made_by_jfr and PLACE_HEADER.search(data)
         and TEAM_HEADER.search(data) and _VP_HEADER.search(data)
     )
+    return leaderboard or TEAMY_FOOTER.search(data) is not None
 
 
 # --- the column header ----------------------------------------------------------------------
@@ -127,11 +133,20 @@ def _columns(headers: Sequence[str]) -> _Columns | None:
     return _Columns(place, team, scores[-1], members, tuple(headers))
 
 
-def _find_header(doc: Element, file: str) -> tuple[Element, _Columns]:
+_MATCH_PAGE = re.compile(r"\b(?:mecz\w*|runda|rundy|segment\w*|sesja|zestawienie|"
+                         r"rozstawienie|wyniki\s+mecz\w*)\b", re.IGNORECASE)
+
+
+def _find_header(doc: Element, file: str, text: str = "") -> tuple[Element, _Columns]:
     for row in doc.iter("tr"):
         columns = _columns([cell_text(c) for c in row_cells(row)])
         if columns is not None:
             return row, columns
+    reason = page_kind(doc, text)
+    if reason is None and _MATCH_PAGE.search(normalise_space(doc.text_content())):
+        reason = "a round's or a match's page (match scores), not the leaderboard"
+    if reason is not None:
+        raise UnsupportedVariant(f"not a results page: {reason}", file=file)
     raise MalformedFile(
         "no leaderboard: no row with the columns 'm-ce', 'drużyna' and 'VP'", file=file,
     )
@@ -265,9 +280,9 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     log = IssueLog(file=source_name(source), strict=strict)
     text = decode_page(data, log)
     doc = read_document(text, log.file)
-    header_row, columns = _find_header(doc, log.file)
+    header_row, columns = _find_header(doc, log.file, text)
     heading = read_heading(heading_lines(header_row))
-    title, date_found = event_date_and_title(doc, text, heading, log)
+    title, date_found = event_date_and_title(doc, text, heading, log, source=source)
     if not title:
         log.report(MalformedFile("no event title on the page", table="heading", has_value=False))
     rows = _read_rows(header_row, columns, log)

@@ -46,6 +46,7 @@ from ._issues import IssueLog, source_name
 from ._jfr import (
     Element,
     cell_text,
+    clean_heading,
     data_rows,
     decode_page,
     event_date_and_title,
@@ -56,6 +57,9 @@ from ._jfr import (
     read_place,
     read_score,
     row_cells,
+    infer_scoring,
+    page_kind,
+    page_title,
     scoring_from_header,
     text_lines,
 )
@@ -76,10 +80,11 @@ _NUMBER_HEADER = re.compile(rb">\s*numer\s*<", re.IGNORECASE)
 
 
 def detect(data: bytes, filename: str = "") -> bool:
-    """The KoPS2www generator meta and the ``miejsce`` / ``numer`` column header."""
-    return bool(
-        kops_generator(data) and _PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data)
-    )
+    """The KoPS2www generator meta: every KoPS page is claimed, the ranking (``miejsce`` /
+    ``numer`` header) or not; a page without one (the frameset ``index.html``, a pair's history
+    ``h8.html``, a board ``p1.html``, the list of boards ``roz.html``) is refused by ``parse``
+    with the reason."""
+    return kops_generator(data)
 
 
 # --- the column header ----------------------------------------------------------------------
@@ -87,7 +92,8 @@ def detect(data: bytes, filename: str = "") -> bool:
 _PLACE_NAMES = frozenset({"miejsce", "m-ce"})
 _LABEL_NAMES = frozenset({"numer", "nr"})
 _ID_NAMES = frozenset({"pzbs", "id", "nr pzbs"})
-_SCORE_NAMES = frozenset({"%", "wynik", "wynik %", "+/-", "imp", "impy"})
+_SCORE_NAMES = frozenset({"%", "wynik", "wynik %", "+/-", "imp", "impy", "butler", "pkt",
+                          "punkty"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,13 +127,16 @@ def _columns(headers: Sequence[str]) -> _Columns | None:
     return _Columns(place, label, names, score, ids, tuple(headers))
 
 
-def _find_header(doc: Element, file: str) -> tuple[Element, _Columns]:
+def _find_header(doc: Element, file: str, text: str = "") -> tuple[Element, _Columns]:
     """The results header row; ``MalformedFile`` if none, ``UnsupportedVariant`` if several."""
     found = [
         (row, columns) for row in doc.iter("tr")
         if (columns := _columns([cell_text(c) for c in row_cells(row)])) is not None
     ]
     if not found:
+        reason = page_kind(doc, text)
+        if reason is not None:
+            raise UnsupportedVariant(f"not a results page: {reason}", file=file)
         raise MalformedFile(
             "no results table: no row with the columns 'miejsce', 'numer', names and '%'",
             file=file,
@@ -155,7 +164,7 @@ def _heading_lines(header_row: Element) -> list[str]:
             lines.append(tail)
     parent = table.getparent()
     leading = normalise_space(parent.text or "") if parent is not None else ""
-    return ([leading] if leading else []) + lines
+    return clean_heading(([leading] if leading else []) + lines)
 
 
 # --- the rows -------------------------------------------------------------------------------
@@ -263,20 +272,23 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     log = IssueLog(file=source_name(source), strict=strict)
     text = decode_page(data, log)
     doc = read_document(text, log.file)
-    header_row, columns = _find_header(doc, log.file)
-    heading = read_heading(_heading_lines(header_row))
-    title, date_found = event_date_and_title(doc, text, heading, log)
+    header_row, columns = _find_header(doc, log.file, text)
+    lines = _heading_lines(header_row)
+    heading = read_heading(lines)
+    title, date_found = event_date_and_title(doc, text, heading, log, source=source)
     if not title:
         log.report(MalformedFile("no event title on the page", table="heading", has_value=False))
     score_header = columns.headers[columns.score]
-    scoring = scoring_from_header(score_header)
-    if scoring == "unknown":
+    rows = _read_rows(header_row, columns, log)
+    scoring, why = infer_scoring(score_header, [r.score for r in rows],
+                                 " ".join([*lines, title, page_title(doc)]))
+    if scoring_from_header(score_header) == "unknown":
         log.report(UnsupportedVariant(
-            "result column is neither percent nor IMP; scoring left unknown",
+            f"the result column does not name the scoring; {scoring}: {why}",
             table=_TABLE, column=score_header, value=score_header,
         ), level="info")
     units = ranked_units(
-        _read_rows(header_row, columns, log), log, table=_TABLE,
+        rows, log, table=_TABLE,
         place_column=columns.headers[columns.place], score_column=score_header, unit="pair",
     )
     event = Event(

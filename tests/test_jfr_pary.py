@@ -19,6 +19,7 @@ from parsers import (
     detect_format,
 )
 from parsers import jfr_pary
+from parsers._jfr import date_from_file_name, infer_scoring
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SAMPLE_PATH = FIXTURES / "jfr_pary" / "W-wb130808.html"
@@ -201,13 +202,27 @@ def test_date_from_the_page_title_when_the_heading_has_none() -> None:
     assert result.events[0].organiser == ""  # the heading line carries no date
 
 
-def test_generation_date_is_a_last_resort_with_a_warning() -> None:
-    result = _parse(_without_dates(SAMPLE_TEXT))
-    assert result.events[0].date == dt.date(2013, 8, 8)
-    assert [i.level for i in result.issues] == ["warning"]
-    assert "generated" in result.issues[0].message
-    with pytest.raises(MalformedFile):
-        _parse(_without_dates(SAMPLE_TEXT), strict=True)
+def test_the_file_name_dates_a_page_without_a_date_never_the_generation_date() -> None:
+    result = _parse(_without_dates(SAMPLE_TEXT), name="W-wb130815.html", strict=True)
+    assert result.events[0].date == dt.date(2013, 8, 15)
+    assert [(i.level, i.message) for i in result.issues] == [
+        ("info", "no event date in the heading or title; dated by the file name: "
+                 "value 'W-wb130815.html'")]
+    with pytest.raises(MalformedFile, match="generation date is not the event's"):
+        _parse(_without_dates(SAMPLE_TEXT), name="W-results.html")
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("W-wb130808.html", dt.date(2013, 8, 8)),
+    ("wb20151017.html", dt.date(2015, 10, 17)),
+    ("W-zm151017.html", dt.date(2015, 10, 17)),
+    ("W-wb131308.html", None),
+    ("W-test.html", None),
+    ("PCH1003.html", None),
+])
+def test_dates_in_file_names(name: str, expected: dt.date | None) -> None:
+    found = date_from_file_name(f"/inbox/{name}")
+    assert (found.date if found else None) == expected
 
 
 def test_no_date_anywhere_is_malformed() -> None:
@@ -239,11 +254,28 @@ def test_imp_result_column(header: str) -> None:
     assert event.units[-1].score == -31.5
 
 
-def test_unknown_result_column_is_noted() -> None:
+def test_a_result_column_without_the_scoring_is_read_from_the_scores() -> None:
     text = SAMPLE_TEXT.replace('<td class="c">wynik %</td>', '<td class="c">wynik</td>')
     result = _parse(text, strict=True)  # an info note, not a problem
-    assert result.events[0].scoring == "unknown"
+    assert result.events[0].scoring == "MP"
     assert [i.level for i in result.issues] == ["info"]
+    assert "percentages around 50" in result.issues[0].message
+
+
+@pytest.mark.parametrize(("header", "scores", "words", "expected"), [
+    ("wynik %", [61.8, 50.0, 38.2], "", "MP"),
+    ("IMP", [12.0, 0.0, -12.0], "", "IMP"),
+    ("Butler", [1.2, 0.3, 0.1], "", "IMP"),
+    ("WYNIK", [43.33, 41.67, 25.0, -18.67, -67.67, -23.66], "", "IMP"),
+    ("wynik", [20.5, 10.0, -30.5], "", "IMP"),
+    ("wynik", [12.0, 8.0, 5.0], "Turniej par na IMPy", "IMP"),
+    ("wynik", [130.0, 120.0, 95.0], "", "unknown"),
+    ("wynik", [130.0, 120.0, 95.0], "Turniej na maksy", "MP"),
+])
+def test_scoring_from_header_scores_and_words(
+    header: str, scores: list[float], words: str, expected: str,
+) -> None:
+    assert infer_scoring(header, scores, words)[0] == expected
 
 
 # --- charsets -------------------------------------------------------------------------------
@@ -466,7 +498,9 @@ def test_detect_refuses_a_jfr_page_without_the_results_table() -> None:
         '<body class="all"><a href="W-wb130808.html">WYNIKI OSTATECZNE</a>'
         '<p class="f">&nbsp;Pary.4.1.0.23&nbsp;</p></body></html>'
     )
-    assert not jfr_pary.detect(frame.encode("utf-8"))
+    assert jfr_pary.detect(frame.encode("utf-8"))  # claimed, then refused with the reason
+    with pytest.raises(ParseError, match="no results table"):
+        jfr_pary.parse(frame.encode("utf-8"), source="wb130808WYN.html")
 
 
 # --- robustness -----------------------------------------------------------------------------

@@ -178,8 +178,12 @@ def test_detect() -> None:
     assert jfr_teamy.detect(FINAL) and jfr_teamy.detect(TIE)
     # Only the footer says JFR.
     assert jfr_teamy.detect(FINAL.replace(b'<meta name="GENERATOR" content="JFR 2005">', b""))
-    # No VP column: not a leaderboard.
-    assert not jfr_teamy.detect(FINAL.replace(b">VP<", b">IMP<"))
+    # No VP column: not a leaderboard, but a Teamy page: claimed, then refused with the reason.
+    no_vp = FINAL.replace(b">VP<", b">IMP<")
+    assert jfr_teamy.detect(no_vp)
+    with pytest.raises(ParseError):
+        jfr_teamy.parse(no_vp, source="leaderb.html")
+    assert not jfr_teamy.detect(FINAL.replace(b">VP<", b">IMP<").replace(b"Teamy.", b"Tmy."))
     for folder in ("jfr_pary", "kops"):
         for path in (FIXTURES / folder).glob("*.html"):
             assert not jfr_teamy.detect(path.read_bytes(), path.name), path.name
