@@ -13,11 +13,15 @@ checks; what they read alike lives here:
 - **cells**: a row's cells with ``colspan`` repeated (:func:`row_cells`), a cell's text
   (:func:`cell_text`), an element's text lines split at ``<br>`` and blocks (:func:`text_lines`);
 - **the heading**: the lines above the column header (:func:`heading_lines`), title / date /
-  organiser from them (:func:`read_heading`), falling back to ``<title>`` and then the footer's
-  generation date (:func:`event_date_and_title`);
+  organiser from them (:func:`read_heading`) without navigation links and column headings,
+  falling back to ``<title>`` and then the file name's date, never the footer's generation date
+  (:func:`event_date_and_title`);
+- **pages that are not rankings**: framesets, script-loaded frames, boards, pair histories
+  (:func:`page_kind`);
 - **players**: the PZBS member id of a Cezar link (:func:`federation_id`) and seat fillers such as
   ``PHANTOM`` (:func:`is_placeholder`);
-- **scoring** from the result column's header (:func:`scoring_from_header`).
+- **scoring** from the result column's header (:func:`scoring_from_header`), else from the
+  scores and the page's words (:func:`infer_scoring`).
 """
 
 from __future__ import annotations
@@ -126,7 +130,6 @@ _BOARD_PAGE = re.compile(r"\brozdanie(?:\s+nr)?\s+\d+", re.IGNORECASE)
 _TRAVELLER_WORDS = re.compile(r"\b(?:wist|wst|lew|zapisy?|kont\s*rakt|ktr|minimax)\b", re.IGNORECASE)
 _PAIR_HISTORY = re.compile(r"\b(?:wyniki\s+pary\s+nr|przeciwnicy|historia\s+pary)\b",
                            re.IGNORECASE)
-_MATCH_PAGE = re.compile(r"\b(?:mecz|runda|segment|rozstawienie|zestawienie)\b", re.IGNORECASE)
 
 
 def page_kind(doc: Element, text: str) -> str | None:

@@ -16,14 +16,18 @@ Quirks handled:
   with its leading zeros. Unlinked lines are players without an id;
 - **clubs**: one ``<br>`` line per member in the ``klub`` cell; a single line belongs to every
   member; an empty line (``&nbsp;``) means no club;
-- **scoring**: from the result column's header: ``wynik %`` is matchpoints (MP), ``+/-`` or
-  ``IMP`` is IMPs; anything else is ``unknown`` (with a note);
+- **scoring**: from the result column's header: ``wynik %`` is matchpoints (MP), ``+/-``,
+  ``IMP`` or ``butler`` is IMPs; a header that does not say (``wynik``) is decided by the
+  scores (negative totals or totals summing to zero are IMPs, percentages around 50 are MP),
+  then by the page's words (``IMP``, ``butler``, ``maksy``), else ``unknown`` (with a note);
 - **charset**: the meta charset is honoured when it decodes cleanly, otherwise detected
   (pages are UTF-8, ISO-8859-2 or windows-1250; see ``_text``).
 
-Event fields: ``title`` is the first heading line (without a date in it); ``date`` the first date
-in the heading, else in ``<title>``, else - with a warning - the day the page was generated (the
-footer's ``strona wygenerowana 2013-08-08``); a page with none of these is malformed.
+Event fields: ``title`` is the first heading line (without a date in it) that is not a link or a
+column heading (``szczegóły``, ``Punktacja długofalowa``); ``date`` the first date in the
+heading, else in ``<title>``, else - with a note - the file name's (``W-wb130808.html``), never
+the day the page was generated (the footer's ``strona wygenerowana``); a page with none of
+these is malformed.
 ``organiser`` is the rest of the heading line that carries the date ("Warszawa - Polinezyjska"):
 JFR prints the club's place and venue there, which is what tells two clubs' events apart. Boards
 are not on this page (None). Rows in messages are counted from the first pair (row 1).
@@ -47,9 +51,12 @@ has a single ranking without caption).
 Phantom pairs: a player line ``PHANTOM``, ``ROBOT``, ``Bye``, ``pauza`` is not a player; the pair
 keeps its place with the real players only (an info note).
 
-Detection refuses pages that are not JFR Pary rankings although they share its markup: KoPS2www
-pages (generator ``KoPS2www, JFR 2005``, see ``kops``) and JFR Teamy pages (a ``drużyna``
-column or the ``Teamy.x.y`` footer, see ``jfr_teamy``).
+Detection claims every JFR Pary page except KoPS2www pages (generator ``KoPS2www, JFR 2005``,
+see ``kops``) and JFR Teamy pages (a ``drużyna`` column or the ``Teamy.x.y`` footer, see
+``jfr_teamy``). Pages without a ranking are refused with the reason (``UnsupportedVariant``):
+the frameset index page (a board frame and the results frame), the results frame whose table a
+script loads from ``<prefix>WYN.txt``, a board's page (hand record and traveller), a pair's
+history page.
 """
 
 from __future__ import annotations

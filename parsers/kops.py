@@ -22,13 +22,19 @@ Quirks handled:
 - **ties** (spec/inputs.md: shared places): a range ``9-10``, a repeated place or an empty place
   cell below a placed row all give the averaged place (9.5); ``place_text`` keeps the cell;
 - **charset**: ISO-8859-2 declared; an undeclared or mislabelled page is detected (``_text``);
-- **scoring**: ``%`` is matchpoints; ``+/-`` / ``IMP`` IMPs; anything else ``unknown`` (a note);
+- **scoring**: ``%`` is matchpoints; ``+/-`` / ``IMP`` IMPs; a plain ``WYNIK`` column (KoPS's
+  IMP events) is decided by the scores - negative totals or totals summing to zero are IMPs,
+  percentages around 50 MP - then by the page's words; else ``unknown`` (a note);
 - **phantom** seats (``PHANTOM``, ``ROBOT``, ``pauza``) are not players: the pair keeps its place.
 
 Event fields: ``title`` is the first heading line, ``date`` the first date in the heading (else in
 ``<title>``); none is malformed (never today's date). ``organiser`` is the date line without its
 date (``Chorzów``). Boards are not on the page (None); ``section`` is ``""``. Rows in messages
 are counted from the first pair (row 1), the table is ``results``.
+
+Every KoPS page is claimed; pages without the ranking are refused with the reason
+(``UnsupportedVariant``): the frameset ``index.html``, a pair's history ``h8.html``, a board's
+protocol ``p1.html``, the list of boards ``roz.html``.
 
 Checks as in ``jfr_pary``: places that do not follow on and scores contradicting places are
 warnings (``InconsistentResult`` in strict mode).
