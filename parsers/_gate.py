@@ -38,6 +38,7 @@ and label) as the row, the player slot as the column, and the value.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import unicodedata
@@ -86,6 +87,7 @@ _FILLER_PREFIX = re.compile(r"^(?:~~|phantom\b|fantom\b|robot\b|sit[- ]?out\b|by
                             re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _fold(text: str) -> str:
     """Lower case, accents off, punctuation to spaces, spaces collapsed."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -94,6 +96,7 @@ def _fold(text: str) -> str:
     return " ".join(plain.split())
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def filler_reason(name: str) -> str | None:
     """Why ``name`` is a seat filler (phantom, sit-out, bye, director, robot ...), or None."""
     text = name.strip()
@@ -154,9 +157,14 @@ def junk_reason(player: PlayerAsWritten, *, handles: bool = False) -> str | None
     """Why this name is not a person's name (a label, a fragment, a number ...), or None.
 
     ``handles``: the format's players are user names of an online platform (BBO), where letters
-    and digits mixed, and long numbers, are names.
+    and digits mixed, and long numbers, are names. Answers are cached per spelling: a club's
+    players come back every week.
     """
-    name = player.name
+    return _junk_reason(player.name, player.initials, handles)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _junk_reason(name: str, initials: bool, handles: bool) -> str | None:
     if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and c not in "\t" for c in name) \
             or "\ufffd" in name:
         return "has control or replacement characters"
@@ -164,6 +172,8 @@ def junk_reason(player: PlayerAsWritten, *, handles: bool = False) -> str | None
         return f"is longer than {MAX_NAME} characters"
     text = name.strip()
     folded = _fold(text)
+    if "<" in text or ">" in text:
+        return "holds markup (< or >), not a name"
     if _CARD_SYMBOLS.search(text):
         return "holds card symbols (a hand or contract, not a name)"
     if folded in _CALLS or folded.replace(" ", "") in {"allpass"}:
@@ -179,7 +189,7 @@ def junk_reason(player: PlayerAsWritten, *, handles: bool = False) -> str | None
         if handles and len(compact) >= 5:
             return None
         return "is a bare number, not a name"
-    if not player.initials and _HOLDING.match(compact) and (
+    if not initials and _HOLDING.match(compact) and (
             any(c.isdigit() for c in compact) or "x" in compact):
         return "is a card holding, not a name"
     if handles and _HANDLE.match(text) and _letters(text) >= 1:
@@ -191,7 +201,7 @@ def junk_reason(player: PlayerAsWritten, *, handles: bool = False) -> str | None
     bare = _BRACKETS.sub(" ", text)
     if any(c.isdigit() for c in bare):
         return "has digits, which a person's name does not"
-    if _letters(bare) < 2 and not (player.initials and _letters(bare) >= 1):
+    if _letters(bare) < 2 and not (initials and _letters(bare) >= 1):
         return "has fewer than two letters"
     return None
 
@@ -343,7 +353,9 @@ def _shape_problem(event: Event, sizes: list[int]) -> str | None:
         return None
     if event.game == "preferans":
         return None
-    if event.kind == "pairs" and sum(s == 2 for s in sizes) * 4 < n * 3:
+    if event.kind == "pairs" and (sum(s == 2 for s in sizes) * 2 < n
+                                  or sum(s in (2, 3) for s in sizes) * 4 < n * 3):
+        # a pair with a substitute is three players; a pair with one name missing is one
         return "a pairs event whose units are mostly not two players"
     if event.kind == "individual" and sum(s == 1 for s in sizes) * 4 < n * 3:
         return "an individual event whose units are mostly not one player"

@@ -61,7 +61,7 @@ JUNK_NAMES = [
     "3NT=", "4S+1", "6♥X", "2NTxx-2", "Pass", "Dbl", "All pass", "Name", "Pair", "Names",
     "Score", "Contract", "szczegóły", "Miejsce", "Wynik", "Meno", "Hráč", "Név", "Spieler",
     "Player 1", "Section A", "Table 12", "Novák - Kováč", "Novák/Kováč", "Smith & Jones",
-    "Jan i Ewa", "www.bridge.pl", "Average", "Top", "S-J", "Novák\x00", "Nov\ufffdk", "A" * 101, "Ján2 Novák", "%", "+", "1234567",
+    "Jan i Ewa", "www.bridge.pl", "<b>Novák</b>", "<script>alert(1)</script>", "Average", "Top", "S-J", "Novák\x00", "Nov\ufffdk", "A" * 101, "Ján2 Novák", "%", "+", "1234567",
 ]
 
 

@@ -68,7 +68,7 @@ def test_sample_units(sample: ParseResult) -> None:
 
 def test_registry_picks_pbn() -> None:
     assert detect_format(SAMPLE, "club_game.pbn").name == "pbn"
-    assert FORMATS["pbn"].parse is pbn.parse
+    assert FORMATS["pbn"].parse.__wrapped__ is pbn.parse  # served through the gate
 
 
 # --- the hand-made TotalScoreTable ----------------------------------------------------------

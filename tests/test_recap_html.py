@@ -93,7 +93,7 @@ def test_hyphenated_and_multi_word_names_stay_whole(sections: ParseResult) -> No
 
 def test_registry_picks_the_recap_format() -> None:
     assert detect_format(SECTIONS, "recap.html").name == "bridgecomposer_recap"
-    assert FORMATS["bridgecomposer_recap"].parse is recap.parse
+    assert FORMATS["bridgecomposer_recap"].parse.__wrapped__ is recap.parse  # served through the gate
 
 
 # --- ties -----------------------------------------------------------------------------------

@@ -95,7 +95,7 @@ def test_sample_winners_with_national_ids(sample: ParseResult) -> None:
 
 def test_registry_picks_usebio() -> None:
     assert detect_format(SAMPLE, "mp_pairs_howell.xml").name == "usebio"
-    assert FORMATS["usebio"].parse is usebio.parse
+    assert FORMATS["usebio"].parse.__wrapped__ is usebio.parse  # served through the gate
 
 
 # --- the quirk fixtures ---------------------------------------------------------------------
