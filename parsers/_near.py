@@ -75,6 +75,8 @@ _SIGNATURES: dict[str, Callable[[bytes], tuple[float, str]]] = {
     "league": _marks(("league blocks", rb"^#(?:LEAGUE|TEAMS|MATCHES)\b"),),
     "bridgecomposer_recap": _marks(("BridgeComposer or ACBLscore", rb"BridgeComposer|ACBLscore"),
                                    ("a recap header", rb"Pair\s+Names|Pct\s+Score")),
+    "acblscore_text": _marks(("ACBLscore's EVENT> header", rb"^EVENT>"), ("DATE>", rb"DATE>"),
+                             ("CLUB>", rb"CLUB>|SANCTION>")),
     "cobalt_session": _marks(("Cobalt's header", rb"PairNumber\s*,\s*Name"),),
     "preferans_log": _marks(("vists", "vists|висты|вист".encode()),),
 }

@@ -157,6 +157,18 @@ def parse_bytes(
             chosen = detect_format(data, source)
         return chosen.parse(data, source=source, strict=strict)
     except ParseError as exc:
+        if fmt is None and chosen is not None and chosen.fallback:
+            # a generic format took the file only because no specific one did; if the file
+            # resembles a specific format, that format's refusal is the more useful answer
+            near = closest_format(data, source)
+            if near is not None:
+                other, what, why = near
+                raise UnknownFormat(
+                    f"not read: it looks most like {other.name} ({what}), but: {why.problem}"
+                    + (f": value {why.value!r}" if why.has_value else "")
+                    + f"; read as a generic table ({chosen.name}) it fails too: {exc.problem}",
+                    file=name or None,
+                ) from exc
         raise exc.with_file(name) from exc
     except (MemoryError, KeyboardInterrupt):
         raise

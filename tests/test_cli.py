@@ -175,3 +175,24 @@ def test_rate_preferans_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["rate", str(games), "--scheme", "makarov"]) == 2
     err = capsys.readouterr().err
     assert "game '1' segment 1: vists sum to 3" in err
+
+
+def test_an_unread_file_names_the_format_it_looks_most_like(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    path = tmp_path / "club.csv"
+    path.write_text("organiser,event,date,kind,scoring,boards,unit,rank,player\n"
+                    "BK Senec,Pairs,2013-10-03,pairs,MP,24,1,1,Ján Novák\n"
+                    "BK Senec,Pairs,2013-10-03,pairs,MP,24,1,1,Peter Kováč\n", encoding="utf-8")
+    code, out, err = _run(capsys, "parse", str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "looks most like csv_template" in err and "'place'" in err and "club.csv" in err
+
+
+def test_a_file_like_no_format_says_nothing_came_close(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    path = tmp_path / "minutes.txt"
+    path.write_text("Minutes of the committee meeting\nPresent: five members\n", encoding="utf-8")
+    code, _, err = _run(capsys, "parse", str(path))
+    assert code == 2 and "nothing came close" in err and err.count("\n") == 1
