@@ -82,3 +82,30 @@ def test_a_real_file_that_is_not_a_result_list_is_refused_in_one_line(
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("clubratings: "), err
     assert path.name in err
+
+
+def test_every_real_result_file_loads_and_no_loaded_name_looks_like_junk(wh: object) -> None:
+    """The path users run: each real result file through ingest into one warehouse; each
+    refusal recorded in its golden is a rejection there too; every player created passes the
+    gate's name checks."""
+    from flows import ingest_file
+    from parsers import PlayerAsWritten
+    from parsers._gate import filler_reason, junk_reason
+
+    for path in _inputs():
+        if path.parent.name == "refused":
+            continue
+        golden = json.loads(path.with_name(path.name.rsplit(".", 1)[0] + SUFFIX)
+                            .read_text(encoding="utf-8"))
+        outcome = ingest_file(wh, path)  # type: ignore[arg-type]
+        want = "rejected" if "error" in golden else "loaded"
+        assert outcome.status == want, outcome.message
+        if want == "loaded":
+            assert outcome.events == len(golden["events"]), outcome.message
+    rows = wh.con.execute(  # type: ignore[attr-defined]
+        "SELECT p.name, f.format FROM players p JOIN source_files f "
+        "ON f.file_id = p.created_by_file").fetchall()
+    assert rows
+    for name, fmt in rows:
+        assert filler_reason(name) is None, name
+        assert junk_reason(PlayerAsWritten(name), handles=fmt == "bbo") is None, name
