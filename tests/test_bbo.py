@@ -244,18 +244,76 @@ def test_invalid_score_is_left_empty_leniently() -> None:
 
 
 def test_page_without_section_table() -> None:
-    with pytest.raises(MalformedFile, match="no section table"):
+    with pytest.raises(UnsupportedVariant, match="no section table"):
         _parse(SAMPLE_TEXT.replace("sectiontable", "othertable"))
 
 
-def test_several_sections_are_not_handled_yet() -> None:
+def test_several_sections_are_one_event_each() -> None:
     start = SAMPLE_TEXT.index("<div class='sectionbreak'>")
     end = SAMPLE_TEXT.index("</body>")
     section = SAMPLE_TEXT[start:end]
     text = SAMPLE_TEXT[:end] + section.replace("Section 1", "Section 2") + SAMPLE_TEXT[end:]
-    with pytest.raises(UnsupportedVariant) as raised:
-        _parse(text)
-    assert raised.value.value == "Section 1, Section 2"
+    events = _parse(text).events
+    assert [e.section for e in events] == ["1", "2"]
+    assert [e.n_units for e in events] == [12, 12]
+
+
+def test_directions_and_strat_ranks() -> None:
+    data = (FIXTURES / "bbo" / "tview-two-directions-strat-ranks.html").read_bytes()
+    ns, ew = bbo.parse(data, source="tview-two-directions-strat-ranks.html", strict=True).events
+    assert (ns.section, ew.section) == ("1 NS", "1 EW")
+    assert (ns.n_units, ew.n_units) == (12, 12)
+    third = ns.units[2]  # ranked 3 in strat A and 1 in strat B: the place is 3
+    assert (third.label, third.place, third.place_text) == ("claudia vd+morgan22", 3.0, "3")
+
+
+def test_script_loaded_page_is_refused() -> None:
+    start = SAMPLE_TEXT.index("<div class='sectionbreak'>")
+    end = SAMPLE_TEXT.index("</body>")
+    shell = SAMPLE_TEXT[:start] + SAMPLE_TEXT[end:]
+    assert bbo.detect(shell.encode())
+    with pytest.raises(UnsupportedVariant, match="no section table"):
+        _parse(shell)
+
+
+# --- the results CSV ------------------------------------------------------------------------
+
+CSV = (FIXTURES / "bbo" / "results-export-sections-robots.csv").read_bytes()
+
+
+def test_csv_partners_share_rank_and_score() -> None:
+    ns, ew = bbo.parse(CSV, source="export.csv", strict=True).events
+    assert (ns.title, ns.organiser, ns.date) == ("#4242 Pairs Tuesday Club", "clubtd",
+                                                 dt.date(2014, 1, 1))
+    assert (ns.section, ew.section, ns.kind, ns.scoring) == ("1 NS", "1 EW", "pairs", "MP")
+    assert [p.name for p in ns.units[1].players] == ["ann_k", "boris7"]
+    assert [p.name for p in ns.units[0].players] == ["carla_b"]  # ~~M12345 is a robot
+    tied = ew.units[1:3]
+    assert [(u.place, [p.name for p in u.players]) for u in tied] == [
+        (2.5, ["jack"]), (2.5, ["liz"]),
+    ]
+
+
+def test_csv_is_claimed_from_its_content_not_its_name() -> None:
+    assert bbo.detect(CSV, "anything.txt")
+    renamed = b"No.;User;Result\n1;ann_k;55.10\n2;boris7;55.10\n3;carla;44.9\n4;dan;44.9\n"
+    assert detect_format(renamed, "results.xls").name == "bbo"
+    assert not bbo.detect(b"Rank,Name,Score\n1,Ann Smith,55\n2,Bob Jones,50\n")
+
+
+def test_csv_partners_that_cannot_be_told_apart_are_refused() -> None:
+    data = (b"No.;User;Result\n1;ann;55.10\n2;bob;55.10\n3;cid;55.10\n4;dee;55.10\n"
+            b"5;eve;40\n6;fay;40\n")
+    with pytest.raises(UnsupportedVariant, match="4 players share score 55.10"):
+        bbo.parse(data, source="tview_1538-1385205517.csv")
+
+
+def test_csv_without_a_date_is_malformed() -> None:
+    data = b"No.;User;Result\n1;ann;55.10\n2;bob;55.10\n3;cid;45\n4;dee;45\n"
+    with pytest.raises(MalformedFile, match="no event date"):
+        bbo.parse(data, source="results.csv")
+    (event,) = bbo.parse(data, source="tview_1538-1385205517.csv").events
+    assert [u.label for u in event.units] == ["ann+bob", "cid+dee"]
 
 
 # --- detection and robustness ---------------------------------------------------------------
