@@ -54,7 +54,7 @@ import lxml.etree
 import lxml.html
 
 from ._dates import find_date, strip_date
-from ._errors import InconsistentResult, MalformedFile
+from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._model import Event, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._places import WrittenPlace, order_problems, shared_places
@@ -80,8 +80,14 @@ _RANK_HEADER = re.compile(_CELL.format(r"(?:Rank|Place|Pos\.?|Overall)").encode(
 
 
 def detect(data: bytes, filename: str = "") -> bool:
-    """An HTML page with a table header naming Pair, Names, a rank and Pct or Score."""
+    """An HTML page with a table header naming Pair, Names, a rank and Pct or Score; or a
+    page with an ACBLscore recap text in ``<pre>``; or any BridgeComposer page (those without a
+    recap are refused by :func:`parse`, never left to a generic table reader)."""
     head = data[:262144]
+    if re.search(rb"<(?:html|body|table|pre)\b", head, re.IGNORECASE) is None:
+        return False
+    if _BC_MARK.search(head) or _has_recap_text(head):
+        return True
     return (
         re.search(rb"<t[hd]\b", head, re.IGNORECASE) is not None
         and all(p.search(head) for p in (_PAIR_HEADER, _NAMES_HEADER, _SCORE_HEADER,
@@ -482,6 +488,198 @@ def _scoring(columns: _Columns) -> Scoring:
     return "MP"
 
 
+# --- ACBLscore recap text in <pre> (BridgeComposer pages) -----------------------------------
+
+_BC_MARK = re.compile(rb"bridgecomposer|class\s*=\s*[\"']?bc(?:hd|st|board|body)\b", re.IGNORECASE)
+_PRE = re.compile(rb"<pre\b", re.IGNORECASE)
+_PRE_HEADER = re.compile(r"^\s*(Pair|Player|Team)\b.*\b(Pct|Score|VPs?|MPs)\b", re.IGNORECASE)
+_PRE_SECTION = re.compile(
+    r"\bSection\s+([A-Z0-9]{1,3})\b(?:\s+(North[- ]South|East[- ]West|N-S|E-W))?", re.IGNORECASE)
+_PRE_DIRECTION = re.compile(r"^\s*(North[- ]South|East[- ]West)\s*$", re.IGNORECASE)
+_NAMES_TAIL = re.compile(r"(?:^|\s)([A-Za-z\u00c0-\u024f'][^0-9()\[\]]*?)\s*$")
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+_RANK = re.compile(r"^(?:\d+(?:[/-]\d+)*=?|=\d+)$")
+_AWARD = re.compile(r"^\d+(?:\.\d+)?\([A-Z]+\)$")
+_NOT_TITLE = re.compile(r"scores? after|average|\btop\b|^\s*[A-C](\s+[A-C])*\s*$|strat",
+                        re.IGNORECASE)
+
+
+def _has_recap_text(data: bytes) -> bool:
+    if not _PRE.search(data):
+        return False
+    text = data.decode("latin-1")
+    return any(_PRE_HEADER.match(line) for line in text.splitlines())
+
+
+@dataclass(frozen=True, slots=True)
+class _TextRow:
+    number: int
+    label: str
+    rank_text: str
+    pct: float | None
+    score: float | None
+    names: str
+
+
+def _text_row(line: str, number: int, has_pct: bool,
+              strat_a: tuple[int, int] | None = None) -> _TextRow | None:
+    """``  3   58.33  84.00   2   1.50(A)   Ann Lee - Bo Park`` -> a row, None if not a row."""
+    match = _NAMES_TAIL.search(line)
+    if match is None or not re.match(r"^\s*\d{1,3}\s", line):
+        return None
+    names = normalise_space(match[1])
+    spans = [(m[0], m.start(), m.end()) for m in re.finditer(r"\S+", line[: match.start(1)])]
+    if len(spans) < 2 or not spans[0][0].isdigit():
+        return None
+    label, rest = spans[0][0], spans[1:]
+    numbers: list[float] = []
+    ranks: list[str] = []
+    for token, start, end in rest:
+        if _AWARD.match(token):
+            break
+        if "." in token and _NUMBER.match(token):
+            numbers.append(float(token))
+        elif _RANK.match(token) and len(numbers) >= (2 if has_pct else 1):
+            if strat_a is None or (start <= strat_a[1] and end >= strat_a[0]):
+                ranks.append(token)
+        elif _NUMBER.match(token):
+            numbers.append(float(token))
+        elif token in ("-", "--"):
+            continue
+        else:
+            return None
+    if not numbers:
+        return None
+    pct = numbers[0] if has_pct and len(numbers) >= 2 else None
+    score = numbers[1] if pct is not None else numbers[0]
+    return _TextRow(number, label, ranks[0] if ranks else "", pct, score, names)
+
+
+@dataclass
+class _Block:
+    section: str
+    header: str
+    rows: list[_TextRow]
+    strat_a: tuple[int, int] | None = None
+    """Columns of the first strat rank (under the ``A`` of the ``A B C`` line), if written."""
+
+
+_STRAT_LINE = re.compile(r"^\s*A(?:\s+B)?(?:\s+C)?\s*$")
+
+
+def _text_blocks(lines: Sequence[str]) -> tuple[list[str], list[_Block]]:
+    """The heading lines above the first ranking and the ranking blocks of a recap text."""
+    heading: list[str] = []
+    blocks: list[_Block] = []
+    section = ""
+    direction = ""
+    current: _Block | None = None
+    for line in lines:
+        if match := _PRE_SECTION.search(line):
+            section = match[1].upper()
+            direction = ""
+            if match[2]:
+                direction = "NS" if match[2][0] in "nN" else "EW"
+            current = None
+            continue
+        if match := _PRE_DIRECTION.match(line):
+            direction = "NS" if match[1][0] in "nN" else "EW"
+            current = None
+            continue
+        if _PRE_HEADER.match(line):
+            current = _Block(f"{section} {direction}".strip(), normalise_space(line), [])
+            blocks.append(current)
+            continue
+        if current is None:
+            if not blocks and line.strip():
+                heading.append(normalise_space(line))
+            continue
+        if not line.strip():
+            if current.rows:
+                current = None
+            continue
+        if not current.rows and _STRAT_LINE.match(line):
+            column = line.index("A")
+            current.strat_a = (column - 3, column + 3)
+            continue
+        has_pct = "pct" in current.header.lower() or "%" in current.header
+        row = _text_row(line, len(current.rows) + 1, has_pct, current.strat_a)
+        if row is not None:
+            current.rows.append(row)
+    return heading, [b for b in blocks if b.rows]
+
+
+def _text_units(block: _Block, table: str, individual: bool,
+                log: IssueLog) -> tuple[Unit, ...]:
+    """Units in order of their section score (the percentage, else the score); equal scores
+    share places. The rank written (strat A) is kept as ``place_text``."""
+    key = [(r.pct if r.pct is not None else r.score) for r in block.rows]
+    order = sorted(range(len(block.rows)), key=lambda i: (key[i] is None, -(key[i] or 0.0)))
+    units = []
+    position = 0
+    for n, index in enumerate(order):
+        row = block.rows[index]
+        if n == 0 or key[index] != key[order[n - 1]]:
+            position = n + 1
+        tied = [j for j in order if key[j] == key[index]]
+        place = position + (len(tied) - 1) / 2
+        names = [row.names] if individual else split_names(row.names, "pairs")
+        players = tuple(PlayerAsWritten(name=nm) for nm in names if not NOT_PLAYERS.match(nm))
+        if not players:
+            log.report(MalformedFile(f"pair {row.label} has no players (phantom or sit-out)",
+                                     table=table, row=row.number, value=row.names),
+                       level="info")
+        score = row.pct if row.pct is not None else row.score
+        units.append(Unit(place=place, place_text=row.rank_text, label=row.label,
+                          score=score, players=players))
+    return tuple(units)
+
+
+def _parse_recap_text(doc: Element, page_title: str, log: IssueLog) -> list[Event]:
+    """Events from the ACBLscore recap text in the page's ``<pre>`` blocks (module doc)."""
+    events: list[Event] = []
+    heading: list[str] = []
+    blocks: list[_Block] = []
+    for pre in doc.iter("pre"):
+        lines = pre.text_content().splitlines()
+        if not any(_PRE_HEADER.match(line) for line in lines):
+            continue
+        top, found = _text_blocks(lines)
+        if not heading:
+            heading = top
+        blocks.extend(found)
+    if not blocks:
+        return []
+    first = blocks[0].header.lower()
+    if first.startswith("team") or re.search(r"\bvps?\b", first):
+        raise UnsupportedVariant("a teams recap (Swiss or board-a-match): team results are "
+                                 "not read", file=log.file, table="recap",
+                                 value=blocks[0].header)
+    lines = [line for line in heading if not _NOT_TITLE.search(line)]
+    head, date_found = _heading(lines, page_title)
+    if date_found is None:
+        raise MalformedFile("no event date in the recap heading or the page <title>",
+                            file=log.file, table="heading")
+    sections = [b.section for b in blocks]
+    if len(set(sections)) < len(sections):
+        log.report(MalformedFile("several recap rankings without distinct sections; numbered",
+                                 value=sections), level="info")
+        sections = [f"{s} {i}".strip() for i, s in enumerate(sections, start=1)]
+    for block, section in zip(blocks, sections):
+        table = f"section {section}" if section else "recap"
+        individual = block.header.lower().startswith("player")
+        units = _text_units(block, table, individual, log)
+        has_pct = any(r.pct is not None for r in block.rows)
+        scoring: Scoring = "MP" if has_pct else (
+            "IMP" if "imp" in block.header.lower() else "MP")
+        events.append(Event(
+            game="bridge", title=head.title, date=date_found.date,
+            kind="individual" if individual else "pairs", scoring=scoring, units=units,
+            boards=None, section=section, organiser=head.organiser, format=NAME,
+        ))
+    return events
+
+
 # --- parse ----------------------------------------------------------------------------------
 
 
@@ -511,14 +709,22 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     log = IssueLog(file=source_name(source), strict=strict)
     doc = _document(data, log)
     found = _ranking_tables(doc)
-    if not found:
-        raise MalformedFile(
-            "no ranking table: no header with Pair, Names, a rank and Pct or Score",
-            file=log.file,
-        )
-    chunks = _texts_between(doc, [t for t, _, _ in found])
     title_element = doc.find(".//title")
     page_title = _text(title_element) if title_element is not None else ""
+    if not found:
+        events = _parse_recap_text(doc, page_title, log)
+        if events:
+            return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
+        if _BC_MARK.search(data[:262144]):
+            raise MalformedFile(
+                "a BridgeComposer page without a recap (hand records or travellers only): "
+                "no standings to read", file=log.file,
+            )
+        raise MalformedFile(
+            "no ranking table: no header with Pair, Names, a rank and Pct or Score, and no "
+            "recap text", file=log.file,
+        )
+    chunks = _texts_between(doc, [t for t, _, _ in found])
     heading, date_found = _heading(chunks[0], page_title)
     if date_found is None:
         raise MalformedFile("no event date in the page heading or its <title>",

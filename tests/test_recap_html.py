@@ -223,3 +223,35 @@ def test_truncations_and_byte_flips_only_raise_parse_errors(
     except ParseError:
         return
     assert isinstance(result, ParseResult)
+
+
+# --- BridgeComposer pages: the recap text in <pre> -----------------------------------------
+
+
+def test_recap_text_in_pre_is_one_event_per_direction() -> None:
+    data = (RECAP / "bridgecomposer-pre-two-directions-travellers.html").read_bytes()
+    assert detect_format(data, "page.html").name == "bridgecomposer_recap"
+    ns, ew = recap.parse(data, source="page.html", strict=True).events
+    assert (ns.section, ew.section) == ("A NS", "A EW")
+    assert (ns.title, ns.organiser, ns.date) == ("Tuesday Evening Pairs", "Lakeside Bridge Club",
+                                                 dt.date(2015, 3, 3))
+    assert [u.label for u in ns.units] == ["1", "3", "2", "4"]  # by the section percentage
+    assert ns.units[2].place_text == ""  # ranked 2 in strat B only: no strat-A rank written
+    assert [(u.place, u.place_text) for u in ew.units[1:3]] == [(2.5, "2/3"), (2.5, "2/3")]
+    names = {p.name for e in (ns, ew) for u in e.units for p in u.players}
+    assert "Mary Beth Holloway-Reyes" in names and len(names) == 16
+    assert not any("-" in n and n.split("-")[0].isdigit() for n in names)  # no traveller text
+
+
+def test_bridgecomposer_page_without_recap_is_refused() -> None:
+    data = (RECAP / "bridgecomposer-hand-records-travellers-only.html").read_bytes()
+    assert detect_format(data, "page.html").name == "bridgecomposer_recap"
+    with pytest.raises(MalformedFile, match="without a recap"):
+        recap.parse(data, source="page.html")
+
+
+def test_teams_recap_text_is_refused() -> None:
+    body = ("<pre>\n  Swiss Teams\n  May 2, 2016\n  Team   VPs  Rank   Names\n"
+            "   1   72.5   1    Ann Lee - Bo Park - Cy Dunn - Di Fox\n</pre>")
+    with pytest.raises(ParseError, match="teams recap"):
+        _parse(_page(body))
