@@ -38,6 +38,23 @@ Quirks handled:
   organiser; the first other line (without its date) is the title;
 - **charset**: the meta charset is honoured when it decodes cleanly (``_text``).
 
+**Recap text in** ``<pre>`` (BridgeComposer pages): the ACBLscore recap as text, then hand
+diagrams (``bchd`` tables) and travellers (``bcst`` tables). The heading lines above the first
+ranking give club, title and date as above (``Scores after``/``Average`` lines skipped); a line
+``Section  A  North-South`` (or ``East-West``, or ``Section A`` alone) opens a section, a line
+``Pair  Pct  Score  Section  Rank  MPs`` (optionally followed by the strat letters ``A  B  C``)
+its ranking, and each row reads pair number, percentage, score, ranks, awards (``1.20(A)``) and
+the names at the end (``First Last - First Last`` or ``Surname - Surname``). One event per
+section and direction. The rank columns list only the award winners of each strat, so a pair's
+place is its order by the section percentage (else the score), equal scores sharing the mean of
+their places; the strat-A rank (the one under ``A``) is kept as ``place_text``. A ``Player``
+header is an individual recap (one name per row). Travellers and hand diagrams are never read:
+their pair texts (``1-Alfa-Bravo vs 4-Nora-Oscar``) are not players.
+
+Refused: a BridgeComposer page without a recap (hand records or travellers only:
+:class:`MalformedFile`) and a teams recap (``Team`` / ``VPs`` header, Swiss or board-a-match:
+:class:`UnsupportedVariant`).
+
 Checks: places against scores and places that do not follow on are warnings
 (:class:`InconsistentResult` when strict). Rows in messages count from the table's first
 data row (row 1) in the page's order.
