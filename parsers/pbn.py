@@ -148,6 +148,7 @@ _CHARSET = re.compile(rb"^%\s*Content-type:.*?charset\s*=\s*([A-Za-z0-9_.:-]+)",
                       re.IGNORECASE | re.MULTILINE)
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
+_DIRECTIVE = re.compile(r'^%\s*(HRTitleEvent|HRTitleDate|HRTitleSite)\s+"?([^"]*)"?\s*$')
 
 
 @dataclass(slots=True)
@@ -155,6 +156,8 @@ class _Tag:
     name: str
     value: str
     line: int
+    game: int = 0
+    """Which game (block of tags ended by an empty line) the tag belongs to, from 0."""
     rows: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -162,6 +165,8 @@ class _Tag:
 class _Document:
     tags: list[_Tag] = field(default_factory=list)
     comments: list[tuple[int, str]] = field(default_factory=list)
+    directives: dict[str, str] = field(default_factory=dict)
+    """BridgeComposer's hand-record titles (``%HRTitleEvent "..."``, ``%HRTitleDate``, ...)."""
 
 
 def _is_table(name: str) -> bool:
@@ -170,11 +175,13 @@ def _is_table(name: str) -> bool:
 
 
 def _read(text: str) -> _Document:
-    """Tags (with the rows of table tags) and brace comments, in file order."""
+    """Tags (with the rows of table tags and their game) and brace comments, in file order."""
     doc = _Document()
     table: _Tag | None = None
     comment: list[str] | None = None
     comment_line = 0
+    game = 0
+    in_game = False
     for number, line in enumerate(text.splitlines(), start=1):
         if comment is not None:
             end = line.find("}")
@@ -186,7 +193,12 @@ def _read(text: str) -> _Document:
             comment = None
             continue
         stripped = line.strip()
-        if stripped.startswith("%") or stripped.startswith(";"):
+        if stripped.startswith("%"):
+            directive = _DIRECTIVE.match(stripped)
+            if directive:
+                doc.directives.setdefault(directive[1], directive[2].strip())
+            continue
+        if stripped.startswith(";"):
             continue
         if stripped.startswith("{"):
             body = line[line.index("{") + 1:]
@@ -198,28 +210,54 @@ def _read(text: str) -> _Document:
             continue
         match = _TAG.match(stripped)
         if match:
-            tag = _Tag(match[1], match[2].replace('\\"', '"'), number)
+            tag = _Tag(match[1], match[2].replace('\\"', '"'), number, game)
             doc.tags.append(tag)
+            in_game = True
             table = tag if _is_table(tag.name) else None
             continue
         if not stripped:
             table = None
+            if in_game:
+                game += 1
+                in_game = False
         elif table is not None:
             table.rows.append((number, line))
     return doc
 
 
-def _tag_value(doc: _Document, name: str) -> str:
-    """The first value of tag ``name`` that is not ``#`` ("as before") or empty."""
+def _clean_value(value: str) -> str:
+    """A tag value as meant: ``##X`` (PBN export's "X, and in the games below") is ``X``;
+    ``?`` (unknown) and ``-`` are empty."""
+    text = normalise_space(value)
+    if text.startswith("##"):
+        text = text[2:].strip()
+    return "" if text in ("?", "-") else text
+
+
+def _tag_value(doc: _Document, name: str, game: int | None = None) -> str:
+    """The value of tag ``name``: in ``game`` (or the nearest game above it that has one, ``#``
+    meaning "as in the game above"), else the first value in the file; ``""`` if none."""
+    if game is not None:
+        for tag in reversed(doc.tags):
+            if tag.name == name and tag.game <= game:
+                value = _clean_value(tag.value)
+                if value and value != "#":
+                    return value
     for tag in doc.tags:
-        if tag.name == name and tag.value.strip() not in ("", "#"):
-            return normalise_space(tag.value)
+        if tag.name == name:
+            value = _clean_value(tag.value)
+            if value and value != "#":
+                return value
     return ""
 
 
+_PBN_DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?")
+
+
 def _pbn_date(text: str) -> dt.date | None:
-    """``2026.03.09`` -> a date; ``2026.??.??`` and junk -> None."""
-    match = re.fullmatch(r"(\d{4})\.(\d{2})\.(\d{2})", text.strip())
+    """``2026.03.09`` (also ``2026-03-09 17:04`` as BBO writes it) -> a date; ``2026.??.??``,
+    ``0`` and junk -> None."""
+    match = _PBN_DATE.fullmatch(_clean_value(text))
     if not match:
         return None
     try:
@@ -229,8 +267,8 @@ def _pbn_date(text: str) -> dt.date | None:
 
 
 def _boards(doc: _Document) -> int | None:
-    boards = {normalise_space(t.value) for t in doc.tags
-              if t.name == "Board" and t.value.strip() not in ("", "#")}
+    boards = {_clean_value(t.value) for t in doc.tags if t.name == "Board"}
+    boards -= {"", "#"}
     return len(boards) or None
 
 
@@ -249,6 +287,12 @@ class _Row:
     score: float | None
     more_ranks: tuple[str, ...] = ()
     """Rank columns after the first (lower strats), as written; reported, not used."""
+    name_list: tuple[str, ...] = ()
+    """The names when the table gives each player a column of their own (``Name1``, ...)."""
+    ids: tuple[str, ...] = ()
+    """Federation (member) numbers of the players, in the order of the names."""
+    clubs: tuple[str, ...] = ()
+    """The players' clubs in the order of the names, or one club for the whole unit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,34 +302,70 @@ class _Ranking:
     kind: Kind
     scoring: Scoring
     rank_column: str
+    """The column the places come from; ``""``: none, places follow the scores."""
     rows: tuple[_Row, ...]
     fallback_title: str = ""
     fallback_date: dt.date | None = None
+    game: int | None = None
+    """The game whose tags (Event, Date, Site) describe this ranking, if it came from a table."""
+    names_column: str = "Names"
+
+
+_ROBOT = re.compile(r"\b(?:GIB|robots?)\b", re.IGNORECASE)
+
+
+def _not_a_player(name: str) -> bool:
+    """A phantom, bye, sit-out, or a robot (``GIB``, ``Bristol GIB 1``, ``Robot``)."""
+    return bool(NOT_PLAYERS.match(name) or _ROBOT.search(name))
 
 
 def _players(row: _Row, kind: Kind) -> tuple[tuple[PlayerAsWritten, ...], bool]:
     """The row's players and whether it is a phantom (every name a phantom word)."""
-    names = split_names(row.names, kind)
-    players = tuple(PlayerAsWritten(name=n) for n in names if not NOT_PLAYERS.match(n))
+    names = list(row.name_list) if row.name_list else split_names(row.names, kind)
+    ids = row.ids if len(row.ids) == len(names) else ()
+    clubs = row.clubs if len(row.clubs) == len(names) else (
+        row.clubs * len(names) if len(row.clubs) == 1 else ())
+    players = tuple(
+        PlayerAsWritten(name=name, federation_id=(ids[i] or None) if ids else None,
+                        club=(clubs[i] or None) if clubs else None)
+        for i, name in enumerate(names) if not _not_a_player(name)
+    )
     return players, bool(names) and not players
+
+
+def _places_from_scores(rows: list[_Row]) -> list[WrittenPlace | None]:
+    """Rows in score order (best first) ranked by their scores, equal scores sharing a place."""
+    out: list[WrittenPlace | None] = []
+    for index, row in enumerate(rows):
+        if index and row.score == rows[index - 1].score:
+            out.append(None)
+        else:
+            out.append(WrittenPlace(index + 1, index + 1))
+    return out
 
 
 def _units(ranking: _Ranking, log: IssueLog) -> tuple[Unit, ...]:
     """Places (ties shared), players, and the checks of places against scores.
 
     Rows are put in rank order first (recaps list pairs by number) when every row has a rank;
-    with blank ranks the file's order is kept, a blank meaning a tie with the row above.
+    with blank ranks the file's order is kept, a blank meaning a tie with the row above. A table
+    without a rank column is ranked by its scores.
     """
     rows = list(ranking.rows)
-    if all(_LEADING.search(r.rank_text) for r in rows):
-        rows.sort(key=lambda r: rank_number(r.rank_text))
-    try:
-        ranks = read_ranks([r.rank_text for r in rows])
-    except ValueError:
-        bad = next(r for r in rows if _bad_rank(r.rank_text))
-        raise MalformedFile("invalid rank", file=log.file, table=ranking.table,
-                            row=f"line {bad.line}", column=ranking.rank_column,
-                            value=bad.rank_text) from None
+    if not ranking.rank_column:
+        rows.sort(key=lambda r: -(r.score if r.score is not None else float("-inf")))
+        ranks: list[tuple[WrittenPlace | None, tuple[int, ...]]] = [
+            (w, ()) for w in _places_from_scores(rows)]
+    else:
+        if all(_LEADING.search(r.rank_text) for r in rows):
+            rows.sort(key=lambda r: rank_number(r.rank_text))
+        try:
+            ranks = read_ranks([r.rank_text for r in rows])
+        except ValueError:
+            bad = next(r for r in rows if _bad_rank(r.rank_text))
+            raise MalformedFile("invalid rank", file=log.file, table=ranking.table,
+                                row=f"line {bad.line}", column=ranking.rank_column,
+                                value=bad.rank_text) from None
     kept: list[tuple[_Row, WrittenPlace | None, tuple[PlayerAsWritten, ...]]] = []
     for row, (written, strats) in zip(rows, ranks):
         where = {"table": ranking.table, "row": f"line {row.line}"}
@@ -297,18 +377,19 @@ def _units(ranking: _Ranking, log: IssueLog) -> tuple[Unit, ...]:
                 column=ranking.rank_column, value=row.rank_text, **where,
             ), level="info")
         players, phantom = _players(row, ranking.kind)
+        shown = " ; ".join(row.name_list) if row.name_list else row.names
         if phantom:
-            ranked = written is not None or bool(row.rank_text)
+            ranked = written is not None or bool(row.rank_text) or not ranking.rank_column
             log.report(MalformedFile(
                 f"unit {row.label} is a phantom/sit-out, not players; "
                 + ("kept with its place and no players" if ranked else "not ranked, left out"),
-                column="Names", value=row.names, **where,
+                column=ranking.names_column, value=shown, **where,
             ), level="info")
             if not ranked:
                 continue
         elif not players:
-            log.report(MalformedFile(f"unit {row.label} has no names", column="Names",
-                                     value=row.names, **where))
+            log.report(MalformedFile(f"unit {row.label} has no names",
+                                     column=ranking.names_column, value=shown, **where))
         kept.append((row, written, players))
     if not kept:
         raise MalformedFile("the ranking has no units", file=log.file, table=ranking.table)
@@ -324,8 +405,8 @@ def _units(ranking: _Ranking, log: IssueLog) -> tuple[Unit, ...]:
                                       table=ranking.table, row=f"line {row.line}",
                                       column=ranking.rank_column, value=row.rank_text))
     return tuple(
-        Unit(place=place, place_text=row.rank_text, label=row.label, score=row.score,
-             players=players)
+        Unit(place=place, place_text=row.rank_text if ranking.rank_column else "",
+             label=row.label, score=row.score, players=players)
         for place, (row, _, players) in zip(places, kept)
     )
 
@@ -347,9 +428,13 @@ def _bad_rank(text: str) -> bool:
     return False
 
 
-def _split_directions(rows: list[_Row]) -> list[tuple[str, list[_Row]]]:
-    """("", rows), or ("NS", ...), ("EW", ...) when both directions have a 1st place."""
-    firsts = {r.direction for r in rows if re.match(r"^=?1(?:\D|$)", r.rank_text)}
+def _split_directions(rows: list[_Row], ranked: bool = True) -> list[tuple[str, list[_Row]]]:
+    """("", rows), or ("NS", ...), ("EW", ...) when both directions have a 1st place (or, in a
+    table without ranks, when both directions are there)."""
+    if ranked:
+        firsts = {r.direction for r in rows if re.match(r"^=?1(?:\D|$)", r.rank_text)}
+    else:
+        firsts = {r.direction for r in rows}
     if not {"NS", "EW"} <= firsts:
         return [("", rows)]
     return [(d, [r for r in rows if r.direction == d]) for d in ("NS", "EW")
@@ -358,65 +443,223 @@ def _split_directions(rows: list[_Row]) -> list[tuple[str, list[_Row]]]:
 
 # --- TotalScoreTable ------------------------------------------------------------------------
 
-_SCORE_COLUMNS: tuple[tuple[str, Scoring], ...] = (
-    ("TotalPercentage", "MP"), ("TotalScoreMP", "MP"), ("TotalMP", "MP"),
-    ("TotalScoreIMP", "IMP"), ("TotalIMP", "IMP"),
-    ("TotalScoreVP", "VP"), ("TotalVP", "VP"),
-    ("TotalScoreBAM", "BAM"), ("TotalBAM", "BAM"),
+_SCORE_COLUMNS: tuple[tuple[str, Scoring | None], ...] = (
+    ("TotalPercentage", "MP"), ("MeanPercentage", "MP"), ("Percentage", "MP"),
+    ("TotalScoreVP", "VP"), ("TotalVP", "VP"), ("VP", "VP"), ("MeanVP", "VP"),
+    ("TotalScoreBAM", "BAM"), ("TotalBAM", "BAM"), ("BAM", "BAM"),
+    ("TotalScoreMP", "MP"), ("TotalMP", "MP"), ("MP", "MP"), ("MeanMP", "MP"),
+    ("TotalScoreIMP", "IMP"), ("TotalIMP", "IMP"), ("IMP", "IMP"), ("MeanIMP", "IMP"),
+    ("TotalScoreButler", "IMP"), ("Butler", "IMP"),
+    ("TotalScore", None), ("MeanScore", None), ("Score", None), ("Total", None),
 )
-_ID_COLUMNS: tuple[tuple[str, Kind], ...] = (
+"""Score columns in order of preference; None: the scoring comes from the ``Scoring`` tag."""
+_ID_COLUMNS: tuple[tuple[str, Kind | None], ...] = (
     ("PairId", "pairs"), ("TeamId", "teams"), ("PlayerId", "individual"),
+    ("Pair", "pairs"), ("PairNo", "pairs"), ("PairNr", "pairs"), ("Team", "teams"),
+    ("TeamNo", "teams"), ("TeamNr", "teams"), ("Id", None), ("No", None), ("Nr", None),
 )
-_COMPETITION: dict[str, Kind] = {"individuals": "individual", "pairs": "pairs", "teams": "teams"}
+_RANK_COLUMNS = ("Rank", "Place", "Position", "Pos")
+_NAME_COLUMNS = ("Names", "Name", "PairName", "PairNames", "Players", "PlayerNames",
+                 "Members", "TeamMembers")
+_TEAM_NAME_COLUMNS = ("TeamName", "Team_Name")
+_ONE_NAME = re.compile(r"^(?:Names?|Player|PlayerName|Member|MemberName)_?(\d)$", re.IGNORECASE)
+_FIRST_NAME = re.compile(r"^(?:First|Given|Fore)Name_?(\d)$", re.IGNORECASE)
+_LAST_NAME = re.compile(r"^(?:Last|Sur|Family)Name_?(\d)$", re.IGNORECASE)
+_ONE_ID = re.compile(
+    r"^(?:MemberI[Dd]|MemberNo|MemberNr|FederationI[Dd]|Licen[cs]e|LicenseNo|PlayerI[Dd]|"
+    r"I[Dd]|NBBNr|NBB|ACBL|EBU|ABF|WBFCode|PID)_?(\d)$", re.IGNORECASE)
+_ALL_IDS = ("MemberIDs", "MemberID", "MemberIds", "MemberId", "FederationIds", "Licences",
+            "Licenses")
+_ONE_CLUB = re.compile(r"^Club_?(\d)$", re.IGNORECASE)
+_UNIT_CLUB = ("Club", "ClubName", "Center", "Centre")
+_COMPETITION: dict[str, Kind] = {
+    "individuals": "individual", "individual": "individual", "pairs": "pairs", "pair": "pairs",
+    "teams": "teams", "team": "teams",
+}
+_DIRECTIONS = {
+    "ns": "NS", "n-s": "NS", "n/s": "NS", "n": "NS", "north-south": "NS", "northsouth": "NS",
+    "ew": "EW", "e-w": "EW", "e/w": "EW", "e": "EW", "east-west": "EW", "eastwest": "EW",
+    "w": "EW", "s": "NS", "nz": "NS", "ow": "EW", "wz": "EW",
+}
+
+
+def _column_name(part: str) -> str:
+    """``+TotalScoreMP\\5R`` -> ``TotalScoreMP`` (the width and the sort mark dropped)."""
+    return part.split("\\")[0].strip().lstrip("+-").strip()
 
 
 def _columns(spec: str) -> list[str]:
     """``Rank\\2R;PairId\\2R;Names\\40L`` -> ``["Rank", "PairId", "Names"]``."""
-    return [part.split("\\")[0].strip() for part in spec.split(";")]
+    return [_column_name(part) for part in spec.split(";")]
 
 
-def _tokens(line: str) -> list[str]:
+def _descending(spec: str) -> set[str]:
+    """The columns marked ``+`` (sorted highest first): the table is ranked by that column."""
+    return {_column_name(p).casefold() for p in spec.split(";") if p.strip().startswith("+")}
+
+
+def _widths(spec: str) -> list[int | None]:
+    out: list[int | None] = []
+    for part in spec.split(";"):
+        match = re.search(r"\\(\d+)", part)
+        out.append(int(match[1]) if match else None)
+    return out
+
+
+def _tokens(line: str) -> list[tuple[str, bool]]:
+    """The elements of a table row, each with whether it was quoted; ``-`` (irrelevant) and
+    ``?`` (unknown) are empty, an artificial score's ``^`` is dropped."""
     values = []
     for match in _TOKEN.finditer(line):
-        value = match[1].replace('\\"', '"') if match[1] is not None else match[2]
-        values.append("" if value == "-" else value)
+        quoted = match[1] is not None
+        value = match[1].replace('\\"', '"') if quoted else match[2]
+        if not quoted:
+            if value in ("-", "?"):
+                value = ""
+            elif value.startswith("^"):
+                value = value[1:]
+        values.append((value, quoted))
     return values
 
 
+def _row_values(line: str, columns: list[str], widths: list[int | None],
+                names_at: int | None) -> list[str] | None:
+    """The row's values, one per column, or None if the row cannot be made to fit.
+
+    Beyond the spec: an unquoted names field written as several words is joined back (when the
+    names column is the only one that can take text), and a rank left blank instead of ``-``
+    on a fixed-width row is read as empty.
+    """
+    tokens = _tokens(line)
+    values = [v for v, _ in tokens]
+    n = len(columns)
+    if len(values) == n:
+        return values
+    if len(values) > n and names_at is not None and not tokens[names_at][1]:
+        extra = len(values) - n
+        joined = " ".join(values[names_at:names_at + extra + 1])
+        return values[:names_at] + [joined] + values[names_at + extra + 1:]
+    if len(values) == n - 1 and widths and widths[0] and line[:widths[0]].strip() == "":
+        return [""] + values
+    return None
+
+
+def _find(index: dict[str, int], names: Sequence[str]) -> str:
+    """The first of ``names`` that is a column (case-insensitively), as the table spells it."""
+    for name in names:
+        if name.casefold() in index:
+            return name
+    return ""
+
+
+def _numbered(columns: list[str], pattern: re.Pattern[str]) -> list[int]:
+    """Positions of the columns matching ``pattern`` (``Name1``, ``Name2``, ...), by number."""
+    found = [(int(m[1]), i) for i, c in enumerate(columns) if (m := pattern.match(c))]
+    return [i for _, i in sorted(found)]
+
+
+def _scoring_tag(text: str) -> Scoring | None:
+    """The ``Scoring`` tag (``MP``, ``MatchPoints``, ``IMP;Butler``, ``Cross-IMPs``, ``BAM``,
+    ``VP``) as a scoring, or None."""
+    first = re.split(r"[;,\s]", text.strip(), maxsplit=1)[0].casefold()
+    if first.startswith(("mp", "matchpoint", "match-point", "pct", "percent", "topscore")):
+        return "MP"
+    if "imp" in first or first.startswith(("butler", "cross")):
+        return "IMP"
+    if first.startswith(("bam", "board-a-match", "boardamatch", "patton")):
+        return "BAM"
+    if first.startswith("vp"):
+        return "VP"
+    return None
+
+
+def _guess_kind(rows: list[_Row]) -> Kind:
+    """Pairs, unless most units name three or more players (teams) or every unit one."""
+    counts = [len(r.name_list) if r.name_list else len(split_names(r.names, "pairs"))
+              for r in rows]
+    counts = [c for c in counts if c]
+    if counts and sum(c >= 3 for c in counts) * 2 > len(counts):
+        return "teams"
+    return "pairs"
+
+
+def _total_score_tables(doc: _Document) -> list[_Tag]:
+    """The TotalScoreTables, each once (some programs repeat the same table in every game)."""
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    tables = []
+    for tag in doc.tags:
+        if tag.name != "TotalScoreTable":
+            continue
+        key = (normalise_space(tag.value), tuple(normalise_space(t) for _, t in tag.rows))
+        if key in seen:
+            continue
+        seen.add(key)
+        tables.append(tag)
+    return tables
+
+
 def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
-    tables = [t for t in doc.tags if t.name == "TotalScoreTable"]
-    competition = _COMPETITION.get(_tag_value(doc, "Competition").lower())
+    tables = _total_score_tables(doc)
     rankings: list[_Ranking] = []
     for number, tag in enumerate(tables, start=1):
         table = f"TotalScoreTable at line {tag.line}"
         columns = _columns(tag.value)
-        index = {name: i for i, name in enumerate(columns)}
-        if "Rank" not in index:
-            raise MalformedFile("TotalScoreTable without a Rank column", file=log.file,
-                                table=table, value=tag.value)
-        no_id: tuple[str, Kind] = ("", competition or "pairs")
-        no_score: tuple[str, Scoring] = ("", "unknown")
-        id_column, kind = next(((c, k) for c, k in _ID_COLUMNS if c in index), no_id)
-        score_column, scoring = next(((c, s) for c, s in _SCORE_COLUMNS if c in index),
-                                     no_score)
+        widths = _widths(tag.value)
+        index: dict[str, int] = {}
+        for i, name in enumerate(columns):
+            index.setdefault(name.casefold(), i)
+        competition = _COMPETITION.get(_tag_value(doc, "Competition", tag.game).casefold())
+        rank_column = _find(index, _RANK_COLUMNS)
+        marked = _descending(tag.value)
+        candidates = [(c, s) for c, s in _SCORE_COLUMNS if c.casefold() in index]
+        score_column, scoring = next(
+            ((c, s) for c, s in candidates if c.casefold() in marked),
+            candidates[0] if candidates else ("", "unknown"))
+        if scoring is None:
+            scoring = _scoring_tag(_tag_value(doc, "Scoring", tag.game)) or "unknown"
         if not score_column:
             log.report(UnsupportedVariant(
                 "TotalScoreTable has no total score column; scoring unknown", table=table,
                 value=tag.value,
             ), level="info")
-        names_column = "Names" if "Names" in index else "Name" if "Name" in index else ""
+        if not rank_column and not score_column:
+            raise MalformedFile("TotalScoreTable has neither a Rank nor a score column: "
+                                "its order would be only the order of the rows",
+                                file=log.file, table=table, value=tag.value)
+        id_column, kind = next(((c, k) for c, k in _ID_COLUMNS if c.casefold() in index),
+                               ("", None))
+        kind = kind or competition
+        names_column = _find(index, _NAME_COLUMNS)
+        team_column = _find(index, _TEAM_NAME_COLUMNS)
+        if team_column and not kind:
+            kind = "teams"
+        one_names = _numbered(columns, _ONE_NAME)
+        firsts, lasts = _numbered(columns, _FIRST_NAME), _numbered(columns, _LAST_NAME)
+        one_ids = _numbered(columns, _ONE_ID)
+        one_clubs = _numbered(columns, _ONE_CLUB)
+        all_ids = _find(index, _ALL_IDS)
+        unit_club = _find(index, _UNIT_CLUB)
+        names_at = index[names_column.casefold()] if names_column else None
+        if not (names_column or one_names or lasts):
+            if team_column:
+                raise UnsupportedVariant(
+                    "TotalScoreTable ranks teams by their names only, without the players",
+                    file=log.file, table=table, value=tag.value)
+            raise UnsupportedVariant(
+                "TotalScoreTable has no names column: the ranking names no players",
+                file=log.file, table=table, value=tag.value)
         grouped: dict[str, list[_Row]] = {}
         for line, text in tag.rows:
-            values = _tokens(text)
-            if len(values) != len(columns):
+            values = _row_values(text, columns, widths, names_at)
+            if values is None:
                 log.report(MalformedFile(
-                    f"row has {len(values)} values for {len(columns)} columns; skipped",
+                    f"row has {len(_tokens(text))} values for {len(columns)} columns; skipped",
                     table=table, row=f"line {line}", value=text.strip(),
                 ))
                 continue
 
-            def get(column: str) -> str:
-                return normalise_space(values[index[column]]) if column in index else ""
+            def get(column: str, values: list[str] = values) -> str:
+                return normalise_space(values[index[column.casefold()]]) if column else ""
 
             score_text = get(score_column)
             try:
@@ -426,19 +669,69 @@ def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
                                          row=f"line {line}", column=score_column,
                                          value=score_text))
                 score = None
-            section = get("Section") if "Section" in index else (
-                str(number) if len(tables) > 1 else "")
-            label = get(id_column) or get("Table")
+            name_list: tuple[str, ...] = ()
+            if one_names:
+                name_list = tuple(n for n in (normalise_space(values[i]) for i in one_names) if n)
+            elif lasts:
+                pairs = zip(firsts, lasts) if len(firsts) == len(lasts) else ((None, i)
+                                                                              for i in lasts)
+                name_list = tuple(
+                    n for n in (normalise_space(
+                        f"{values[f] if f is not None else ''} {values[last]}")
+                        for f, last in pairs) if n)
+            ids: tuple[str, ...] = ()
+            if one_ids:
+                ids = tuple(normalise_space(values[i]) for i in one_ids)
+                ids = ids[:len(name_list)] if name_list else ids
+            elif all_ids:
+                ids = tuple(normalise_space(x) for x in re.split(r"[;,/&+]|\s-\s", get(all_ids)))
+            clubs: tuple[str, ...] = ()
+            if one_clubs:
+                clubs = tuple(normalise_space(values[i]) for i in one_clubs)
+            elif unit_club:
+                clubs = (get(unit_club),)
+            section = get(_find(index, ("Section",)))
+            if not section:
+                section = _tag_value(doc, "Section", tag.game) if _has_tag(doc, "Section") \
+                    else (str(number) if len(tables) > 1 else "")
+            direction = _DIRECTIONS.get(get(_find(index, ("Direction", "Dir", "Line")))
+                                        .casefold().replace(" ", ""), "")
+            label = get(team_column) if kind == "teams" and team_column else ""
+            label = label or get(id_column) or get(_find(index, ("Table",)))
             grouped.setdefault(section, []).append(_Row(
-                line, get("Rank"), label, get("Direction").upper() if "Direction" in index
-                else "", get(names_column), score,
+                line, get(rank_column), label, direction, get(names_column), score,
+                name_list=name_list, ids=ids, clubs=clubs,
             ))
+        if len(tables) > 1 and len(grouped) == 1 and "" in grouped:
+            grouped = {str(number): grouped[""]}
         for section, rows in grouped.items():
-            for direction, part in _split_directions(rows):
+            event_kind = kind or _guess_kind(rows)
+            for direction, part in _split_directions(rows, ranked=bool(rank_column)):
                 name = f"{section} {direction}".strip()
-                rankings.append(_Ranking(name, f"{table}{' section ' + name if name else ''}",
-                                         kind, scoring, "Rank", tuple(part)))
-    return rankings
+                rankings.append(_Ranking(
+                    name, f"{table}{' section ' + name if name else ''}", event_kind, scoring,
+                    rank_column, tuple(part), game=tag.game,
+                    names_column=names_column or "names"))
+    return _distinct_sections(rankings, log)
+
+
+def _has_tag(doc: _Document, name: str) -> bool:
+    return any(t.name == name and _clean_value(t.value) not in ("", "#") for t in doc.tags)
+
+
+def _distinct_sections(rankings: list[_Ranking], log: IssueLog) -> list[_Ranking]:
+    """Two rankings with one section name (two tables both of section ``A``) are numbered."""
+    seen: dict[str, int] = {}
+    out = []
+    for ranking in rankings:
+        seen[ranking.section] = seen.get(ranking.section, 0) + 1
+        if seen[ranking.section] > 1:
+            log.report(MalformedFile("two rankings for one section; numbered",
+                                     table=ranking.table, value=ranking.section))
+            ranking = replace(ranking, section=f"{ranking.section} {seen[ranking.section]}"
+                              .strip())
+        out.append(ranking)
+    return out
 
 
 # --- the recap in a comment -----------------------------------------------------------------
@@ -537,6 +830,40 @@ def _decode(data: bytes, log: IssueLog) -> str:
     return decoded.text
 
 
+def _no_ranking(doc: _Document, file: str) -> UnsupportedVariant:
+    """Why a PBN without a ranking is refused, in one line: what the file holds instead."""
+    boards = _boards(doc) or 0
+    travellers = sum(1 for t in doc.tags if t.name == "ScoreTable" and t.rows)
+    played = sum(1 for t in doc.tags if t.name == "Contract"
+                 and _clean_value(t.value) not in ("", "#"))
+    if travellers:
+        what = (f"travellers only ({travellers} ScoreTable(s) of single boards); "
+                "board results are not a ranking")
+    elif played:
+        what = f"played deals only ({played} contract(s) with their results), no ranking"
+    else:
+        what = f"hand records only ({boards} board(s), no results)"
+    return UnsupportedVariant(
+        f"no TotalScoreTable and no standings recap in this PBN file: {what}", file=file)
+
+
+def _date_of(doc: _Document, game: int | None, title: str,
+             log: IssueLog) -> dt.date | None:
+    """The event's date: the Date tag, else BridgeComposer's hand-record title date, else a
+    date written in the title."""
+    text = _tag_value(doc, "Date", game)
+    date = _pbn_date(text) if text else None
+    if text and date is None:
+        log.report(MalformedFile("Date tag is not a full yyyy.mm.dd date", table="tags",
+                                 column="Date", value=text), level="info")
+    if date is None and doc.directives.get("HRTitleDate"):
+        date = _pbn_date(doc.directives["HRTitleDate"])
+    if date is None and title:
+        found = find_date(title)
+        date = found.date if found else None
+    return date
+
+
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
     """The ranking(s) of a PBN file; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
@@ -547,30 +874,23 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     if not rankings:
         rankings = _recap_rankings(doc, log)
     if not rankings:
-        raise UnsupportedVariant(
-            "no TotalScoreTable and no standings recap: the file has no ranking "
-            "(hand records or travellers only)", file=log.file,
-        )
-    title = _tag_value(doc, "Event")
-    date_text = _tag_value(doc, "Date")
-    date = _pbn_date(date_text) if date_text else None
-    if date_text and date is None:
-        log.report(MalformedFile("Date tag is not a full yyyy.mm.dd date", table="tags",
-                                 column="Date", value=date_text))
-    organiser = _tag_value(doc, "Site")
+        raise _no_ranking(doc, log.file)
     boards = _boards(doc)
     events = []
     for ranking in rankings:
-        event_date = date or ranking.fallback_date
+        title = _tag_value(doc, "Event", ranking.game) or doc.directives.get(
+            "HRTitleEvent", "") or ranking.fallback_title
+        event_date = _date_of(doc, ranking.game, title, log) or ranking.fallback_date
         if event_date is None:
-            raise MalformedFile("no event date (no Date tag, none in the recap heading)",
-                                file=log.file, table="tags", column="Date")
-        event_title = title or ranking.fallback_title
-        if not event_title:
+            raise MalformedFile("no event date (no Date tag, none in the titles or the recap "
+                                "heading)", file=log.file, table="tags", column="Date")
+        if not title:
             log.report(MalformedFile("no event title (no Event tag)", table="tags",
                                      column="Event", has_value=False))
+        organiser = _tag_value(doc, "Site", ranking.game) or doc.directives.get(
+            "HRTitleSite", "")
         events.append(Event(
-            game="bridge", title=event_title, date=event_date, kind=ranking.kind,
+            game="bridge", title=title, date=event_date, kind=ranking.kind,
             scoring=ranking.scoring, units=_units(ranking, log), boards=boards,
             section=ranking.section, organiser=organiser, format=NAME,
         ))
