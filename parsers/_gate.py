@@ -146,7 +146,8 @@ _CALLS = frozenset({"pass", "dbl", "rdbl", "double", "redouble", "all pass", "x"
                     "pas", "passe", "pasz", "kontra", "rekontra"})
 _GLUED_NUMBER = re.compile(r"^\s*\d+\s*[-.:)/,]?\s*\D")
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-_HANDLE = re.compile(r"^[\w.]+$")
+_HANDLE = re.compile(r"^[\w.]+(?: [\w.]+)*$")
+"""A user name: letters, digits, dots, underscores, single spaces (BBO shows `hulk 4`)."""
 
 
 def _letters(text: str) -> int:
@@ -304,7 +305,9 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
         raise _refuse("no place is written and the places given do not follow the scores",
                       file=file, table=where, column="place")
 
-    sizes = [len(u.players) for u in staffed]
+    # seats, fillers included: a human with a robot partner is still a pair
+    sizes = [len(original.players) for original, u in zip(event.units, units, strict=True)
+             if u.players]
     shape_problem = _shape_problem(event, sizes)
     if shape_problem:
         raise _refuse(shape_problem, file=file, table=where, column="players",

@@ -87,6 +87,13 @@ def test_seat_fillers_are_taken_out_never_players(name: str) -> None:
     assert any("not a player" in i.message and i.level == "info" for i in result.issues)
 
 
+def test_a_human_with_a_robot_partner_is_still_a_pair() -> None:
+    units = [dataclasses.replace(u, players=(u.players[0], PlayerAsWritten("~~M1")))
+             for u in _good_units()]
+    result = check(_result(_event(units, fmt="bbo")), file="x.html")
+    assert [len(u.players) for u in result.events[0].units] == [1, 1, 1, 1]
+
+
 def test_a_unit_of_fillers_keeps_its_place_but_two_units_must_hold_players() -> None:
     units = _good_units(3)
     units[2] = dataclasses.replace(units[2], players=_pair("Phantom", "Phantom"))
@@ -98,6 +105,7 @@ def test_a_unit_of_fillers_keeps_its_place_but_two_units_must_hold_players() -> 
 
 
 @pytest.mark.parametrize("name", ["alice77", "22erko", "3333om9", "834529648", "theo1961",
+                                  "hulk 4", "KAJTEK 1", "Babs 1998",
                                   "Jana Nováková"])
 def test_user_names_of_an_online_platform_pass(name: str) -> None:
     check(_with_name(name, fmt="bbo"), file="x.html")
