@@ -190,11 +190,11 @@ def _junk_reason(name: str, initials: bool, handles: bool) -> str | None:
         if handles and len(compact) >= 5:
             return None
         return "is a bare number, not a name"
-    if not initials and _HOLDING.match(compact) and (
+    if not initials and not handles and _HOLDING.match(compact) and (
             any(c.isdigit() for c in compact) or "x" in compact):
         return "is a card holding, not a name"
-    if handles and _HANDLE.match(text) and _letters(text) >= 1:
-        return None
+    if handles and _HANDLE.match(text):
+        return None  # a user name: any mix of letters, digits, _ and . that is not a number
     if not handles and _TWO_NAMES.search(_BRACKETS.sub(" ", text)):
         return "holds two names (a pair or team not split into its players)"
     if _GLUED_NUMBER.match(text):
@@ -355,6 +355,11 @@ def _shape_problem(event: Event, sizes: list[int]) -> str | None:
             return "a go game must have two sides of one player each"
         return None
     if event.game == "preferans":
+        return None
+    if event.kind == "pairs" and event.format in _HANDLE_FORMATS:
+        # online: a human's partner may be a robot, which the reader leaves out
+        if sum(s in (1, 2) for s in sizes) * 4 < n * 3:
+            return "a pairs event whose units are mostly not one or two players"
         return None
     if event.kind == "pairs" and (sum(s == 2 for s in sizes) * 2 < n
                                   or sum(s in (2, 3) for s in sizes) * 4 < n * 3):

@@ -105,13 +105,13 @@ def test_a_unit_of_fillers_keeps_its_place_but_two_units_must_hold_players() -> 
 
 
 @pytest.mark.parametrize("name", ["alice77", "22erko", "3333om9", "834529648", "theo1961",
-                                  "hulk 4", "KAJTEK 1", "Babs 1998",
+                                  "hulk 4", "KAJTEK 1", "Babs 1998", "49J49", "110_1",
                                   "Jana Nováková"])
 def test_user_names_of_an_online_platform_pass(name: str) -> None:
     check(_with_name(name, fmt="bbo"), file="x.html")
 
 
-@pytest.mark.parametrize("name", ["1", "32", "N-S", "1-Alfa-Bravo", "3NT=", "Pass", "AKJ2"])
+@pytest.mark.parametrize("name", ["1", "32", "N-S", "1-Alfa-Bravo", "3NT=", "Pass", "♠AKJ2"])
 def test_user_name_platforms_still_refuse_junk(name: str) -> None:
     with pytest.raises(ImplausibleResult):
         check(_with_name(name, fmt="bbo"), file="x.html")
