@@ -210,7 +210,8 @@ def _junk_reason(name: str, initials: bool, handles: bool) -> str | None:
 # --- the gate ---------------------------------------------------------------------------------
 
 _HANDLE_FORMATS = frozenset({"bbo"})
-"""Formats whose players are user names of an online platform."""
+"""Formats whose players are user names of an online platform; elsewhere a reader marks a user
+name with ``PlayerAsWritten.handle``."""
 
 
 def _event_name(event: Event, index: int) -> str:
@@ -241,7 +242,8 @@ def _refuse(problem: str, *, file: str, table: str | None = None, row: str | Non
 
 def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -> Event:
     where = _event_name(event, index)
-    handles = event.format in _HANDLE_FORMATS
+    handles = event.format in _HANDLE_FORMATS or any(
+        p.handle for u in event.units for p in u.players)
     for label, text in (("title", event.title), ("section", event.section),
                         ("organiser", event.organiser)):
         if len(text) > MAX_TEXT:
@@ -276,7 +278,7 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
                     "info", f"{player.name!r} is {filler}, not a player: left out",
                     f"{where}, {row}, player {p_index}"))
                 continue
-            junk = junk_reason(player, handles=handles)
+            junk = junk_reason(player, handles=handles or player.handle)
             if junk is None and _fold(player.name) in clubs:
                 junk = "is the name of a club, not of a player"
             if junk is not None:
@@ -308,7 +310,7 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
     # seats, fillers included: a human with a robot partner is still a pair
     sizes = [len(original.players) for original, u in zip(event.units, units, strict=True)
              if u.players]
-    shape_problem = _shape_problem(event, sizes)
+    shape_problem = _shape_problem(event, sizes, handles=handles)
     if shape_problem:
         raise _refuse(shape_problem, file=file, table=where, column="players",
                       value=dict(sorted(Counter(sizes).items())))
@@ -347,7 +349,7 @@ def _scores_agree(units: list[Unit]) -> bool:
     return all(d <= 0 for d in steps) or all(d >= 0 for d in steps)
 
 
-def _shape_problem(event: Event, sizes: list[int]) -> str | None:
+def _shape_problem(event: Event, sizes: list[int], *, handles: bool = False) -> str | None:
     """Why the units' sizes do not fit the event's kind, or None."""
     n = len(sizes)
     if event.game == "go":
@@ -356,7 +358,7 @@ def _shape_problem(event: Event, sizes: list[int]) -> str | None:
         return None
     if event.game == "preferans":
         return None
-    if event.kind == "pairs" and event.format in _HANDLE_FORMATS:
+    if event.kind == "pairs" and handles:
         # online: a human's partner may be a robot, which the reader leaves out
         if sum(s in (1, 2) for s in sizes) * 4 < n * 3:
             return "a pairs event whose units are mostly not one or two players"

@@ -18,6 +18,8 @@ def _player(p: PlayerAsWritten) -> dict[str, Any]:
     out: dict[str, Any] = {"name": p.name, "federation_id": p.federation_id, "club": p.club}
     if p.initials:
         out["initials"] = True
+    if p.handle:
+        out["handle"] = True
     return out
 
 

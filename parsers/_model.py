@@ -55,6 +55,9 @@ class PlayerAsWritten:
     club: str | None = None
     initials: bool = False
     """True when the file writes initials (``JNo``) instead of a name."""
+    handle: bool = False
+    """True when the name is a user name of an online platform (BBO, OKbridge): letters and
+    digits mixed are a name there (the plausibility gate, docs/rules/gate.md)."""
 
 
 @dataclass(frozen=True, slots=True)

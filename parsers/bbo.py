@@ -192,7 +192,7 @@ def _players(row: _Row, table: str, log: IssueLog) -> tuple[PlayerAsWritten, ...
             "the unit keeps its place and score without them",
             table=table, row=row.number, has_value=False,
         ), level="info")
-    return tuple(PlayerAsWritten(name=h) for h in row.handles if not _ROBOT.match(h))
+    return tuple(PlayerAsWritten(name=h, handle=True) for h in row.handles if not _ROBOT.match(h))
 
 
 def _by_score(rows: Sequence[_Row]) -> list[_Row]:

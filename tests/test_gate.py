@@ -87,6 +87,16 @@ def test_seat_fillers_are_taken_out_never_players(name: str) -> None:
     assert any("not a player" in i.message and i.level == "info" for i in result.issues)
 
 
+def test_a_reader_marks_user_names_of_any_platform() -> None:
+    units = _good_units()
+    units[0] = dataclasses.replace(units[0], players=(PlayerAsWritten("okb_user7", handle=True),
+                                                      PlayerAsWritten("kibic 2", handle=True)))
+    check(_result(_event(units, fmt="pbn")), file="x.pbn")
+    units[0] = dataclasses.replace(units[0], players=(PlayerAsWritten("okb_user7"),
+                                                      PlayerAsWritten("kibic 2")))
+    _refused(_result(_event(units, fmt="pbn")), "digits")
+
+
 def test_a_human_with_a_robot_partner_is_still_a_pair() -> None:
     units = [dataclasses.replace(u, players=(u.players[0], PlayerAsWritten("~~M1")))
              for u in _good_units()]
