@@ -390,6 +390,11 @@ def _units(ranking: _Ranking, log: IssueLog) -> tuple[Unit, ...]:
         elif not players:
             log.report(MalformedFile(f"unit {row.label} has no names",
                                      column=ranking.names_column, value=shown, **where))
+        elif any(_not_a_player(n) for n in (row.name_list or split_names(row.names,
+                                                                         ranking.kind))):
+            log.report(MalformedFile(
+                f"unit {row.label}: a phantom or robot beside its players is not a player; "
+                "left out", column=ranking.names_column, value=shown, **where), level="info")
         kept.append((row, written, players))
     if not kept:
         raise MalformedFile("the ranking has no units", file=log.file, table=ranking.table)
