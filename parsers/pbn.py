@@ -464,6 +464,7 @@ _ID_COLUMNS: tuple[tuple[str, Kind | None], ...] = (
     ("TeamNo", "teams"), ("TeamNr", "teams"), ("Id", None), ("No", None), ("Nr", None),
 )
 _RANK_COLUMNS = ("Rank", "Place", "Position", "Pos")
+_RANK_FOLDED = frozenset(c.casefold() for c in _RANK_COLUMNS)
 _NAME_COLUMNS = ("Names", "Name", "PairName", "PairNames", "Players", "PlayerNames",
                  "Members", "TeamMembers")
 _TEAM_NAME_COLUMNS = ("TeamName", "Team_Name")
@@ -511,19 +512,20 @@ def _widths(spec: str) -> list[int | None]:
     return out
 
 
-def _tokens(line: str) -> list[tuple[str, bool]]:
-    """The elements of a table row, each with whether it was quoted; ``-`` (irrelevant) and
-    ``?`` (unknown) are empty, an artificial score's ``^`` is dropped."""
+def _tokens(line: str) -> list[tuple[str, bool, str]]:
+    """The elements of a table row: (value, quoted, as written); ``-`` (irrelevant) and ``?``
+    (unknown) are empty values, an artificial score's ``^`` is dropped."""
     values = []
     for match in _TOKEN.finditer(line):
         quoted = match[1] is not None
         value = match[1].replace('\\"', '"') if quoted else match[2]
+        raw = value
         if not quoted:
             if value in ("-", "?"):
                 value = ""
             elif value.startswith("^"):
                 value = value[1:]
-        values.append((value, quoted))
+        values.append((value, quoted, raw))
     return values
 
 
@@ -531,21 +533,26 @@ def _row_values(line: str, columns: list[str], widths: list[int | None],
                 names_at: int | None) -> list[str] | None:
     """The row's values, one per column, or None if the row cannot be made to fit.
 
-    Beyond the spec: an unquoted names field written as several words is joined back (when the
-    names column is the only one that can take text), and a rank left blank instead of ``-``
-    on a fixed-width row is read as empty.
+    Beyond the spec: a rank left blank instead of ``-`` on a fixed-width row is read as empty,
+    and an unquoted names field written as several words is joined back when the names column
+    is the only one that can take text.
     """
     tokens = _tokens(line)
-    values = [v for v, _ in tokens]
     n = len(columns)
-    if len(values) == n:
-        return values
-    if len(values) > n and names_at is not None and not tokens[names_at][1]:
-        extra = len(values) - n
-        joined = " ".join(values[names_at:names_at + extra + 1])
-        return values[:names_at] + [joined] + values[names_at + extra + 1:]
-    if len(values) == n - 1 and widths and widths[0] and line[:widths[0]].strip() == "":
-        return [""] + values
+    if len(tokens) == n:
+        return [v for v, _, _ in tokens]
+    candidates = [tokens]
+    if widths and widths[0] and columns[0].casefold() in _RANK_FOLDED \
+            and line[:widths[0]].strip() == "" and line[widths[0]:widths[0] + 1] == " ":
+        candidates.insert(0, [("", False, "")] + tokens)
+    for values in candidates:
+        if len(values) == n:
+            return [v for v, _, _ in values]
+        if len(values) > n and names_at is not None and not values[names_at][1]:
+            extra = len(values) - n
+            joined = " ".join(raw for _, _, raw in values[names_at:names_at + extra + 1])
+            return ([v for v, _, _ in values[:names_at]] + [joined]
+                    + [v for v, _, _ in values[names_at + extra + 1:]])
     return None
 
 

@@ -232,3 +232,183 @@ def test_truncations_and_byte_flips_only_raise_parse_errors(
     except ParseError:
         return
     assert isinstance(result, ParseResult)
+
+
+# --- column layouts as the programs write them ---------------------------------------------
+
+
+def test_sort_marks_percentage_and_mp_columns_and_semicolon_names() -> None:
+    text = _table(
+        "Rank\\3R;PairId\\5R;Names\\45;Center\\3L;NrBoards\\3R;MP\\7R;+Percentage\\6R",
+        '  1   581 "Sergey Ostrikov      ;Oleg Odintsev        " OMS  20  1449.8  72.49',
+        '  2    42 "Robert Covill        ;Eva Turner           " BRI  24  1625.4  67.73',
+        '  -   433 "Dick Orr             ;Barbara Ryan         " SYD  26  1356.6  67.73',
+    )
+    (event,) = _parse(text, strict=True).events
+    assert (event.kind, event.scoring) == ("pairs", "MP")
+    assert [u.score for u in event.units] == [72.49, 67.73, 67.73]
+    assert [u.place for u in event.units] == [1.0, 2.5, 2.5]
+    assert [p.name for p in event.units[0].players] == ["Sergey Ostrikov", "Oleg Odintsev"]
+    assert {p.club for u in event.units for p in u.players} == {"OMS", "BRI", "SYD"}
+
+
+def test_generic_score_column_takes_the_scoring_tag() -> None:
+    header = HEADER.replace('[Board "1"]', '[Scoring "##IMP"]\n[Board "1"]')
+    text = _table("Rank\\3R;Names\\17L;+MeanScore\\5R;NrBoards\\2R",
+                  '  1 Nowak/Kowal   3.01 23', '  2 Mazur/Lis     2.86 24', header=header)
+    (event,) = _parse(text, strict=True).events
+    assert event.scoring == "IMP"
+    assert [u.label for u in event.units] == ["", ""]
+    assert [p.name for p in event.units[1].players] == ["Mazur", "Lis"]
+
+
+@pytest.mark.parametrize(("tag", "scoring"), [
+    ("MP", "MP"), ("MatchPoints", "MP"), ("IMP;Butler", "IMP"), ("Butler", "IMP"),
+    ("Cross-IMPs", "IMP"), ("BAM", "BAM"), ("VP", "VP"), ("Rubber", "unknown"),
+])
+def test_scoring_tag(tag: str, scoring: str) -> None:
+    header = HEADER.replace('[Board "1"]', f'[Scoring "{tag}"]\n[Board "1"]')
+    text = _table("Rank;PairId;TotalScore;Names", '1 1 55 "A - B"', '2 2 45 "C - D"',
+                  header=header)
+    assert _parse(text).events[0].scoring == scoring
+
+
+def test_separate_name_id_and_club_columns() -> None:
+    text = _table(
+        "Rank;PairId;Name1;Name2;MemberID1;MemberID2;Club1;Club2;TotalPercentage",
+        '1 3 "Anna Nowak" "Jan Kowal" 1234 5678 "KB Łącznik" "AZS" 61.2',
+        '2 1 "Ewa Mazur" "Piotr Wróbel" 2345 - "AZS" "AZS" 38.8',
+    )
+    (event,) = _parse(text, strict=True).events
+    first, second = event.units
+    assert [(p.name, p.federation_id, p.club) for p in first.players] == [
+        ("Anna Nowak", "1234", "KB Łącznik"), ("Jan Kowal", "5678", "AZS")]
+    assert [p.federation_id for p in second.players] == ["2345", None]
+
+
+def test_first_and_last_name_columns() -> None:
+    text = _table("Rank;PairId;FirstName1;LastName1;FirstName2;LastName2;TotalIMP",
+                  '1 1 Anna Nowak Jan Kowal 12', '2 2 Ewa Mazur Piotr Wróbel -12')
+    (event,) = _parse(text, strict=True).events
+    assert [p.name for p in event.units[0].players] == ["Anna Nowak", "Jan Kowal"]
+    assert event.scoring == "IMP"
+
+
+def test_one_member_id_column_for_the_pair() -> None:
+    text = _table("Rank;PairId;Names;MemberIDs;TotalPercentage",
+                  '1 1 "Anna Nowak - Jan Kowal" "1234;5678" 55', '2 2 "C Dee - E Eff" - 45')
+    (event,) = _parse(text, strict=True).events
+    assert [p.federation_id for p in event.units[0].players] == ["1234", "5678"]
+    assert [p.federation_id for p in event.units[1].players] == [None, None]
+
+
+def test_team_name_is_the_label_and_members_are_players() -> None:
+    text = _table("Rank;TeamId;TeamName;+TotalScoreVP;Names",
+                  '1 4 "Orły" 58.2 "Anna Nowak;Jan Kowal;Ewa Mazur;Piotr Wróbel"',
+                  '2 2 "Sokoły" 41.8 "Adam Lis, Ola Bąk, Maria Król, Jan Zając"')
+    (event,) = _parse(text, strict=True).events
+    assert (event.kind, event.scoring) == ("teams", "VP")
+    assert [u.label for u in event.units] == ["Orły", "Sokoły"]
+    assert [len(u.players) for u in event.units] == [4, 4]
+
+
+def test_teams_named_without_players_are_refused() -> None:
+    text = _table("Rank;TeamId;TeamName;TotalScoreVP", '1 4 "Orły" 58.2', '2 2 "Sokoły" 41.8')
+    with pytest.raises(UnsupportedVariant, match="team names only|teams by their names"):
+        _parse(text)
+
+
+def test_without_a_rank_column_the_scores_rank() -> None:
+    text = _table("PairId;Names;TotalScoreIMP", '1 "A - B" -3', '2 "C - D" 12.5',
+                  '3 "E - F" 12.5', '4 "G - H" -9.5')
+    (event,) = _parse(text, strict=True).events
+    assert [(u.label, u.place, u.place_text) for u in event.units] == [
+        ("2", 1.5, ""), ("3", 1.5, ""), ("1", 3.0, ""), ("4", 4.0, "")]
+
+
+def test_neither_rank_nor_score_is_malformed() -> None:
+    with pytest.raises(MalformedFile, match="neither a Rank nor a score"):
+        _parse(_table("PairId;Names", '1 "A - B"', '2 "C - D"'))
+
+
+def test_a_table_repeated_in_every_game_is_read_once() -> None:
+    table = ('[TotalScoreTable "Rank;PairId;TotalPercentage;Names"]\n'
+             '1 1 55 "A - B"\n2 2 45 "C - D"\n')
+    text = HEADER + table + '\n[Event "#"]\n[Board "2"]\n' + table
+    (event,) = _parse(text, strict=True).events
+    assert event.n_units == 2 and event.boards == 2
+
+
+def test_each_game_gives_its_own_event_and_section() -> None:
+    text = (
+        '[Event "Pairs A"]\n[Site "Club"]\n[Date "2024.05.07"]\n[Section "A"]\n[Board "1"]\n'
+        '[TotalScoreTable "Rank;PairId;TotalPercentage;Names"]\n1 1 55 "A - B"\n2 2 45 "C - D"\n'
+        '\n[Event "Pairs B"]\n[Site "#"]\n[Date "#"]\n[Section "B"]\n[Board "1"]\n'
+        '[TotalScoreTable "Rank;PairId;TotalPercentage;Names"]\n1 9 60 "E - F"\n2 8 40 "G - H"\n'
+    )
+    a, b = _parse(text, strict=True).events
+    assert [(e.title, e.section, e.organiser, e.date) for e in (a, b)] == [
+        ("Pairs A", "A", "Club", dt.date(2024, 5, 7)), ("Pairs B", "B", "Club", dt.date(2024, 5, 7))]
+
+
+@pytest.mark.parametrize(("written", "date"), [
+    ("2024.05.07", dt.date(2024, 5, 7)), ("##2024.05.07", dt.date(2024, 5, 7)),
+    ("2024-05-07 17:04", dt.date(2024, 5, 7)), ("2024.5.7", dt.date(2024, 5, 7)),
+])
+def test_date_forms(written: str, date: dt.date) -> None:
+    header = HEADER.replace("2024.05.07", written)
+    text = _table("Rank;PairId;TotalPercentage;Names", '1 1 55 "A - B"', '2 2 45 "C - D"',
+                  header=header)
+    assert _parse(text).events[0].date == date
+
+
+def test_titles_from_bridgecomposer_directives_and_a_date_in_the_title() -> None:
+    header = ('%HRTitleEvent "Tuesday Pairs"\n%HRTitleDate 2025.11.04\n%HRTitleSite "Quay BC"\n'
+              '[Event ""]\n[Site ""]\n[Date ""]\n[Board "1"]\n')
+    (event,) = _parse(_table("Rank;PairId;TotalPercentage;Names", '1 1 55 "A - B"',
+                             '2 2 45 "C - D"', header=header)).events
+    assert (event.title, event.date, event.organiser) == (
+        "Tuesday Pairs", dt.date(2025, 11, 4), "Quay BC")
+    header = '[Event "Turniej par - 8 sierpnia 2013"]\n[Board "1"]\n'
+    (event,) = _parse(_table("Rank;PairId;TotalPercentage;Names", '1 1 55 "A - B"',
+                             '2 2 45 "C - D"', header=header)).events
+    assert event.date == dt.date(2013, 8, 8)
+
+
+def test_unquoted_names_and_a_blank_rank_at_fixed_width() -> None:
+    text = _table("Rank\\2R;PairId\\2R;TotalPercentage\\6R;Names\\40L",
+                  " 1  1  55.00 Anna Nowak - Jan Kowal", "    2  55.00 Ewa Mazur - Adam Lis",
+                  " 3  3  40.00 Ola Bąk - Jan Zając")
+    (event,) = _parse(text, strict=True).events
+    assert [u.place for u in event.units] == [1.5, 1.5, 3.0]
+    assert [p.name for p in event.units[1].players] == ["Ewa Mazur", "Adam Lis"]
+
+
+def test_robots_are_not_players() -> None:
+    text = _table("Rank;PairId;TotalPercentage;Names", '1 1 55 "Bristol GIB 1;Bristol GIB 2"',
+                  '2 2 50 "Anna Nowak - GIB"', '3 3 45 "C Dee - E Eff"')
+    event = _parse(text).events[0]
+    assert [len(u.players) for u in event.units] == [0, 1, 2]
+
+
+def test_direction_words_are_normalised() -> None:
+    text = _table("Rank;PairId;Direction;TotalPercentage;Names",
+                  '1 1 N-S 60 "A - B"', '2 2 N-S 40 "C - D"',
+                  '1 3 E-W 58 "E - F"', '2 4 E-W 42 "G - H"')
+    assert [e.section for e in _parse(text, strict=True).events] == ["NS", "EW"]
+
+
+# --- files without a ranking say what they hold --------------------------------------------
+
+
+def test_refusals_say_what_the_file_holds() -> None:
+    deal = '[Deal "N:KT9.QJ87.KJ75.Q3 8432.T654.982.J6 J.A93.AQ43.AK972 AQ765.K2.T6.T854"]\n'
+    with pytest.raises(UnsupportedVariant, match=r"hand records only \(1 board"):
+        _parse(HEADER + deal)
+    played = HEADER + deal + '[West "Para-2"]\n[Contract "4H"]\n[Result "9"]\n'
+    with pytest.raises(UnsupportedVariant, match="played deals only"):
+        _parse(played)
+    travellers = HEADER + deal + ('[ScoreTable "Rank\\3R;PairId_NS;PairId_EW;Score_NS"]\n'
+                                  '  1 1 2 420\n  2 3 4 -50\n')
+    with pytest.raises(UnsupportedVariant, match="travellers only"):
+        _parse(travellers)
