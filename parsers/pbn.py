@@ -595,10 +595,28 @@ def _guess_kind(rows: list[_Row]) -> Kind:
     return "pairs"
 
 
-def _total_score_tables(doc: _Document) -> list[_Tag]:
-    """The TotalScoreTables, each once (some programs repeat the same table in every game)."""
+def _field(tag: _Tag) -> frozenset[str]:
+    """Who a TotalScoreTable ranks: its names fields (or name columns), folded; empty if the
+    table has no names column."""
+    columns = [c.casefold() for c in _columns(tag.value)]
+    wanted = [i for i, c in enumerate(columns) if c in {n.casefold() for n in _NAME_COLUMNS}
+              or _ONE_NAME.match(c) or _LAST_NAME.match(c)]
+    if not wanted:
+        return frozenset()
+    out = set()
+    for _, text in tag.rows:
+        values = [v for v, _, _ in _tokens(text)]
+        if len(values) == len(columns):
+            out.add(" ; ".join(normalise_space(values[i]).casefold() for i in wanted))
+    return frozenset(out)
+
+
+def _total_score_tables(doc: _Document, log: IssueLog) -> list[_Tag]:
+    """The TotalScoreTables, each once: some programs repeat the same table in every game, and
+    some write the standing after each round; a table ranking exactly the same field as a later
+    one is an earlier standing of that field, and only the last is read."""
     seen: set[tuple[str, tuple[str, ...]]] = set()
-    tables = []
+    tables: list[_Tag] = []
     for tag in doc.tags:
         if tag.name != "TotalScoreTable":
             continue
@@ -606,12 +624,20 @@ def _total_score_tables(doc: _Document) -> list[_Tag]:
         if key in seen:
             continue
         seen.add(key)
+        field_ = _field(tag)
+        earlier = [t for t in tables if len(field_) > 1 and _field(t) == field_]
+        for old in earlier:
+            log.report(MalformedFile(
+                f"an earlier standing of the field ranked again at line {tag.line}; "
+                "the last one is read", table=f"TotalScoreTable at line {old.line}"),
+                level="info")
+            tables.remove(old)
         tables.append(tag)
     return tables
 
 
 def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
-    tables = _total_score_tables(doc)
+    tables = _total_score_tables(doc, log)
     rankings: list[_Ranking] = []
     for number, tag in enumerate(tables, start=1):
         table = f"TotalScoreTable at line {tag.line}"

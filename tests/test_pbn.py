@@ -412,3 +412,16 @@ def test_refusals_say_what_the_file_holds() -> None:
                                   '  1 1 2 420\n  2 3 4 -50\n')
     with pytest.raises(UnsupportedVariant, match="travellers only"):
         _parse(travellers)
+
+
+def test_a_standing_after_each_round_is_read_from_the_last_table() -> None:
+    first = ('[TotalScoreTable "Rank;PairId;TotalPercentage;Names"]\n'
+             '1 1 60 "A - B"\n2 2 40 "C - D"\n')
+    last = ('[TotalScoreTable "Rank;PairId;TotalPercentage;Names"]\n'
+            '1 2 55 "C - D"\n2 1 45 "A - B"\n')
+    text = HEADER + first + '\n[Event "#"]\n[Board "2"]\n' + last
+    result = _parse(text)
+    (event,) = result.events
+    assert [u.label for u in event.units] == ["2", "1"]
+    assert event.section == ""
+    assert any("earlier standing" in i.message for i in result.issues)
