@@ -1,19 +1,50 @@
 """PBN (Portable Bridge Notation 2.1) files: the ranking they carry, not the deals.
 
-A PBN file is a list of games (boards), each a block of tags ``[Name "value"]``; a tag whose
-value is a column spec (``[TotalScoreTable "Rank\\2R;PairId\\2R;...;Names\\40L"]``) is a *table*
-and its rows follow on the next lines. Comments are ``%`` lines and ``{ ... }`` blocks.
+A PBN file is a list of games (boards), each a block of tags ``[Name "value"]`` ended by an
+empty line; a tag whose value is a column spec (``[TotalScoreTable "Rank\\2R;PairId\\2R;...;
+Names\\40L"]``) is a *table* and its rows follow on the next lines. Comments are ``%`` lines and
+``{ ... }`` blocks. A tag value ``#`` means "as in the game above"; PBN 2.0 exports write
+``##Value`` for a value that holds for the games below too (read as ``Value``); ``?`` is unknown.
 The ranking of the event comes from one of two places, in this order:
 
-1. **TotalScoreTable** (PBN 2.1 §4): one row per unit. Columns read: ``Rank`` (the place),
-   ``PairId`` / ``TeamId`` / ``PlayerId`` (the unit label, and the kind: pairs / teams /
-   individual; else the ``Competition`` tag, else pairs), ``Section`` (one event per section),
-   ``Direction`` (NS/EW: two rankings when both directions have a 1st place), ``Names`` /
-   ``Name``, and the first score column present of ``TotalPercentage``, ``TotalScoreMP``,
-   ``TotalMP`` (scoring MP), ``TotalScoreIMP``, ``TotalIMP`` (IMP), ``TotalScoreVP``,
-   ``TotalVP`` (VP), ``TotalScoreBAM``, ``TotalBAM`` (BAM). Values are whitespace-separated,
-   quoted when they contain spaces; ``-`` is an empty value. Several TotalScoreTables without
-   a Section column are sections ``1``, ``2``, ... in file order.
+1. **TotalScoreTable** (PBN 2.1 §5.8), as scoring programs write it (BridgeComposer,
+   the PBN 2.0 exports of OKbridge and of simultaneous tournaments, other club programs).
+   Column names are compared without case, their width (``\\5R``) and their sort mark (``+``
+   highest first, ``-`` lowest first) dropped. One row per unit; values are whitespace-separated,
+   quoted when they contain spaces; ``-`` (irrelevant) and ``?`` (unknown) are empty, the ``^``
+   of an artificial score is dropped. Rows that do not fit the columns are skipped with a
+   warning, except two repairs: a rank left blank (spaces instead of ``-``) on a fixed-width
+   row, and a names field written unquoted in several words when names are the only text
+   column. Columns read:
+
+   - the place: ``Rank`` (also ``Place``, ``Position``); without one, the units are ranked by
+     their scores (equal scores share a place) and no place is recorded as written;
+   - the score: a column marked ``+`` if it is one of these, else the first present of
+     ``TotalPercentage``, ``MeanPercentage``, ``Percentage`` (MP); ``TotalScoreVP``,
+     ``TotalVP``, ``VP`` (VP); ``TotalScoreBAM``, ``TotalBAM``, ``BAM`` (BAM); ``TotalScoreMP``,
+     ``TotalMP``, ``MP``, ``MeanMP`` (MP); ``TotalScoreIMP``, ``TotalIMP``, ``IMP``,
+     ``MeanIMP``, ``Butler`` (IMP); ``TotalScore``, ``MeanScore``, ``Score``, ``Total`` (the
+     scoring then from the ``Scoring`` tag: ``MP``/``MatchPoints``, ``IMP``/``Butler``/
+     ``Cross-IMPs``, ``BAM``, ``VP``; else unknown). Neither a rank nor a score: refused;
+   - the unit: ``PairId`` / ``TeamId`` / ``PlayerId`` (the label, and the kind: pairs / teams /
+     individual), else ``Pair``, ``Team``, ``Id``, ...; else the ``Competition`` tag; else
+     pairs, or teams when most units name three players or more. A team's label is its
+     ``TeamName`` when there is one;
+   - the players: ``Names`` (also ``Name``, ``PairName``, ``Players``, ``Members``): one field
+     for the unit, the names separated by ``;`` (the standard) or as :func:`split_names` reads
+     them; or one column per player (``Name1``, ``Name2``; ``FirstName1`` with ``LastName1``).
+     A table with team names but no players, or with no names at all, is refused: it names no
+     one. Member (federation) numbers: ``MemberID1``, ``MemberID2``, ... per player, or one
+     ``MemberIDs`` field split like the names; clubs: ``Club1``, ... per player, or one ``Club``
+     (``Center`` in simultaneous events) for the whole unit;
+   - ``Section`` (one event per section; without the column, the ``Section`` tag of the game
+     that holds the table; several tables without either are sections ``1``, ``2``, ...) and
+     ``Direction`` (``NS``, ``N-S``, ``E-W``, ...: two rankings when both directions have a 1st
+     place, or, without ranks, when both directions are there).
+
+   A table repeated word for word in several games is read once; a table ranking exactly the
+   same names as a later one is an earlier standing (after a round) and only the last is read.
+   Event, Date, Site and Scoring are those of the game holding the table.
 2. **the standings recap** BridgeComposer copies into a ``{ ... }`` comment when there is no
    TotalScoreTable (fixtures/pbn/bridgecomposer_club_game.pbn): ACBLscore's text recap, one
    block per section and direction::
@@ -30,9 +61,11 @@ The ranking of the event comes from one of two places, in this order:
    info note; the masterpoint award (``0.30(A)``) is skipped; the rest of the line is the names.
 
 Ranks as written: ``5``, ``5=`` / ``=5`` (a tie marked with ``=``: equal places share, 5.5 for
-two), ``5-6`` (a range), and ACBL's ``p/q``: a tie for p-q when exactly the q-p+1 consecutive
-rows write the same ``p/q`` (``3/4`` on two rows), otherwise the ranks of one unit in strats
-A/B (``2/1``: 2nd overall, 1st in strat B; place 2, the rest noted). See :func:`read_ranks`.
+two), the same number on several rows (the standard's "best rank in case of ties"), ``5-6`` (a
+range), a blank or ``-`` (tied with the row above), and ACBL's ``p/q``: a tie for p-q when
+exactly the q-p+1 consecutive rows write the same ``p/q`` (``3/4`` on two rows), otherwise the
+ranks of one unit in strats A/B (``2/1``: 2nd overall, 1st in strat B; place 2, the rest
+noted). See :func:`read_ranks`.
 
 **Names** (:func:`split_names`, i.e. :func:`parsers.names.split_pair`): a pair's names field is
 split at `` - ``, `` – ``, ``&``, ``/``, ``+`` or ``;`` (``Anna Nowak-Kowalska - Jan Kowal`` -> two
@@ -40,16 +73,23 @@ players, the hyphenated surname kept whole); a field that nothing else splits an
 unspaced hyphen has the same shape on both sides is two players joined (BridgeComposer's
 ``Alfa-Bravo`` -> ``Alfa``, ``Bravo``; ``Novák J.-Kováč P.``). A team's field is also split at
 commas; a pair's only between complete names (``Smith, J`` is one name); an individual's is
-never split. PHANTOM / ROBOT / BYE / SIT OUT are not players: a
-ranked phantom unit keeps its place with no players, an unranked one is left out (info note).
+never split. PHANTOM / ROBOT / BYE / SIT OUT and robots (``GIB``, ``Bristol GIB 1``) are not
+players: a ranked unit of them keeps its place with no players, an unranked one is left out,
+one beside real players is dropped from the unit (info notes).
 
-Event fields: ``title`` from the ``Event`` tag (else the recap's first line without its date),
-``date`` from ``Date`` (``2026.03.09``; ``??`` parts are unknown), else from the recap's first
-line; no date is a :class:`MalformedFile`. ``organiser`` from ``Site``. ``#`` in a tag means
-"as in the previous game". ``boards``: the number of distinct ``Board`` tags. Charset: the
-``%Content-type: ...; charset=`` line is honoured when it decodes cleanly (``_text``).
-A PBN with neither a TotalScoreTable nor a recap (hand records, travellers only) is an
-:class:`UnsupportedVariant`: the file has no ranking to read.
+Event fields: ``title`` from the ``Event`` tag, else BridgeComposer's ``%HRTitleEvent``
+directive, else the recap's first line without its date; ``date`` from ``Date``
+(``2026.03.09``, also ``2026-03-09 17:04`` as BBO writes it; ``??`` parts are unknown), else
+``%HRTitleDate``, else a date written in the title, else the recap's first line; no date is a
+:class:`MalformedFile`. ``organiser`` from ``Site``, else ``%HRTitleSite``. ``boards``: the
+number of distinct ``Board`` tags. Charset: the ``%Content-type: ...; charset=`` line is
+honoured when it decodes cleanly (``_text``).
+
+A PBN with neither a TotalScoreTable nor a recap is an :class:`UnsupportedVariant`, and the
+message says what the file holds instead: hand records only (Dealer4, Big Deal, BridgeComposer
+hand records, double-dummy outputs), played deals (one game per table, as BBO or pbntools
+write them) or travellers (a ``ScoreTable`` per board, even one with a ``Rank`` column). No
+player is ever made from a board's rows (``N-S``, pair numbers, ``West "Para-2"``).
 """
 
 from __future__ import annotations
@@ -711,12 +751,12 @@ def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
             if one_names:
                 name_list = tuple(n for n in (normalise_space(values[i]) for i in one_names) if n)
             elif lasts:
-                pairs = zip(firsts, lasts) if len(firsts) == len(lasts) else ((None, i)
-                                                                              for i in lasts)
+                given: list[int | None] = list(firsts) if len(firsts) == len(lasts) \
+                    else [None] * len(lasts)
                 name_list = tuple(
                     n for n in (normalise_space(
                         f"{values[f] if f is not None else ''} {values[last]}")
-                        for f, last in pairs) if n)
+                        for f, last in zip(given, lasts)) if n)
             ids: tuple[str, ...] = ()
             if one_ids:
                 ids = tuple(normalise_space(values[i]) for i in one_ids)

@@ -348,7 +348,9 @@ def test_each_game_gives_its_own_event_and_section() -> None:
     )
     a, b = _parse(text, strict=True).events
     assert [(e.title, e.section, e.organiser, e.date) for e in (a, b)] == [
-        ("Pairs A", "A", "Club", dt.date(2024, 5, 7)), ("Pairs B", "B", "Club", dt.date(2024, 5, 7))]
+        ("Pairs A", "A", "Club", dt.date(2024, 5, 7)),
+        ("Pairs B", "B", "Club", dt.date(2024, 5, 7)),
+    ]
 
 
 @pytest.mark.parametrize(("written", "date"), [
