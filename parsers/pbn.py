@@ -784,11 +784,18 @@ def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
             grouped = {str(number): grouped[""]}
         for section, rows in grouped.items():
             event_kind = kind or _guess_kind(rows)
-            for direction, part in _split_directions(rows, ranked=bool(rank_column)):
+            # a Rank column left empty on every row ranks nothing: the scores do
+            ranked = bool(rank_column) and any(r.rank_text for r in rows)
+            if rank_column and not ranked and score_column:
+                log.report(MalformedFile("the Rank column is empty on every row; ranked by "
+                                         "the scores", table=table, column=rank_column),
+                           level="info")
+            for direction, part in _split_directions(rows, ranked=ranked or not score_column):
                 name = f"{section} {direction}".strip()
                 rankings.append(_Ranking(
                     name, f"{table}{' section ' + name if name else ''}", event_kind, scoring,
-                    rank_column, tuple(part), game=tag.game,
+                    rank_column if ranked or not score_column else "", tuple(part),
+                    game=tag.game,
                     names_column=names_column or "names"))
     return _distinct_sections(rankings, log)
 

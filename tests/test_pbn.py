@@ -427,3 +427,10 @@ def test_a_standing_after_each_round_is_read_from_the_last_table() -> None:
     assert [u.label for u in event.units] == ["2", "1"]
     assert event.section == ""
     assert any("earlier standing" in i.message for i in result.issues)
+
+
+def test_an_empty_rank_column_is_ranked_by_the_scores() -> None:
+    text = _table("Rank;PairId;TotalPercentage;Names", '- 1 45 "A - B"', '- 2 55 "C - D"')
+    (event,) = _parse(text, strict=True).events
+    assert [(u.label, u.place, u.place_text) for u in event.units] == [("2", 1.0, ""),
+                                                                       ("1", 2.0, "")]
