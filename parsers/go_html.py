@@ -21,11 +21,24 @@ numbers are unique, else by the row's position in the table.
 Each game is listed twice; ``egd_table.cross_table_events`` emits it once and checks the halves
 (an ``InconsistentResult`` names the row and round column of the first half).
 
+Names: the grade (``Grade``, ``Rank``, ``Str``, ``Level``) and club columns are never the name;
+``_`` joins the parts of one name as in the EGD files (``le_Calve`` is ``le Calve``); a bracket
+left open at the end is a nickname the program cut off at its name width
+(``Perez-Lopez Antonina (Tonya`` is ``Perez-Lopez Antonina``). A row whose name is only
+placeholders (``? ??``) or a seat filler (``Ghost 1``, ``Bye``) is no player: their games are
+left out with a warning.
+
+OpenGotha's other pages (games list of a round, players list, teams list, team standings) carry
+its footer and are recognised so they are refused by name rather than left unknown. A cross table
+on which no game has a result yet (every round cell empty, a bye or ``?``) is refused too.
+
 The tournament: the name is the page's ``<h1>`` (else ``<title>``); the date is the first date
 written outside the tables (title, headings, paragraphs: ``12.3.2023``, ``2023-03-12``,
 ``12 марта 2023`` is not read - write the date with digits). A page with no date there but
 with OpenGotha's footer (``OpenGotha 3.45<br>15-09-2017 18:27``) is dated by that export stamp
-with a warning; a page with no date at all is a ``MalformedFile``. Rounds have no dates of their
+with a warning, unless the title names a year the stamp is not in (``EGC2013main`` exported in
+2017): then the page was exported after the tournament and is refused, its day being unknown.
+A page with no date at all is a ``MalformedFile``. Rounds have no dates of their
 own here: every game is dated on the tournament's day, said in an info issue.
 """
 
@@ -44,6 +57,7 @@ import lxml.html
 
 from ._dates import find_date
 from ._errors import MalformedFile
+from ._gate import filler_reason
 from ._issues import IssueLog, source_name
 from ._model import ParseResult, PlayerAsWritten
 from ._registry import Format
@@ -57,7 +71,7 @@ from .egd_table import (
     parse_result_token,
 )
 
-__all__ = ["FORMAT", "detect", "parse", "read_cell"]
+__all__ = ["FORMAT", "absent_reason", "clean_name", "detect", "parse", "read_cell"]
 
 NAME = "go_html"
 
@@ -82,6 +96,10 @@ _CYRILLIC_COLOURS = str.maketrans({"ч": "b", "Ч": "b", "б": "w", "Б": "w"})
 _KOMI = re.compile(r"(?:komi|коми)\s*[:=]?\s*(\d{1,2}(?:[.,]5)?)", re.IGNORECASE)
 _OPENGOTHA_STAMP = re.compile(r"OpenGotha[\s\d.]*?(\d{2})-(\d{2})-(\d{4})\s+\d{1,2}:\d{2}")
 _SKIPPED = frozenset({"script", "style", "head", "title", "noscript", "table"})
+_OPENGOTHA_FOOTER = re.compile(rb"OpenGotha\s*\d+(?:\.\d+)*\s*<br\s*/?>\s*\d{2}-\d{2}-\d{4}", re.IGNORECASE)
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+_UNCLOSED = re.compile(r"\s*[(\[][^)\]]*$")
+_NUMBERED = re.compile(r"\s*\d{1,3}$")
 
 
 def _fold(text: str) -> str:
@@ -206,6 +224,15 @@ def _go_tables(doc: Element) -> Iterator[_GoTable]:
             yield _GoTable(str(count), header, rows)
 
 
+def _has_cross_table_header(doc: Element) -> bool:
+    """A leaf table with a go cross table's header (name and round columns), games or not."""
+    for table in doc.iter("table"):
+        if table.find(".//table") is None and any(
+                _header(row, at) is not None for at, row in enumerate(_rows(table)[:5])):
+            return True
+    return False
+
+
 # --- page -----------------------------------------------------------------------------------
 
 
@@ -248,7 +275,7 @@ def _name(doc: Element, lines: Sequence[str], source: str) -> str:
     return lines[0] if lines else PurePath(source).stem
 
 
-def _date(lines: Sequence[str], raw: str, log: IssueLog) -> dt.date:
+def _date(lines: Sequence[str], raw: str, name: str, log: IssueLog) -> dt.date:
     for line in lines:
         if _OPENGOTHA_STAMP.search(line):
             continue
@@ -262,6 +289,13 @@ def _date(lines: Sequence[str], raw: str, log: IssueLog) -> dt.date:
             date = dt.date(int(stamp[3]), int(stamp[2]), int(stamp[1]))
         except ValueError:
             date = None
+        years = {int(y) for y in _YEAR.findall(name)}
+        if date is not None and years and date.year not in years:
+            raise MalformedFile(
+                f"no tournament date on the page, and OpenGotha's export time stamp "
+                f"({date.isoformat()}) is not in the year the title names "
+                f"({', '.join(map(str, sorted(years)))}): the page was exported after the "
+                "tournament, so its day is unknown", file=log.file, value=stamp[0])
         if date is not None:
             log.report(MalformedFile(
                 "no tournament date on the page; dated by OpenGotha's export time stamp",
@@ -305,10 +339,29 @@ def _numbers(table: _GoTable, data: Sequence[tuple[int, list[str]]], log: IssueL
     return list(range(1, len(data) + 1))
 
 
+def clean_name(text: str) -> str:
+    """A name as the table writes it, made readable: ``_`` joins parts of one name (the EGD
+    convention: ``le_Calve`` is ``le Calve``), and a bracket left open at the end is a nickname
+    the program cut off at its name width (``Perez-Lopez Antonina (Tonya``): dropped."""
+    name = normalise_space(text.replace("_", " "))
+    if name.count("(") > name.count(")") or name.count("[") > name.count("]"):
+        name = _UNCLOSED.sub("", name)
+    return normalise_space(name)
+
+
+def absent_reason(name: str) -> str | None:
+    """Why a row's name is no player: placeholders only (``? ??``) or a seat filler, numbered
+    or not (``Ghost 1``, ``Bye``); None for a name."""
+    if not any(ch.isalpha() for ch in name):
+        return "has no name (only placeholders)"
+    filler = filler_reason(name) or filler_reason(_NUMBERED.sub("", name))
+    return f"is {filler}" if filler else None
+
+
 def _player(table: _GoTable, row: Sequence[str]) -> PlayerAsWritten:
     header = table.header
     return PlayerAsWritten(
-        name=_cell(row, header.name), federation_id=_cell(row, header.pin) or None,
+        name=clean_name(_cell(row, header.name)), federation_id=_cell(row, header.pin) or None,
         club=_cell(row, header.club) or None,
     )
 
@@ -329,8 +382,18 @@ def _read_table(table: _GoTable, log: IssueLog) -> tuple[list[CrossPlayer], list
     numbers = _numbers(table, data, log)
     players: list[CrossPlayer] = []
     halves: list[HalfGame] = []
+    absent: set[int] = set()
     for number, (row_no, row) in zip(numbers, data):
-        players.append(CrossPlayer(number, _player(table, row), row_no))
+        player = _player(table, row)
+        why = absent_reason(player.name)
+        if why is not None:
+            absent.add(number)
+            log.report(MalformedFile(
+                f"player {number} {why}, not a player; their games are left out",
+                table=table.label, row=row_no, column=table.header.names[table.header.name],
+                value=_cell(row, table.header.name)))
+            continue
+        players.append(CrossPlayer(number, player, row_no))
         for round_, column in sorted(table.header.rounds.items()):
             text = _cell(row, column)
             parsed = read_cell(text)
@@ -346,7 +409,7 @@ def _read_table(table: _GoTable, log: IssueLog) -> tuple[list[CrossPlayer], list
                 handicap=handicap, forfeit=forfeit, text=text, row=row_no, column=name,
                 table=table.label,
             ))
-    return players, halves
+    return players, [h for h in halves if h.number not in absent and h.opponent not in absent]
 
 
 # --- format ---------------------------------------------------------------------------------
@@ -357,10 +420,26 @@ def _decoded(data: bytes) -> tuple[str, str]:
     return decoded.text, decoded.note
 
 
+def _opengotha_page(data: bytes) -> bool:
+    """A page OpenGotha exported: its footer carries the program's version and export time."""
+    return _OPENGOTHA_FOOTER.search(data[-4000:]) is not None
+
+
+def _what_page(doc: Element | None) -> str:
+    """What an OpenGotha page without a cross table is, from its headings."""
+    headings = [normalise_space(h.text_content()) for h in doc.iter("h1", "h2")] \
+        if doc is not None else []
+    kind = headings[1] if len(headings) > 1 else ""
+    return f" ({kind!r})" if kind else ""
+
+
 def detect(data: bytes, filename: str = "") -> bool:
-    """An HTML page with a go cross table: round columns whose cells read as go results."""
+    """An HTML page with a go cross table (round columns whose cells read as go results), or
+    any page OpenGotha exported (its other pages are refused by name, not left unknown)."""
     if not re.search(rb"<\s*table", data[:200000], re.IGNORECASE):
         return False
+    if _opengotha_page(data):
+        return True
     doc = _document(_decoded(data)[0])
     return doc is not None and next(_go_tables(doc), None) is not None
 
@@ -374,16 +453,31 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     doc = _document(text)
     tables = list(_go_tables(doc)) if doc is not None else []
     if doc is None or not tables:
+        if doc is not None and _has_cross_table_header(doc):
+            raise MalformedFile(
+                "a go cross table with no game played yet (every round cell is empty, a bye "
+                "or '?')", file=log.file)
+        if _opengotha_page(data):
+            raise MalformedFile(
+                f"an OpenGotha page that is not a standings table{_what_page(doc)}: games, "
+                "players and team lists have no cross table of results to read",
+                file=log.file)
         raise MalformedFile("no go cross table (name and round columns with results like 12+)",
                             file=log.file)
     lines = _page_lines(doc)
     name = _name(doc, lines, source)
-    start = _date(lines, text, log)
+    start = _date(lines, text, name, log)
     info = Tournament(name=name, organiser=name, start=start, end=start, komi=_komi(lines))
     events = []
+    unknown = 0
     for table in tables:
         players, halves = _read_table(table, log)
+        unknown += sum(1 for h in halves if h.opponent and h.result == "?")
         events.extend(cross_table_events(players, halves, info, fmt=NAME, log=log))
+    if not events:
+        why = (f"no game has a result yet ({unknown} round cells say '?': paired, not played)"
+               if unknown else "no game between two named players to read")
+        raise MalformedFile(why, file=log.file)
     return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
 
 

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from parsers import FORMATS, InconsistentResult, MalformedFile, ParseError, ParseResult
-from parsers.go_html import detect, parse, read_cell
+from parsers.go_html import absent_reason, clean_name, detect, parse, read_cell
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 FIXTURES = ROOT / "go_html"
 OPENGOTHA = FIXTURES / "real-opengotha-standings-tied-places-footer-date.html"
 RUSSIAN = FIXTURES / "russian-cp1251-tours-inconsistent-pair.html"
+REAL = ROOT / "real" / "go_html"
+REFUSED = ROOT / "real" / "refused"
 
 
 def _parse(path: Path, strict: bool = False) -> ParseResult:
@@ -129,7 +132,8 @@ def test_detect_needs_round_cells_with_results() -> None:
 
 
 def test_bridge_pages_are_not_claimed() -> None:
-    pages = [p for p in ROOT.rglob("*.htm*") if p.parent.name != "go_html"]
+    pages = [p for p in ROOT.rglob("*.htm*") if p.parent.name != "go_html"
+             and not p.name.startswith("opengotha-")]
     assert pages
     assert [p.name for p in pages if FORMATS["go_html"].detect(p.read_bytes(), p.name)] == []
 
@@ -147,3 +151,73 @@ def test_damaged_files_raise_only_parse_errors(path: Path) -> None:
             parse(bytes(damaged), source=path.name)
         except ParseError:
             pass
+
+
+@pytest.mark.parametrize(("written", "name"), [
+    ("le_Calve Tanguy", "le Calve Tanguy"),
+    ("Krogt Harry_van_der", "Krogt Harry van der"),
+    ("Perez-Lopez Antonina (Tonya", "Perez-Lopez Antonina"),
+    ("Zhang Zhiyuan [Edward", "Zhang Zhiyuan"),
+    ("Novak Jan (Honza)", "Novak Jan (Honza)"),
+    ("  Kim   Youngsam ", "Kim Youngsam"),
+])
+def test_names_as_written_are_made_readable(written: str, name: str) -> None:
+    assert clean_name(written) == name
+
+
+@pytest.mark.parametrize(("name", "absent"), [
+    ("? ??", True), ("Ghost 1", True), ("BYE BYE", True), ("Bye", True), ("Lui Eric", False),
+    ("Ghostley Ann", False),
+])
+def test_placeholders_and_seat_fillers_are_not_players(name: str, absent: bool) -> None:
+    assert (absent_reason(name) is not None) is absent
+
+
+def test_a_filler_row_is_left_out_with_its_games() -> None:
+    page = ("<html><body><h1>Club cup</h1><p>3.5.2024</p><table>"
+            "<tr><th>Pl</th><th>Name</th><th>1</th><th>2</th></tr>"
+            "<tr><td>1</td><td>Alfa Anna</td><td>2+</td><td>3+</td></tr>"
+            "<tr><td>2</td><td>Bravo Bert</td><td>1-</td><td>0-</td></tr>"
+            "<tr><td>3</td><td>Ghost 1</td><td>0-</td><td>1-</td></tr>"
+            "</table></body></html>").encode()
+    result = FORMATS["go_html"].parse(page, source="cup.html")
+    assert [(e.round, [u.players[0].name for u in e.units]) for e in result.events] == [
+        (1, ["Alfa Anna", "Bravo Bert"])]
+    assert any("seat filler" in i.message and i.level == "warning" for i in result.issues)
+
+
+def test_an_export_stamp_years_after_the_title_is_refused() -> None:
+    data = OPENGOTHA.read_bytes().replace(b"Championship</h1>", b"Championship 2011</h1>")
+    with pytest.raises(MalformedFile, match=r"not in the year the title names \(2011\)"):
+        parse(data, source="o.html")
+    # the same stamp under a title with the stamp's year is the tournament's day, with a warning
+    data = OPENGOTHA.read_bytes().replace(b"Championship</h1>", b"Championship 2017</h1>")
+    assert {e.date for e in parse(data, source="o.html").events} == {dt.date(2017, 9, 15)}
+
+
+def test_real_opengotha_standings() -> None:
+    result = FORMATS["go_html"].parse(
+        (REAL / "opengotha-3-40-one-day-handicaps-truncated-nicknames.html").read_bytes())
+    assert len(result.events) == 84  # 168 game cells of 48 players, 4 rounds
+    assert {e.date for e in result.events} == {dt.date(2017, 4, 29)}
+    assert {e.parent for e in result.events} == {"NGC Cherry Blossom 17"}
+    names = {u.players[0].name for e in result.events for u in e.units}
+    assert len(names) == 48
+    assert {"Perez-Lopez Antonina", "Zhang Zhiyuan"} <= names
+    last = result.events[-1]
+    assert (last.round, last.handicap) == (4, 2)
+    assert [(u.players[0].name, u.colour, u.place) for u in last.units] == [
+        ("Ensworth Laurie", "black", 1.0), ("Ting Dennis", "white", 2.0)]
+
+
+@pytest.mark.parametrize(("path", "why"), [
+    (REAL / "opengotha-3-39-round-results-not-entered-refused.html", "no game has a result yet"),
+    (REAL / "opengotha-3-39-no-round-paired-yet-refused.html", "no game played yet"),
+    (REFUSED / "opengotha-games-list-one-round-pairings.html", "'Games list. Round 4'"),
+    (REFUSED / "opengotha-players-list-registrations.html", "'Players list'"),
+], ids=lambda x: x.name if isinstance(x, Path) else "")
+def test_opengotha_pages_without_results_are_refused_by_what_they_are(path: Path, why: str) -> None:
+    data = path.read_bytes()
+    assert detect(data, path.name)
+    with pytest.raises(MalformedFile, match=re.escape(why)):
+        parse(data, source=path.name)
