@@ -131,6 +131,11 @@ details detail info history historia
 average avg mean top par max min průměr prumer priemer średnia srednia átlag atlag
 s-j v-z k-ny
 """.split())
+_CORE_LABELS = frozenset(_fold(w) for w in """
+n s e w ns ew n-s e-w n/s e/w nsew north south east west name names player players pair pairs
+team teams total score place rank pos board boards contract result table section round
+""".split())
+"""The labels refused even as user names of an online platform."""
 _LABEL_LEAD = re.compile(
     r"^(?:section|sector|table|round|board|pair|team|session|group|flight|strat|sekcja|sektor|"
     r"stół|stol|stůl|runda|kolo|kolejka|rozdanie|skupina|grupa|sekcia|sekce|csoport|asztal|"
@@ -181,7 +186,8 @@ def _junk_reason(name: str, initials: bool, handles: bool) -> str | None:
         return "is a call, not a name"
     if _CONTRACT.match(text.replace(" ", "")):
         return "is a contract or a score, not a name"
-    if folded in _LABELS or folded.replace(" ", "") in _LABELS or _LABEL_LEAD.match(text):
+    labels = _CORE_LABELS if handles else _LABELS  # a user may call themselves "clubs"
+    if folded in labels or folded.replace(" ", "") in labels or _LABEL_LEAD.match(text):
         return "is a label or column heading, not a name"
     if _ADDRESS.search(text):
         return "is an address or a link, not a name"

@@ -949,6 +949,15 @@ def _date_of(doc: _Document, game: int | None, title: str,
     return date
 
 
+_ONLINE = re.compile(rb"OKbridge|bridgebase\.com|\bBBO\b|Funbridge|\[Mode\s+\"(?:##)?(?:OKB|BBO)\b",
+                     re.IGNORECASE)
+"""Marks of a file played on an online platform, whose players are user names (``needa4th``)."""
+
+
+def _as_handles(unit: Unit) -> Unit:
+    return replace(unit, players=tuple(replace(p, handle=True) for p in unit.players))
+
+
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
     """The ranking(s) of a PBN file; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
@@ -979,6 +988,8 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
             scoring=ranking.scoring, units=_units(ranking, log), boards=boards,
             section=ranking.section, organiser=organiser, format=NAME,
         ))
+    if _ONLINE.search(data[:65536]):  # an online tournament: players are user names
+        events = [replace(e, units=tuple(_as_handles(u) for u in e.units)) for e in events]
     return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
 
 
