@@ -36,8 +36,9 @@ The tournament: the name is the page's ``<h1>`` (else ``<title>``); the date is 
 written outside the tables (title, headings, paragraphs: ``12.3.2023``, ``2023-03-12``,
 ``12 марта 2023`` is not read - write the date with digits). A page with no date there but
 with OpenGotha's footer (``OpenGotha 3.45<br>15-09-2017 18:27``) is dated by that export stamp
-with a warning, unless the title names a year the stamp is not in (``EGC2013main`` exported in
-2017): then the page was exported after the tournament and is refused, its day being unknown.
+with a warning, unless the title names one year and the stamp is later (``EGC2013main``
+exported in 2017): then the page was exported after the tournament and is refused, its day
+being unknown (a title with several years, ``Memorial 1940-2010``, is no such evidence).
 A page with no date at all is a ``MalformedFile``. Rounds have no dates of their
 own here: every game is dated on the tournament's day, said in an info issue.
 """
@@ -290,12 +291,12 @@ def _date(lines: Sequence[str], raw: str, name: str, log: IssueLog) -> dt.date:
         except ValueError:
             date = None
         years = {int(y) for y in _YEAR.findall(name)}
-        if date is not None and years and date.year not in years:
+        if date is not None and len(years) == 1 and date.year > min(years):
             raise MalformedFile(
                 f"no tournament date on the page, and OpenGotha's export time stamp "
-                f"({date.isoformat()}) is not in the year the title names "
-                f"({', '.join(map(str, sorted(years)))}): the page was exported after the "
-                "tournament, so its day is unknown", file=log.file, value=stamp[0])
+                f"({date.isoformat()}) is later than the year the title names "
+                f"({min(years)}): the page was exported after the tournament, so its day is "
+                "unknown", file=log.file, value=stamp[0])
         if date is not None:
             log.report(MalformedFile(
                 "no tournament date on the page; dated by OpenGotha's export time stamp",

@@ -138,7 +138,10 @@ def test_bridge_pages_are_not_claimed() -> None:
     assert [p.name for p in pages if FORMATS["go_html"].detect(p.read_bytes(), p.name)] == []
 
 
-@pytest.mark.parametrize("path", [OPENGOTHA, RUSSIAN], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [
+    OPENGOTHA, RUSSIAN, REAL / "opengotha-3-40-one-day-handicaps-truncated-nicknames.html",
+    REFUSED / "opengotha-players-list-registrations.html",
+], ids=lambda p: p.name)
 def test_damaged_files_raise_only_parse_errors(path: Path) -> None:
     rng = random.Random(13)
     data = path.read_bytes()
@@ -188,8 +191,11 @@ def test_a_filler_row_is_left_out_with_its_games() -> None:
 
 def test_an_export_stamp_years_after_the_title_is_refused() -> None:
     data = OPENGOTHA.read_bytes().replace(b"Championship</h1>", b"Championship 2011</h1>")
-    with pytest.raises(MalformedFile, match=r"not in the year the title names \(2011\)"):
+    with pytest.raises(MalformedFile, match=r"later than the year the title names \(2011\)"):
         parse(data, source="o.html")
+    # several years in the title (a memorial's dates) say nothing about the export
+    data = OPENGOTHA.read_bytes().replace(b"Championship</h1>", b"Championship 1940-2010</h1>")
+    assert {e.date for e in parse(data, source="o.html").events} == {dt.date(2017, 9, 15)}
     # the same stamp under a title with the stamp's year is the tournament's day, with a warning
     data = OPENGOTHA.read_bytes().replace(b"Championship</h1>", b"Championship 2017</h1>")
     assert {e.date for e in parse(data, source="o.html").events} == {dt.date(2017, 9, 15)}
