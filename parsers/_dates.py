@@ -49,8 +49,26 @@ _MONTH_WORDS: dict[int, tuple[str, ...]] = {
     12: ("grudnia", "grudzień", "decembra", "december", "prosince", "prosinec", "dec", "xii"),
 }
 
+_MORE_MONTH_WORDS: dict[int, tuple[str, ...]] = {
+    # Hungarian, German, Romanian, French, Italian, Spanish
+    1: ("január", "januar", "ianuarie", "janvier", "gennaio", "enero"),
+    2: ("február", "februar", "februarie", "février", "febbraio", "febrero"),
+    3: ("március", "märz", "martie", "mars", "marzo"),
+    4: ("április", "aprilie", "avril", "aprile", "abril"),
+    5: ("május", "mai", "maggio", "mayo"),
+    6: ("június", "juni", "iunie", "juin", "giugno", "junio"),
+    7: ("július", "juli", "iulie", "juillet", "luglio", "julio"),
+    8: ("augusztus", "août", "agosto"),
+    9: ("szeptember", "septembrie", "septembre", "settembre", "septiembre"),
+    10: ("október", "oktober", "octombrie", "octobre", "ottobre", "octubre"),
+    11: ("noiembrie", "novembre", "noviembre"),
+    12: ("dezember", "decembrie", "décembre", "dicembre", "diciembre"),
+}
+
 MONTHS: dict[str, int] = {
-    _fold(word): month for month, words in _MONTH_WORDS.items() for word in words
+    _fold(word): month
+    for table in (_MONTH_WORDS, _MORE_MONTH_WORDS) for month, words in table.items()
+    for word in words
 }
 """Month name (folded: lower case, no diacritics) -> month number."""
 
@@ -61,6 +79,10 @@ _DAY_NAME_YEAR = re.compile(
     rf"(?<![\d.])(\d{{1,2}})(?:st|nd|rd|th)?\.?\s*({_WORD})(?:\.\s*|,?\s+)(\d{{4}})(?!\d)"
 )
 _NAME_DAY_YEAR = re.compile(rf"\b({_WORD})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")
+_YEAR_FIRST_DOTTED = re.compile(r"(?<![\d.])(\d{4})\.\s?(\d{1,2})\.\s?(\d{1,2})\.?(?![\d])")
+"""Hungarian ``2013.10.03.``."""
+_YEAR_NAME_DAY = re.compile(rf"(?<![\d.])(\d{{4}})\.?\s+({_WORD})\.?\s+(\d{{1,2}})\.?(?!\d)")
+"""Hungarian ``2013. október 3.``."""
 _YEAR_SUFFIX = re.compile(r"(?<=\d)\s*r\.?$")
 """Polish ``8.08.2013 r.`` (``roku``)."""
 _AFTER_DATE = re.compile(r"^(?:\s*r\.(?!\w)|\s*r\b)?[\s,;\-\u2013\u2014/)]*")
@@ -99,6 +121,13 @@ def _candidates(text: str) -> list[DateMatch]:
     for m in _NAME_DAY_YEAR.finditer(text):
         month = MONTHS.get(_fold(m[1]))
         if month is not None and (date := _make(m[3], month, m[2])) is not None:
+            found.append(DateMatch(date, m.start(), m.end()))
+    for m in _YEAR_FIRST_DOTTED.finditer(text):
+        if (date := _make(m[1], m[2], m[3])) is not None:
+            found.append(DateMatch(date, m.start(), m.end()))
+    for m in _YEAR_NAME_DAY.finditer(text):
+        month = MONTHS.get(_fold(m[2]))
+        if month is not None and (date := _make(m[1], month, m[3])) is not None:
             found.append(DateMatch(date, m.start(), m.end()))
     return sorted(found, key=lambda d: (d.start, -d.end))
 

@@ -242,3 +242,14 @@ def test_checked_places_reports_ties_and_contradicting_scores() -> None:
     (issue,) = log.issues
     assert issue.message.startswith("pair 2: ")
     assert "row 3" in issue.where and "column wynik" in issue.where
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Rezultate 20 septembrie 2004", "2004-09-20"), ("3. März 2013", "2013-03-03"),
+    ("12 juillet 2019", "2019-07-12"), ("5 maggio 2011", "2011-05-05"),
+    ("Párosverseny 2013. október 3.", "2013-10-03"), ("2013.10.03.", "2013-10-03"),
+    ("14 febrero 2015", "2015-02-14"),
+])
+def test_dates_in_more_languages_and_year_first(text: str, expected: str) -> None:
+    found = find_date(text)
+    assert found is not None and found.date.isoformat() == expected
