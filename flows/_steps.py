@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -36,6 +38,8 @@ from ._snapshot import Snapshot, snapshot_dir, write_snapshot
 __all__ = [
     "PoolRun",
     "code_version",
+    "rating_code_version",
+    "source_hash",
     "ingest_path",
     "load_parsed",
     "parse_path",
@@ -54,11 +58,28 @@ relative to the project folder; the editions site shows it as ``quality.html``."
 
 
 def code_version() -> str:
-    """The installed package version: recorded with every rating run."""
+    """The installed package version (the scraper's user agent names it)."""
     try:
         return metadata.version("clubratings")
     except metadata.PackageNotFoundError:  # running from a plain source tree
         return "0+unknown"
+
+
+@functools.lru_cache(maxsize=1)
+def rating_code_version() -> str:
+    """The package version plus a hash of the rating code (every module of ``ratings``):
+    recorded with every rating run, and part of what decides whether a stored run can be
+    reused. A changed engine recomputes; an unchanged one reuses."""
+    return f"{code_version()}+{source_hash(Path(ratings.__file__).parent)}"
+
+
+def source_hash(package: Path) -> str:
+    """SHA-256 (first 12 hex digits) over a package's Python files, names and contents, in name
+    order."""
+    digest = hashlib.sha256()
+    for path in sorted(package.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
 
 
 def pending_files(cfg: Config) -> list[tuple[Path, bool]]:
@@ -181,7 +202,7 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     if results.empty:
         return PoolRun(pool.name, None, False, (), 0)
     sha = frame_sha256(results)
-    version = code_version()
+    version = rating_code_version()
     existing = find_run(
         wh, pool=pool.name, scheme=pool.scheme, options=options, inputs_sha256=sha,
         code_version=version,
