@@ -209,9 +209,8 @@ def _rate_games(args: argparse.Namespace, scheme, params, initial):  # type: ign
 def cmd_rate(args: argparse.Namespace) -> int:
     import ratings
     from parsers import ParseError
-    from parsers.csv_template import parse as read_template
 
-    from ._frames import events_to_results
+    from ._results_csv import read_results_csv
 
     try:
         params = ratings.parse_options(args.scheme, _options(args.set))
@@ -226,12 +225,11 @@ def cmd_rate(args: argparse.Namespace) -> int:
     except OSError as exc:
         _fail(f"cannot read {args.results}: {exc.strerror}")
     try:
-        # rating a CSV loads nothing into the warehouse, so the plausibility gate that guards
-        # loading is not asked here: players may be plain ids (P1a) in a calculation
-        parsed = read_template(data, source=str(args.results))
+        # read column by column (flows/_results_csv.py); rating a CSV loads nothing into the
+        # warehouse, so players may be plain ids (P1a) in a calculation
+        results = read_results_csv(data, source=str(args.results))
     except ParseError as exc:
         _fail(str(exc.with_file(Path(args.results).name)))
-    results = events_to_results(parsed.events)
     try:
         run = scheme.rate(results, params, initial=initial)
     except ratings.RatingError as exc:
