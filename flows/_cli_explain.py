@@ -12,9 +12,10 @@ import argparse
 import json
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["add_explain_commands", "explanation_json", "format_explanation", "format_partners"]
 
@@ -26,6 +27,8 @@ _TOLERANCE = 1e-6
 
 def _num(value: Any, spec: str) -> str:
     """``value`` formatted with ``spec``, or ``-`` when missing."""
+    import pandas as pd
+
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         return "-"
     return format(float(value), spec)
@@ -130,6 +133,8 @@ def format_partners(player_id: int, name: str, run_id: int, frame: pd.DataFrame)
 
 def _plain(value: Any) -> Any:
     """A JSON-ready value: NaN as null, numpy scalars as Python numbers, dates as ISO text."""
+    import pandas as pd
+
     if value is None or value is pd.NA or value is pd.NaT:
         return None
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warehouse import IdentitySettings
+from warehouse.identity import IdentitySettings
 
 __all__ = ["CONFIG_NAME", "Config", "ConfigError", "PoolConfig", "load_config"]
 

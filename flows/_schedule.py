@@ -17,14 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._env import configure_prefect
-
-configure_prefect(Path.cwd())  # before prefect is imported; settings already made win
-
-from prefect import flow
-
-from ._config import Config, load_config
-from .pipeline import ingest_inbox, pipeline, publish_lists, recompute_ratings
+from ._config import Config
 
 __all__ = [
     "CRON_FIELD",
@@ -32,10 +25,7 @@ __all__ = [
     "Schedule",
     "clubratings_executable",
     "cron_lines",
-    "inbox",
     "logs_dir",
-    "nightly",
-    "quarterly",
     "schedules",
 ]
 
@@ -116,33 +106,3 @@ def cron_lines(cfg: Config, config_file: Path, *,
         lines.append(f"{job.cron} cd {root} && mkdir -p {shlex.quote(str(logs))} && "
                      f"{{ {steps} ; }} >> {log} 2>&1")
     return lines
-
-
-# ------------------------------------------------------------------ deployable flows
-# The deployments' entrypoints (prefect.yaml). They take the configuration file's path,
-# relative to the deployment's working folder.
-
-@flow(name="nightly")
-def nightly(config: str = "clubratings.toml") -> str:
-    """The nightly job: the whole pipeline (scrape, ingest, recompute, publish)."""
-    result = pipeline(load_config(Path(config)))
-    files, runs, published = result["files"], result["runs"], result["published"]
-    assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
-    return f"{len(files)} file(s), {len(runs)} pool(s) rated, {len(published)} file(s) published"
-
-
-@flow(name="inbox")
-def inbox(config: str = "clubratings.toml") -> str:
-    """Every few minutes: load what was dropped into the inbox."""
-    outcomes = ingest_inbox(load_config(Path(config)))
-    statuses = sorted({o.status for o in outcomes})
-    return f"{len(outcomes)} file(s): {', '.join(statuses) or 'nothing new'}"
-
-
-@flow(name="quarterly")
-def quarterly(config: str = "clubratings.toml") -> str:
-    """Each quarter: recompute every pool and publish the edition."""
-    cfg = load_config(Path(config))
-    runs = recompute_ratings(cfg)
-    written = publish_lists(cfg)
-    return f"{len(runs)} pool(s) rated, {len(written)} file(s) published"

@@ -15,9 +15,10 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported by the commands that use it (a fast --help)
+    import pandas as pd
 
 __all__ = ["main"]
 
@@ -129,6 +130,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- rate
 
 def _read_initial(path: Path) -> pd.DataFrame:
+    import pandas as pd
+
     try:
         frame = pd.read_csv(path, dtype={"player": str}, keep_default_na=False)
     except (OSError, pd.errors.ParserError, UnicodeDecodeError) as exc:
@@ -172,6 +175,8 @@ def _write_csv(args: argparse.Namespace, header: Sequence[str],
 
 def _rate_games(args: argparse.Namespace, scheme, params, initial):  # type: ignore[no-untyped-def]
     """``rate`` for the go and preferans schemes: GAMES.csv is their games frame as it is."""
+    import pandas as pd
+
     import ratings
 
     try:

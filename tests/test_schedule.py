@@ -114,7 +114,7 @@ def test_deploy_server_script_runs_the_nightly_deployment(tmp_path: Path) -> Non
     assert "server: stopped" in out
     for name, entry in (("nightly", "7 2 * * *"), ("inbox", "*/15 * * * *"),
                         ("quarterly", "23 4 1 1,4,7,10 *")):
-        assert f"deployment {name}: flows/_schedule.py:{name} schedule {entry}" in out
+        assert f"deployment {name}: flows/deployments.py:{name} schedule {entry}" in out
     # the run worked on the copy: its warehouse, lists and report
     assert (project / ".prefect" / "prefect.db").is_file()
     assert (project / "public" / "bridge" / "index.html").is_file()
