@@ -24,6 +24,7 @@ from warehouse import (
     is_loaded,
     load_result,
 )
+from warehouse.files import withdrawal_of
 from warehouse.review import apply_waiting
 
 __all__ = ["FileOutcome", "inbox_files", "ingest_file", "reason_text"]
@@ -109,7 +110,20 @@ def ingest_file(
     (inbox files); without, it stays where it is (read-only source folders). ``parsed`` is the
     file already parsed elsewhere (parsing fanned out, docs/scale-out.md)."""
     data = path.read_bytes()
-    known = is_loaded(wh, file_sha256(data))
+    sha = file_sha256(data)
+    known = is_loaded(wh, sha)
+    withdrawn = withdrawal_of(wh, sha) if known is not None else None
+    if withdrawn is not None:
+        file_id, w = withdrawn
+        why = WarehouseError(
+            f"these bytes were loaded as file {file_id} and withdrawn on "
+            f"{w.withdrawn_at:%Y-%m-%d %H:%M} ({w.reason}); nothing loaded. To load them again, "
+            f"undo the withdrawal: clubratings files restore {file_id}")
+        if rejected is None:  # a read-only source scanned on every run: skipped quietly
+            return FileOutcome(str(path), "duplicate",
+                               f"{path.name}: withdrawn (file {file_id}), skipped; "
+                               f"clubratings files restore {file_id} takes it back in")
+        return _reject(path, why, rejected)
     if known is not None:
         moved = str(_move(path, archive)) if archive is not None else None
         return FileOutcome(

@@ -26,6 +26,7 @@ from warehouse import (
     open_warehouse,
     preferans_frame,
     results_frame,
+    set_current_run,
     store_run,
 )
 from warehouse.register import load_register
@@ -208,6 +209,7 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
         code_version=version,
     )
     if existing is not None:
+        set_current_run(wh, pool.name, existing)  # the lists come from this run again
         periods = wh.con.execute(
             "SELECT DISTINCT period FROM ratings WHERE run_id = ? ORDER BY 1", [existing],
         ).fetchall()

@@ -438,6 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
     from ._cli_quality import add_quality_commands
 
     add_quality_commands(sub)
+    from ._cli_files import add_files_commands
+
+    add_files_commands(sub, config, wait)
     return parser
 
 

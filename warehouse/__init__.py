@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         preferans_frame,
         results_frame,
         run_tables,
+        set_current_run,
         store_run,
     )
     from .identity import (
@@ -63,6 +64,7 @@ _WHERE = {
     "raw_bytes": "_load",
     "results_frame": "_runs",
     "run_tables": "_runs",
+    "set_current_run": "_runs",
     "store_run": "_runs",
 }
 """Where each public name lives; loaded on first use, so that importing a light part of the

@@ -19,7 +19,7 @@ from ._db import Warehouse
 
 __all__ = [
     "RunRecord", "find_run", "frame_sha256", "games_frame", "latest_run", "preferans_frame",
-    "results_frame", "run_tables", "store_run",
+    "results_frame", "run_tables", "set_current_run", "store_run",
 ]
 
 
@@ -207,14 +207,24 @@ def store_run(
                 "rating_normalisations",
                 normalisations.assign(run_id=run_id)[["run_id", "period", "factor"]],
             )
+        set_current_run(wh, pool, run_id)
     return run_id
 
 
+def set_current_run(wh: Warehouse, pool: str, run_id: int) -> None:
+    """Record ``run_id`` as the run the pool's lists come from (made or reused just now)."""
+    wh.con.execute(
+        "INSERT OR REPLACE INTO current_runs VALUES (?, ?, current_timestamp::TIMESTAMP)",
+        [pool, run_id])
+
+
 def latest_run(wh: Warehouse, pool: str) -> RunRecord | None:
+    """The pool's current run: the one its last recompute made or reused (else the newest)."""
     rows = wh.con.execute(
         "SELECT run_id, pool, scheme, options, first_period, last_period FROM rating_runs "
-        "WHERE pool = ? ORDER BY run_id DESC LIMIT 1",
-        [pool],
+        "WHERE pool = ? ORDER BY run_id = coalesce("
+        "    (SELECT run_id FROM current_runs WHERE pool = ?), -1) DESC, run_id DESC LIMIT 1",
+        [pool, pool],
     ).fetchall()
     if not rows:
         return None

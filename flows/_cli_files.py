@@ -1,0 +1,85 @@
+"""``clubratings files``: the loaded files; withdraw one (take it back) or undo that.
+
+``withdraw`` and ``restore`` change what the next run rates, so they take the run lock like
+``ingest``; ``list`` and ``show`` only read. The rules are warehouse/files.py's.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_files_commands"]
+
+
+def cmd_files(args: argparse.Namespace) -> int:
+    from warehouse import open_warehouse
+    from warehouse.files import (
+        file_details, find_file, list_files, restore_file, withdraw_file,
+    )
+
+    from .cli import _fail, _load_config
+
+    cfg = _load_config(args.config)
+    if args.action in ("show", "withdraw", "restore") and not args.file:
+        _fail(f"files {args.action} needs a FILE (its id, SHA-256 or file name)")
+    with open_warehouse(cfg.warehouse) as wh:
+        if args.action == "list":
+            print(f"{'id':>5}  {'status':<10} {'events':>6} {'in force':>8}  {'loaded':<16}  "
+                  f"{'format':<14} name")
+            for f in list_files(wh):
+                print(f"{f.file_id:>5}  {f.status:<10} {f.events:>6} {f.events_in_force:>8}  "
+                      f"{f.loaded_at:%Y-%m-%d %H:%M}  {f.format:<14} {f.name}")
+            return 0
+        file_id = find_file(wh, args.file)
+        if args.action == "withdraw":
+            w = withdraw_file(wh, file_id, reason=args.reason or "")
+            print(f"file {file_id} withdrawn ({w.reason}): its events leave every later list; "
+                  f"clubratings recompute && clubratings publish to update the lists; "
+                  f"clubratings files restore {file_id} undoes it")
+            return 0
+        if args.action == "restore":
+            restore_file(wh, file_id)
+            print(f"file {file_id} restored: its events are in force again; "
+                  "clubratings recompute && clubratings publish to update the lists")
+            return 0
+        info = file_details(wh, file_id)
+        f = info.file
+        print(f"file {f.file_id}: {f.name} ({f.format}, {f.status})")
+        print(f"  from {info.path}, loaded {f.loaded_at:%Y-%m-%d %H:%M}, sha256 {f.sha256}")
+        for event_id, day, organiser, title, section, in_force in info.events:
+            where = f" / {section}" if section else ""
+            state = "" if in_force else "  (not in force)"
+            print(f"  event {event_id}: {day} {organiser} {title}{where}{state}")
+        for old, new in info.replaced:
+            print(f"  replaced event {old} by event {new}")
+        for w in info.withdrawals:
+            undone = f", undone {w.undone_at:%Y-%m-%d %H:%M}" if w.undone_at else ""
+            print(f"  withdrawn {w.withdrawn_at:%Y-%m-%d %H:%M} ({w.reason}){undone}")
+    return 0
+
+
+def add_files_commands(sub: Any, config: argparse.ArgumentParser,
+                       wait: argparse.ArgumentParser) -> None:
+    """Register ``files`` on the CLI's sub-parsers."""
+    from .cli import _locked
+
+    p = sub.add_parser(
+        "files", parents=[config, wait], help="list loaded files; withdraw one or undo that",
+        description="list: every loaded file with its status; show FILE: its events, the "
+        "corrections it brought and its withdrawals; withdraw FILE: take a loaded file back (its "
+        "events leave every later list, with an audit row; the same bytes dropped again are "
+        "refused); restore FILE: undo the withdrawal. FILE is an id, a SHA-256 (or 6+ leading "
+        "characters) or a file name.",
+    )
+    p.add_argument("action", choices=("list", "show", "withdraw", "restore"))
+    p.add_argument("file", nargs="?", metavar="FILE")
+    p.add_argument("--reason", help="withdraw: why, kept in the audit row")
+    p.set_defaults(func=_dispatch)
+    _dispatch.locked = _locked(cmd_files)  # type: ignore[attr-defined]
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.action in ("withdraw", "restore"):
+        return int(_dispatch.locked(args))  # type: ignore[attr-defined]
+    return cmd_files(args)
