@@ -73,6 +73,8 @@ _SIGNATURES: dict[str, Callable[[bytes], tuple[float, str]]] = {
     "bridgewebs": _marks(("Bridgewebs tag lines", rb"^#(?:VERSION|DATE|TITLE|EVENT)\b"),
                          ("a #SCORES block", rb"^#(?:SCORES|RANKING)\b")),
     "league": _marks(("league blocks", rb"^#(?:LEAGUE|TEAMS|MATCHES)\b"),),
+    "magic_contest": _marks(("Magic Contest's generator tag", rb"Magic\s+Contest|brenning\.se"),
+                            ("its ranking header", rb"^\s*Rank\s+(?:Pair|Player|Team)\s+Score\b")),
     "bridgecomposer_recap": _marks(("BridgeComposer or ACBLscore", rb"BridgeComposer|ACBLscore"),
                                    ("a recap header", rb"Pair\s+Names|Pct\s+Score")),
     "acblscore_text": _marks(("ACBLscore's EVENT> header", rb"^EVENT>"), ("DATE>", rb"DATE>"),

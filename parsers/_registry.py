@@ -48,6 +48,7 @@ _FORMAT_MODULES = (
     "parsers.league",
     "parsers.usebio",
     "parsers.pbn",
+    "parsers.magic_contest",
     "parsers.bridgecomposer_recap",
     "parsers.egd_table",
     "parsers.opengotha",

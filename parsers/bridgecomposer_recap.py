@@ -103,6 +103,8 @@ def detect(data: bytes, filename: str = "") -> bool:
     head = data[:262144]
     if re.search(rb"<(?:html|body|table|pre)\b", head, re.IGNORECASE) is None:
         return False
+    if re.search(rb"content\s*=\s*[\"']?\s*(?:Magic\s+Contest|(?:https?://)?www\.brenning\.se)", head, re.I):
+        return False  # Magic Contest's own page: parsers/magic_contest.py reads it
     if _BC_MARK.search(head) or _has_recap_text(head):
         return True
     return (
