@@ -16,13 +16,38 @@ from typing import Any, TextIO
 __all__ = ["add_identity_commands"]
 
 
-def _warehouse(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from warehouse import open_warehouse
+class _Held:
+    """The warehouse of the run core, entered under the run lock: identity commands change who
+    is who, so they wait for (or refuse during) a run like any other writer. Used as the
+    warehouse itself inside ``with``."""
 
+    def __init__(self, cfg: Any, command: str, wait: float) -> None:
+        self._cfg, self._command, self._wait = cfg, command, wait
+        self._cm: Any = None
+        self._wh: Any = None
+
+    def __enter__(self) -> _Held:
+        from .core import Project
+
+        self._cm = Project.open(self._cfg, command=self._command, wait=self._wait)
+        self._wh = self._cm.__enter__().wh
+        return self
+
+    def __exit__(self, *exc: object) -> bool | None:
+        result: bool | None = self._cm.__exit__(*exc)
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        if self._wh is None:
+            raise AttributeError(name)
+        return getattr(self._wh, name)
+
+
+def _warehouse(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from .cli import _load_config
 
     cfg = _load_config(args.config)
-    return cfg, open_warehouse(cfg.warehouse)
+    return cfg, _Held(cfg, f"clubratings {args.command}", getattr(args, "wait", 0.0))
 
 
 def _export(cfg: Any, wh: Any) -> None:
@@ -211,9 +236,10 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_identity_commands(sub: Any, config: argparse.ArgumentParser) -> None:
+def add_identity_commands(sub: Any, config: argparse.ArgumentParser,
+                          wait: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        "review", parents=[config], help="list and answer names waiting for review",
+        "review", parents=[config, wait], help="list and answer names waiting for review",
         description="Names the warehouse could not decide wait here with their candidates and "
         "evidence. Without options: interactive on a terminal, a list otherwise.",
     )
@@ -228,20 +254,20 @@ def add_identity_commands(sub: Any, config: argparse.ArgumentParser) -> None:
     p.add_argument("--note", help="a note kept with the decision")
     p.set_defaults(func=cmd_review)
 
-    p = sub.add_parser("players", parents=[config], help="show, merge or split players")
+    p = sub.add_parser("players", parents=[config, wait], help="show, merge or split players")
     p.add_argument("action", choices=("show", "merge", "split"))
     p.add_argument("player", type=int, metavar="PLAYER")
     p.add_argument("--into", type=int, metavar="PLAYER", help="merge: the player kept")
     p.add_argument("--note", help="a note kept with the decision")
     p.set_defaults(func=_players_checked)
 
-    p = sub.add_parser("register", parents=[config],
+    p = sub.add_parser("register", parents=[config, wait],
                        help="load federation member registers (CSV/XLSX/ODS)")
     p.add_argument("files", nargs="*", type=Path, metavar="FILE",
                    help="register files (default: [identity] register in the configuration)")
     p.set_defaults(func=cmd_register)
 
-    p = sub.add_parser("decisions", parents=[config],
+    p = sub.add_parser("decisions", parents=[config, wait],
                        help="export or apply the identity decisions file")
     p.add_argument("action", choices=("export", "apply"))
     p.add_argument("file", nargs="?", type=Path, metavar="FILE",

@@ -17,6 +17,7 @@ from parsers import ParseError, ParseResult, parse_bytes
 from warehouse import (
     IdentitySettings,
     LoadError,
+    Loader,
     LoadReport,
     Warehouse,
     WarehouseError,
@@ -105,10 +106,13 @@ def ingest_file(
     rejected: Path | None = None,
     identity: IdentitySettings | None = None,
     parsed: ParseResult | None = None,
+    loader: Loader | None = None,
 ) -> FileOutcome:
     """Parse and load one file. With ``archive``/``rejected`` the file is moved afterwards
     (inbox files); without, it stays where it is (read-only source folders). ``parsed`` is the
-    file already parsed elsewhere (parsing fanned out, docs/scale-out.md)."""
+    file already parsed elsewhere (parsing fanned out, docs/scale-out.md). ``loader``: the run's
+    loader, whose identity index is kept current from file to file (flows/core.py); without
+    one, a loader is built for this file alone."""
     data = path.read_bytes()
     sha = file_sha256(data)
     known = is_loaded(wh, sha)
@@ -132,7 +136,10 @@ def ingest_file(
         )
     try:
         result = parsed if parsed is not None else parse_bytes(data, source=str(path))
-        report: LoadReport = load_result(wh, data, result, path=str(path), identity=identity)
+        if loader is not None:
+            report: LoadReport = loader.load(data, result, path=str(path))
+        else:
+            report = load_result(wh, data, result, path=str(path), identity=identity)
     except (ParseError, LoadError) as exc:
         return _reject(path, exc, rejected)
     message = report.summary()
@@ -148,6 +155,8 @@ def ingest_file(
         message += f"; a decision that followed this file could not be applied: {exc}"
     else:
         if decided:
+            if loader is not None:
+                loader.refresh()  # the decisions changed who is who: read it again
             message += f"; {decided} identity decision(s) that followed this file applied"
     moved = str(_move(path, archive)) if archive is not None else None
     return FileOutcome(

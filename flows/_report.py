@@ -23,13 +23,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from warehouse import Warehouse, file_sha256
 from warehouse.review import open_items
 
 from ._config import Config
 from ._inbox import FileOutcome
+
+if TYPE_CHECKING:
+    from .core import Project
 
 __all__ = [
     "ImportReport",
@@ -427,17 +430,14 @@ def _counts_of(result: object) -> dict[str, object]:
     return {"items": len(result)}
 
 
-def flow_report(cfg: Config, outcomes: Sequence[FileOutcome],
+def flow_report(project: Project, outcomes: Sequence[FileOutcome],
                 runs: Sequence[_PoolRun]) -> Path | None:
-    """In the pipeline flow: build the run's report, write it under ``public/reports/``, and
-    attach it to the flow run as a Markdown artifact (key ``import-report``)."""
+    """In the pipeline flow: the run's report written under ``public/reports/`` by the run core,
+    and attached to the flow run as a Markdown artifact (key ``import-report``)."""
     from prefect.artifacts import create_markdown_artifact
 
-    from warehouse import open_warehouse
-
-    with open_warehouse(cfg.warehouse) as wh:
-        report = build_report(wh, outcomes, runs)
-    path = write_report(report, cfg.public)
+    report, path = project.report(outcomes, runs)
+    assert isinstance(report, ImportReport)
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     create_markdown_artifact(
         key="import-report", markdown=report.markdown(generated_at=now),

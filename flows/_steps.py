@@ -39,7 +39,9 @@ from ._snapshot import Snapshot, snapshot_dir, write_snapshot
 __all__ = [
     "PoolRun",
     "code_version",
+    "prepare_identity_in",
     "rating_code_version",
+    "review_summary_in",
     "source_hash",
     "ingest_path",
     "load_parsed",
@@ -126,22 +128,32 @@ def prepare_identity(cfg: Config) -> list[str]:
     Runs before any result file, so a rebuilt warehouse meets the register and the decisions
     in the same order as the original one. Returns one summary line per step.
     """
-    lines: list[str] = []
     with open_warehouse(cfg.warehouse) as wh:
-        for path in cfg.register_files():
-            lines.append(load_register(wh, path.read_bytes(), path=str(path)).summary())
-        if cfg.decisions is not None and cfg.decisions.exists():
-            lines.append(f"{cfg.decisions.name}: "
-                         f"{apply_decisions_file(wh, cfg.decisions).summary()}")
+        return prepare_identity_in(wh, cfg)
+
+
+def prepare_identity_in(wh: Warehouse, cfg: Config) -> list[str]:
+    """:func:`prepare_identity` on an open warehouse (the run core's)."""
+    lines: list[str] = []
+    for path in cfg.register_files():
+        lines.append(load_register(wh, path.read_bytes(), path=str(path)).summary())
+    if cfg.decisions is not None and cfg.decisions.exists():
+        lines.append(f"{cfg.decisions.name}: "
+                     f"{apply_decisions_file(wh, cfg.decisions).summary()}")
     return lines
 
 
 def review_summary(cfg: Config) -> str | None:
     """One line on what waits for a person, or None when nothing does."""
     with open_warehouse(cfg.warehouse) as wh:
-        items, events = wh.con.execute(
-            "SELECT (SELECT count(*) FROM review_items WHERE status = 'open'), "
-            "(SELECT count(*) FROM unrated_events)").fetchall()[0]
+        return review_summary_in(wh)
+
+
+def review_summary_in(wh: Warehouse) -> str | None:
+    """:func:`review_summary` on an open warehouse (the run core's)."""
+    items, events = wh.con.execute(
+        "SELECT (SELECT count(*) FROM review_items WHERE status = 'open'), "
+        "(SELECT count(*) FROM unrated_events)").fetchall()[0]
     if not items:
         return None
     return (f"review: {items} name(s) wait for a person; {events} event(s) not rated until "

@@ -295,75 +295,76 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1 if rejected else 0
 
 
+def _project(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The run core for a command: the lock is taken (or joined) inside (flows/core.py)."""
+    from .core import Project
+
+    return Project.open(_load_config(args.config), command=f"clubratings {args.command}",
+                        wait=getattr(args, "wait", 0.0))
+
+
 @_locked
 def cmd_ingest(args: argparse.Namespace) -> int:
     from ._report import RunLog, file_counts, summary_line, track
-    from ._steps import ingest_path, pending_files, prepare_identity, review_summary
 
-    cfg = _load_config(args.config)
-    log = RunLog(cfg, "ingest")  # data/logs/runs.jsonl
-    status = 0
-    with log.step("identity") as counts:
-        lines = prepare_identity(cfg)
-        counts["lines"] = len(lines)
-    for line in lines:
-        print(line)
-    outcomes = []
-    with log.step("ingest") as counts:
-        for path, from_inbox in track(pending_files(cfg), "loading files"):
-            outcome = ingest_path(cfg, path, from_inbox)
-            print(outcome.message)
-            status = 1 if outcome.status == "rejected" else status
-            outcomes.append(outcome)
-        counts.update(file_counts(outcomes))
-    review = review_summary(cfg)
+    with _project(args) as project:
+        log = RunLog(project.cfg, "ingest")  # data/logs/runs.jsonl
+        with log.step("identity") as counts:
+            lines = project.prepare_identity()
+            counts["lines"] = len(lines)
+        for line in lines:
+            print(line)
+        files = project.pending()
+        width = len(str(len(files)))
+        with log.step("ingest") as counts:
+            outcomes = []
+            for path, from_inbox in track(files, "loading files"):
+                (outcome,) = project.ingest([(path, from_inbox)])
+                outcomes.append(outcome)
+                print(f"{len(outcomes):>{width}}/{len(files)} {outcome.message}")
+            counts.update(file_counts(outcomes))
+        review = project.review_summary()
     if review:
         print(review)
     print(summary_line("ingest", log.elapsed(), files=outcomes))
-    return status
+    return 1 if any(o.status == "rejected" for o in outcomes) else 0
 
 
 @_locked
 def cmd_recompute(args: argparse.Namespace) -> int:
     import ratings
-    from warehouse import open_warehouse
 
-    from ._report import RunLog, summary_line, track
-    from ._steps import rate_pool
+    from ._report import RunLog, summary_line
 
-    cfg = _load_config(args.config)
-    log = RunLog(cfg, "recompute")  # data/logs/runs.jsonl
-    runs = []
-    with open_warehouse(cfg.warehouse) as wh, log.step("recompute") as counts:
-        for pool in track(cfg.pools, "rating pools"):
+    with _project(args) as project:
+        log = RunLog(project.cfg, "recompute")  # data/logs/runs.jsonl
+        with log.step("recompute") as counts:
             try:
-                runs.append(rate_pool(wh, pool))
+                runs = project.recompute()
             except ratings.RatingError as exc:
-                _fail(f"pool {pool.name}: {exc}")
-            print(runs[-1].summary())
-        counts.update(pools=len(runs), new=sum(1 for r in runs if r.run_id and not r.reused),
-                      kept=sum(1 for r in runs if r.reused))
+                _fail(str(exc))
+            for run in runs:
+                print(run.summary())
+            counts.update(pools=len(runs), new=sum(1 for r in runs if r.run_id and not r.reused),
+                          kept=sum(1 for r in runs if r.reused))
     print(summary_line("recompute", log.elapsed(), runs=runs))
     return 0
 
 
 @_locked
 def cmd_publish(args: argparse.Namespace) -> int:
-    from warehouse import open_warehouse
-
     from ._report import RunLog, summary_line
-    from ._steps import publish, snapshot
 
-    cfg = _load_config(args.config)
-    log = RunLog(cfg, "publish")  # data/logs/runs.jsonl
-    written: list[Path] = []
-    with open_warehouse(cfg.warehouse) as wh, log.step("publish") as counts:
-        for pool in cfg.pools:
-            files = publish(wh, cfg, pool)
-            written.extend(files)
-            print(f"{pool.name}: {len(files)} files under {cfg.public / pool.name}")
-        counts["files"] = len(written)
-        print(snapshot(wh, cfg).summary())
+    with _project(args) as project:
+        cfg = project.cfg
+        log = RunLog(cfg, "publish")  # data/logs/runs.jsonl
+        with log.step("publish") as counts:
+            written = project.publish()
+            for pool in cfg.pools:
+                n = sum(1 for p in written if cfg.public / pool.name in p.parents)
+                print(f"{pool.name}: {n} files under {cfg.public / pool.name}")
+            counts["files"] = len(written)
+            print(project.snapshot().summary())
     print(summary_line("publish", log.elapsed(), published=written))
     return 0
 
@@ -426,7 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
     from ._cli_identity import add_identity_commands
     from ._cli_mcmahon import add_mcmahon_commands
 
-    add_identity_commands(sub, config)
+    add_identity_commands(sub, config, wait)
     add_explain_commands(sub, config)
     add_mcmahon_commands(sub, config)
     from ._cli_schedule import add_schedule_commands
@@ -460,6 +461,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from parsers import ParseError
         from warehouse import WarehouseError
 
+        from ._lock import RunLocked
+
+        if isinstance(exc, RunLocked):  # another run holds the warehouse: exit 3, as _locked
+            print(f"clubratings: {exc}", file=sys.stderr)
+            return EXIT_LOCKED
         if isinstance(exc, (ParseError, WarehouseError)):
             print(f"clubratings: {exc}", file=sys.stderr)
             return EXIT_USAGE

@@ -161,6 +161,11 @@ class Loader:
         self._resolver_factory = resolver
         self._refresh()
 
+    def refresh(self) -> None:
+        """Read what the loader keeps in memory again (after the warehouse changed beside it:
+        an identity decision, a register)."""
+        self._refresh()
+
     def _refresh(self) -> None:
         con = self.wh.con
         self._loaded = {

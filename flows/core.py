@@ -1,0 +1,154 @@
+"""The run core: one front door for every way of running the pipeline.
+
+:meth:`Project.open` takes the run lock (flows/_lock.py), opens the warehouse once and keeps one
+loader, with its identity index, for the whole run; the operations below work on that. The
+command line, the Prefect flows (and so the deployments and cron) and the benchmarks call these
+and add nothing of their own, so every door is serialised the same way and pays the same costs.
+
+    with Project.open(cfg, command="clubratings run") as project:
+        project.prepare_identity()
+        outcomes = project.ingest()          # one transaction per file, all or nothing
+        runs = project.recompute()
+        written = project.publish()
+        project.report(outcomes, runs)
+        project.snapshot()
+
+A project already open in this process (a command that runs a flow) is joined, not opened twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from parsers import ParseResult
+from warehouse import Loader, Warehouse, open_warehouse
+
+from . import _steps
+from ._config import Config
+from ._inbox import FileOutcome, ingest_file
+from ._lock import run_lock
+from ._snapshot import Snapshot
+
+__all__ = ["Project"]
+
+_OPEN: dict[str, Project] = {}
+"""Projects open in this process, by warehouse file: a flow run by a command joins its project."""
+
+
+class Project:
+    """An open project: configuration, the run lock, one warehouse connection, one loader."""
+
+    def __init__(self, cfg: Config, wh: Warehouse) -> None:
+        self.cfg = cfg
+        self.wh = wh
+        self._loader: Loader | None = None
+
+    @classmethod
+    @contextlib.contextmanager
+    def open(cls, cfg: Config, *, command: str, wait: float = 0.0) -> Iterator[Project]:
+        """Take the lock (``wait`` seconds at most; :class:`flows._lock.RunLocked` if another run
+        holds it), open the warehouse, and close both when the block ends."""
+        key = str(Path(cfg.warehouse).resolve())
+        if key in _OPEN:
+            yield _OPEN[key]
+            return
+        with run_lock(cfg.warehouse, command=command, wait=wait, reentrant=True), \
+                open_warehouse(cfg.warehouse) as wh:
+            project = cls(cfg, wh)
+            _OPEN[key] = project
+            try:
+                yield project
+            finally:
+                del _OPEN[key]
+
+    @classmethod
+    def current(cls, cfg: Config) -> Project:
+        """The project this process has open for ``cfg``'s warehouse (a flow's tasks find the
+        flow's project so, and take no connection as a parameter)."""
+        key = str(Path(cfg.warehouse).resolve())
+        if key not in _OPEN:
+            raise RuntimeError(f"no run is open on {cfg.warehouse} in this process")
+        return _OPEN[key]
+
+    # --- identity ----------------------------------------------------------------------------
+
+    @property
+    def loader(self) -> Loader:
+        """The run's loader: built on first use, kept current from file to file."""
+        if self._loader is None:
+            self._loader = Loader(self.wh, identity=self.cfg.identity)
+        return self._loader
+
+    def prepare_identity(self) -> list[str]:
+        """Load the configured member registers (new ones only) and apply the decisions file,
+        before any result file; one summary line per step."""
+        lines = _steps.prepare_identity_in(self.wh, self.cfg)
+        if self._loader is not None:
+            self._loader.refresh()
+        return lines
+
+    def review_summary(self) -> str | None:
+        return _steps.review_summary_in(self.wh)
+
+    # --- ingest ------------------------------------------------------------------------------
+
+    def pending(self) -> list[tuple[Path, bool]]:
+        """Files to look at, as (path, from the inbox): read-only sources, then the inbox."""
+        return _steps.pending_files(self.cfg)
+
+    def ingest(
+        self, files: Sequence[tuple[Path, bool]] | None = None, *,
+        parsed: Sequence[ParseResult | None] | None = None,
+        on_file: Callable[[int, int, FileOutcome], None] | None = None,
+    ) -> list[FileOutcome]:
+        """Load ``files`` (default: :meth:`pending`) one transaction each, in order. ``parsed``:
+        the same files already parsed elsewhere (a None is parsed here). ``on_file(k, n,
+        outcome)`` is told of each file as it is done."""
+        files = list(self.pending() if files is None else files)
+        results = list(parsed) if parsed is not None else [None] * len(files)
+        outcomes = []
+        for k, ((path, from_inbox), result) in enumerate(zip(files, results, strict=True), 1):
+            outcome = ingest_file(
+                self.wh, path, archive=self.cfg.archive if from_inbox else None,
+                rejected=self.cfg.rejected if from_inbox else None,
+                identity=self.cfg.identity, parsed=result, loader=self.loader)
+            outcomes.append(outcome)
+            if on_file is not None:
+                on_file(k, len(files), outcome)
+        return outcomes
+
+    # --- ratings, lists, reports -------------------------------------------------------------
+
+    def recompute(self) -> list[_steps.PoolRun]:
+        """Rate every configured pool (a stored run with the same inputs, options and rating
+        code is reused)."""
+        import ratings
+
+        runs = []
+        for pool in self.cfg.pools:
+            try:
+                runs.append(_steps.rate_pool(self.wh, pool))
+            except ratings.RatingError as exc:
+                raise ratings.RatingError(f"pool {pool.name}: {exc}") from exc
+        return runs
+
+    def publish(self) -> list[Path]:
+        """Write every pool's lists and site pages from its current run."""
+        written: list[Path] = []
+        for pool in self.cfg.pools:
+            written.extend(_steps.publish(self.wh, self.cfg, pool))
+        return written
+
+    def report(self, outcomes: Sequence[FileOutcome],
+               runs: Sequence[_steps.PoolRun]) -> tuple[object, Path | None]:
+        """The import report of this run, written under ``public/reports/`` (unless quiet)."""
+        from ._report import build_report, write_report
+
+        report = build_report(self.wh, outcomes, runs)
+        return report, write_report(report, self.cfg.public)
+
+    def snapshot(self) -> Snapshot:
+        """The analysts' read-only copy and Parquet exports (``data/snapshot/``)."""
+        return _steps.snapshot(self.wh, self.cfg)

@@ -1,0 +1,128 @@
+"""The run core (flows/core.py): one lock for every door, one loader for a whole run."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from flows import load_config
+from flows._lock import RunLocked
+from flows.cli import main
+from flows.core import Project
+
+from ._csvs import club_event, csv_file
+from .test_concurrency import _HOLD_LOCK, LOCKED_MESSAGE
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CONFIG = """\
+[paths]
+warehouse = "data/clubratings.duckdb"
+
+[[pools]]
+name = "bridge"
+game = "bridge"
+scheme = "belo2"
+options = { period = "quarter" }
+"""
+
+
+def _club(tmp_path: Path, files: int = 6) -> Path:
+    (tmp_path / "clubratings.toml").write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "inbox").mkdir()
+    for i in range(files):
+        day = f"2013-10-{i + 1:02d}"
+        (tmp_path / "inbox" / f"club-{day}.csv").write_bytes(csv_file(club_event(day)))
+    return tmp_path
+
+
+@contextmanager
+def _held_elsewhere(warehouse: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding the run lock, as a run in progress would."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(ROOT / "flows" / "_lock.py"), str(warehouse)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        yield holder
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+
+
+@pytest.mark.parametrize("argv", [
+    ["register"], ["review", "--list"], ["players", "merge", "1", "--into", "2"],
+    ["files", "withdraw", "1"],
+    ["ingest"], ["recompute"], ["publish"],
+])
+def test_every_writer_refuses_while_another_run_holds_the_lock(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    root = _club(tmp_path, files=1)
+    warehouse = root / "data" / "clubratings.duckdb"
+    with _held_elsewhere(warehouse) as holder:
+        code = main([argv[0], "--config", str(root / "clubratings.toml"), *argv[1:]])
+        out, err = capsys.readouterr()
+    assert code == 3, (out, err)
+    message = LOCKED_MESSAGE.match(err.strip())
+    assert message is not None, err
+    assert int(message["pid"]) == holder.pid
+
+
+def test_register_waits_for_the_run_with_wait(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    root = _club(tmp_path, files=1)
+    warehouse = root / "data" / "clubratings.duckdb"
+    with _held_elsewhere(warehouse) as holder:
+        import threading
+
+        threading.Timer(1.0, lambda: holder.send_signal(signal.SIGKILL)).start()
+        code = main(["register", "--config", str(root / "clubratings.toml"), "--wait", "30"])
+    assert code == 0, capsys.readouterr().err
+
+
+def test_a_run_builds_one_loader_for_all_its_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import flows.core as core
+
+    built = []
+    real = core.Loader
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            built.append(1)
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(core, "Loader", Counting)
+    cfg = load_config(_club(tmp_path) / "clubratings.toml")
+    with Project.open(cfg, command="test") as project:
+        outcomes = project.ingest()
+    assert [o.status for o in outcomes] == ["loaded"] * 6
+    assert len(built) == 1
+
+
+def test_a_project_open_in_this_process_is_joined(tmp_path: Path) -> None:
+    cfg = load_config(_club(tmp_path, files=1) / "clubratings.toml")
+    with Project.open(cfg, command="outer") as outer, \
+            Project.open(cfg, command="inner") as inner:
+        assert inner is outer and Project.current(cfg) is outer
+    with pytest.raises(RuntimeError):
+        Project.current(cfg)
+
+
+@pytest.mark.flow
+def test_a_deployment_flow_is_refused_while_another_run_holds_the_lock(
+        tmp_path: Path, prefect_harness: None) -> None:
+    from flows.deployments import inbox
+
+    root = _club(tmp_path, files=2)
+    config = str(root / "clubratings.toml")
+    with _held_elsewhere(root / "data" / "clubratings.duckdb"), pytest.raises(RunLocked):
+        inbox(config)
+    assert len(list((root / "inbox").glob("*.csv"))) == 2  # nothing was touched
+    assert inbox(config) == "2 file(s): loaded"  # and once the other run is over, it runs
