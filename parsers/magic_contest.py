@@ -50,6 +50,9 @@ by the column whose right edge they end at (the program right-aligns them), the 
   (``2016-04-10`` on a contest dated ``2016-04-11``); the date field is the program's and is taken,
   and an ``info`` issue names the other date. A page with no contest date takes the first date of
   its heading; with none, it is refused.
+- **Characters.** The program declares no charset and writes the Windows code page of the
+  scorer's computer: a declared charset or UTF-8 is honoured; otherwise windows-1252, or
+  windows-1250 when the page holds more Romanian or Central European letters than Western ones.
 - **Title** the contest name as written (``ContestName``, else the heading after the date);
   **organiser** the ``Arranger`` mark (else the ``Licencee``).
 
@@ -197,7 +200,7 @@ def _ranking(lines: list[str], start: int, first_line: int, log: IssueLog,
     score_column = "%" if has_pct else "Score"
     # what follows the name: [boards played [a mark]] then the ids, and marks (*, «) anywhere
     tail_pattern = re.compile((r"(?:\s+\d+(?:\s+[^\s\d+])?)?" if count_end is not None else "")
-                              + r"(?:\s+(?:\+?\d+|[^\w\s]))*\s*$")
+                              + r"(?:\s+(?:[+-]?\d+(?:[.,]\d+)?|[^\w\s]))*\s*$")
     rows: list[_Row] = []
     for index in range(start + 1, len(lines)):
         line = lines[index]
@@ -206,6 +209,8 @@ def _ranking(lines: list[str], start: int, first_line: int, log: IssueLog,
             continue
         if _END.match(line) or _HEADER.match(line) or _SECTION.match(line):
             break
+        if not re.search(r"\d", line[:name_col]):
+            break  # a note below the ranking: no rank, pair number or score
         values: dict[str, str] = {}
         for token in re.finditer(r"\S+", line[:name_col]):
             if not re.fullmatch(r"-?\d+(?:[.,]\d+)?", token[0]):
@@ -240,11 +245,11 @@ def _ranking(lines: list[str], start: int, first_line: int, log: IssueLog,
             raise MalformedFile(f"{unit.lower()} {label}: no {score_column}", file=log.file,
                                 table=table, row=number, column=score_column, has_value=False)
         ids: list[tuple[str, int]] = []
-        for token in _ID.finditer(rest, cut.start()):
-            end = name_col + token.end()
-            if count_end is not None and abs(end - count_end) <= 1 and not ids:
-                continue  # the boards played
-            ids.append((token[0], end))
+        for token in re.finditer(r"\S+", rest[cut.start():]):
+            end = name_col + cut.start() + token.end()
+            # the ids are right-aligned under M-ID; other numbers (boards played) are not ids
+            if _ID.fullmatch(token[0]) and mid_col - 3 <= end <= mid_col + 8:
+                ids.append((token[0], end))
         players = _players(name, ids, clubs, kind, mid_col)
         if not players:
             log.report(MalformedFile(f"{unit.lower()} {label} has no name; kept without players",
@@ -281,8 +286,9 @@ def _scoring(summary: str, meta: dict[str, str], has_pct: bool) -> Scoring:
     return "unknown"
 
 
-_WESTERN = frozenset(b"\xe0\xe8\xec\xf2\xf9\xc0\xc8\xcc\xd2\xd9\xe4\xf6\xfc\xc4\xd6\xdc\xe5\xc5")
-"""Letters of Italian, German and Swedish names that windows-1250 reads as other letters."""
+_WESTERN = frozenset(b"\xe0\xe8\xec\xf2\xf9\xc0\xc8\xcc\xd2\xd9\xe5\xc5\xf1\xd1")
+"""Letters of Italian, Swedish and Spanish names (à è ì ò ù å ñ) that windows-1250 reads as
+other letters (ŕ č ě ň ů ĺ ń)."""
 _CENTRAL = frozenset(b"\xba\xfe\xaa\xde\xe3\xc3\x9a\x9e\x8a\x8e\xb9\xa5\xbe\xbc")
 """Romanian and Central European letters (ş ţ ă š ž ą ľ) that windows-1252 reads as signs."""
 

@@ -204,6 +204,11 @@ Rank  Player  Score       %  Name                          M-ID
     assert event.units[0].players[0].name == "Anna Rossi"
 
 
+def test_a_note_below_the_ranking_ends_it() -> None:
+    (event,) = _parse(_page(_BUTLER + "\nScores adjusted by the director.\n")).events
+    assert len(event.units) == 8
+
+
 def test_windows_1252_names_are_read_as_written() -> None:
     ranking = _BUTLER.replace("Titus Ceia", "Nicol\xf2 Ferr\xe0")
     (event,) = _parse(_page(ranking)).events
