@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -18,6 +19,7 @@ from warehouse import (
     IdentitySettings,
     LoadError,
     Loader,
+    Parsed,
     LoadReport,
     Warehouse,
     WarehouseError,
@@ -26,9 +28,9 @@ from warehouse import (
     load_result,
 )
 from warehouse.files import withdrawal_of
-from warehouse.review import apply_waiting
+from warehouse.review import apply_waiting, waiting_after_files
 
-__all__ = ["FileOutcome", "inbox_files", "ingest_file", "reason_text"]
+__all__ = ["FileOutcome", "inbox_files", "ingest_batch", "ingest_file", "reason_text"]
 
 Status = Literal["loaded", "correction", "duplicate", "rejected"]
 
@@ -114,9 +116,79 @@ def ingest_file(
     loader, whose identity index is kept current from file to file (flows/core.py); without
     one, a loader is built for this file alone."""
     data = path.read_bytes()
-    sha = file_sha256(data)
+    early = _already_known(wh, path, file_sha256(data), archive, rejected)
+    if early is not None:
+        return early
+    try:
+        result = parsed if parsed is not None else parse_bytes(data, source=str(path))
+        if loader is not None:
+            report: LoadReport = loader.load(data, result, path=str(path))
+        else:
+            report = load_result(wh, data, result, path=str(path), identity=identity)
+    except (ParseError, LoadError) as exc:
+        return _reject(path, exc, rejected)
+    return _loaded(wh, path, report, result, archive, loader)
+
+
+def ingest_batch(
+    wh: Warehouse,
+    files: Sequence[tuple[Path, Path | None, Path | None, ParseResult | None]],
+    *,
+    loader: Loader,
+) -> list[FileOutcome]:
+    """:func:`ingest_file` for several files (path, archive, rejected, parsed) at once, with the
+    same outcome for each: the files that parse are loaded by ``loader.load_many`` in one
+    transaction (if that fails, one transaction per file, so one bad file never takes the
+    others with it), then each is archived or rejected. A run killed before the transaction
+    commits leaves the warehouse and the inbox as they were."""
+    outcomes: list[FileOutcome | None] = [None] * len(files)
+    ready: list[tuple[int, Parsed]] = []
+    for index, (path, archive, rejected, parsed) in enumerate(files):
+        data = path.read_bytes()
+        early = _already_known(wh, path, file_sha256(data), archive, rejected)
+        if early is not None:
+            outcomes[index] = early
+            continue
+        try:
+            result = parsed if parsed is not None else parse_bytes(data, source=str(path))
+        except ParseError as exc:
+            outcomes[index] = _reject(path, exc, rejected)
+            continue
+        ready.append((index, Parsed(data, result, str(path))))
+    waiting = waiting_after_files(wh)
+    if any(file_sha256(item.data) in waiting for _, item in ready):
+        # identity decisions follow some of these files: one file at a time, each decision
+        # applied right after its file (and said so on the file's line)
+        reports: list[LoadReport | Exception] = []
+        for _, item in ready:
+            try:
+                reports.append(loader.load(item.data, item.result, path=item.path))
+            except (ParseError, LoadError) as exc:
+                reports.append(exc)
+    else:
+        reports = loader.load_many([item for _, item in ready])
+    for (index, item), report in zip(ready, reports, strict=True):
+        path, archive, rejected, _ = files[index]
+        if isinstance(report, Exception):
+            if not isinstance(report, (ParseError, LoadError)):
+                raise report
+            outcomes[index] = _reject(path, report, rejected)
+        elif report.status == "duplicate":  # the same bytes twice in one batch
+            moved = str(_move(path, archive)) if archive is not None else None
+            outcomes[index] = FileOutcome(str(path), "duplicate", report.summary(),
+                                          moved_to=moved)
+        else:
+            outcomes[index] = _loaded(wh, path, report, item.result, archive, loader)
+    return [o for o in outcomes if o is not None]
+
+
+def _already_known(wh: Warehouse, path: Path, sha: str, archive: Path | None,
+                   rejected: Path | None) -> FileOutcome | None:
+    """The outcome of bytes loaded before (a duplicate) or withdrawn (refused); None if new."""
     known = is_loaded(wh, sha)
-    withdrawn = withdrawal_of(wh, sha) if known is not None else None
+    if known is None:
+        return None
+    withdrawn = withdrawal_of(wh, sha)
     if withdrawn is not None:
         file_id, w = withdrawn
         why = WarehouseError(
@@ -128,20 +200,17 @@ def ingest_file(
                                f"{path.name}: withdrawn (file {file_id}), skipped; "
                                f"clubratings files restore {file_id} takes it back in")
         return _reject(path, why, rejected)
-    if known is not None:
-        moved = str(_move(path, archive)) if archive is not None else None
-        return FileOutcome(
-            str(path), "duplicate",
-            f"{path.name}: already loaded (file {known}), nothing to do", moved_to=moved,
-        )
-    try:
-        result = parsed if parsed is not None else parse_bytes(data, source=str(path))
-        if loader is not None:
-            report: LoadReport = loader.load(data, result, path=str(path))
-        else:
-            report = load_result(wh, data, result, path=str(path), identity=identity)
-    except (ParseError, LoadError) as exc:
-        return _reject(path, exc, rejected)
+    moved = str(_move(path, archive)) if archive is not None else None
+    return FileOutcome(
+        str(path), "duplicate",
+        f"{path.name}: already loaded (file {known}), nothing to do", moved_to=moved,
+    )
+
+
+def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
+            archive: Path | None, loader: Loader | None) -> FileOutcome:
+    """A loaded file's outcome: its line, its warnings, the decisions that followed it; then
+    the file is archived."""
     message = report.summary()
     warnings = tuple(
         f"{issue.message} ({issue.where})" if issue.where else issue.message

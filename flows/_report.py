@@ -41,6 +41,7 @@ __all__ = [
     "build_report",
     "file_counts",
     "flow_report",
+    "progress",
     "logs_dir",
     "summary_line",
     "timed",
@@ -75,6 +76,23 @@ def track(items: Sequence[T], description: str, *, stream: object = None) -> Ite
         for item in items:
             yield item
             progress.advance(task)
+
+
+@contextmanager
+def progress(total: int, description: str, *,
+             stream: object = None) -> Iterator[Callable[[], None]]:
+    """A step counter: yields ``advance()``; on a terminal, a rich progress bar (transient, so
+    the printed lines stay), elsewhere nothing but the calls."""
+    out = stream if stream is not None else sys.stdout
+    if not getattr(out, "isatty", lambda: False)() or total < 2:
+        yield lambda: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda: bar.advance(task)
 
 
 def logs_dir(cfg: Config) -> Path:

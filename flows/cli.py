@@ -305,7 +305,8 @@ def _project(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 @_locked
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from ._report import RunLog, file_counts, summary_line, track
+    from ._inbox import FileOutcome
+    from ._report import RunLog, file_counts, progress, summary_line
 
     with _project(args) as project:
         log = RunLog(project.cfg, "ingest")  # data/logs/runs.jsonl
@@ -316,12 +317,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             print(line)
         files = project.pending()
         width = len(str(len(files)))
-        with log.step("ingest") as counts:
-            outcomes = []
-            for path, from_inbox in track(files, "loading files"):
-                (outcome,) = project.ingest([(path, from_inbox)])
-                outcomes.append(outcome)
-                print(f"{len(outcomes):>{width}}/{len(files)} {outcome.message}")
+        with log.step("ingest") as counts, progress(len(files), "loading files") as advance:
+            def line(k: int, n: int, outcome: FileOutcome) -> None:
+                advance()
+                print(f"{k:>{width}}/{n} {outcome.message}")
+
+            outcomes = project.ingest(files, on_file=line)
             counts.update(file_counts(outcomes))
         review = project.review_summary()
     if review:

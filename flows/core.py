@@ -27,11 +27,15 @@ from warehouse import Loader, Warehouse, open_warehouse
 
 from . import _steps
 from ._config import Config
-from ._inbox import FileOutcome, ingest_file
+from ._inbox import FileOutcome, ingest_batch
 from ._lock import run_lock
 from ._snapshot import Snapshot
 
 __all__ = ["Project"]
+
+BATCH = 50
+"""Files loaded in one transaction (a failed batch is loaded again file by file): every file is
+still all or nothing, and a killed run leaves the warehouse as the last committed batch did."""
 
 _OPEN: dict[str, Project] = {}
 """Projects open in this process, by warehouse file: a flow run by a command joins its project."""
@@ -103,20 +107,23 @@ class Project:
         parsed: Sequence[ParseResult | None] | None = None,
         on_file: Callable[[int, int, FileOutcome], None] | None = None,
     ) -> list[FileOutcome]:
-        """Load ``files`` (default: :meth:`pending`) one transaction each, in order. ``parsed``:
+        """Load ``files`` (default: :meth:`pending`) in order, each all or nothing (batches of
+        :data:`BATCH` share a transaction; :func:`flows._inbox.ingest_batch`). ``parsed``:
         the same files already parsed elsewhere (a None is parsed here). ``on_file(k, n,
         outcome)`` is told of each file as it is done."""
         files = list(self.pending() if files is None else files)
         results = list(parsed) if parsed is not None else [None] * len(files)
-        outcomes = []
-        for k, ((path, from_inbox), result) in enumerate(zip(files, results, strict=True), 1):
-            outcome = ingest_file(
-                self.wh, path, archive=self.cfg.archive if from_inbox else None,
-                rejected=self.cfg.rejected if from_inbox else None,
-                identity=self.cfg.identity, parsed=result, loader=self.loader)
-            outcomes.append(outcome)
-            if on_file is not None:
-                on_file(k, len(files), outcome)
+        outcomes: list[FileOutcome] = []
+        for start in range(0, len(files), BATCH):
+            batch = [(path, self.cfg.archive if from_inbox else None,
+                      self.cfg.rejected if from_inbox else None, result)
+                     for (path, from_inbox), result in zip(files[start:start + BATCH],
+                                                           results[start:start + BATCH],
+                                                           strict=True)]
+            for outcome in ingest_batch(self.wh, batch, loader=self.loader):
+                outcomes.append(outcome)
+                if on_file is not None:
+                    on_file(len(outcomes), len(files), outcome)
         return outcomes
 
     # --- ratings, lists, reports -------------------------------------------------------------

@@ -250,11 +250,25 @@ def _find_header(grid: Grid) -> int | None:
     return next((i for i, row in enumerate(grid.rows) if _header(row) is not None), None)
 
 
+_VISTS_WORD = re.compile(rb"vist|" + "вист".encode() + rb"|" + "Вист".encode() + rb"|"
+                         + "ВИСТ".encode() + rb"|" + "\u0432\u0438\u0441\u0442".encode("cp1251")
+                         + rb"|" + "\u0412\u0438\u0441\u0442".encode("cp1251")
+                         + rb"|" + "\u0412\u0418\u0421\u0422".encode("cp1251"),
+                         re.IGNORECASE)
+"""The vists column's word in UTF-8 or windows-1251, in the raw bytes of a text file."""
+
+
 def detect(data: bytes, filename: str = "") -> bool:
     """A CSV/spreadsheet/HTML file with a header naming game, player and vists (EN or RU)."""
+    if not _is_binary(data) and not _VISTS_WORD.search(data[:65536]):
+        return False  # no header can name the vists: not a preferans log (cheap, first)
     try:
-        if not _is_binary(data) and len(data) > 65536:
-            data = data[:data.rfind(b"\n", 0, 65536) + 1]  # whole lines: no cut character
+        if not _is_binary(data):
+            # the header is near the top: a text file is judged by its first lines (8 KiB; a
+            # page 64 KiB), whole lines so that no character is cut
+            limit = 65536 if _MARKUP.search(data[:4096].decode("latin-1")) else 8192
+            if len(data) > limit:
+                data = data[:data.rfind(b"\n", 0, limit) + 1]
         grids, _ = _read_grids(data, filename)
     except ParseError:
         return False
