@@ -431,7 +431,7 @@ def _player_pages(
     for ed in editions:
         for r in ed.rows:
             per_player.setdefault(r.player_id, []).append((ed, r))
-    events = _group(_explanations(wh, run.run_id))
+    events = _event_rows_by_player(_explanations(wh, run.run_id))
     partners = _group(_partners(wh, run.run_id))
     games = _group(_games(wh, run.run_id)) if run.options.get("pool.game") == "go" else {}
     pages: set[Path] = set()
@@ -443,7 +443,7 @@ def _player_pages(
         html = template.render(
             pool=pool, player=latest, history=history[::-1], chart=chart,
             latest_edition=history[-1][0],
-            events=_event_rows(events.get(pid)), games=_game_rows(games.get(pid), hidden),
+            events=events.get(pid, []), games=_game_rows(games.get(pid), hidden),
             partners=_partner_rows(partners.get(pid), hidden, set(per_player)),
             root="../../",
         )
@@ -451,6 +451,31 @@ def _player_pages(
         _write(path, html.encode("utf-8"), written)
         pages.add(path)
     return pages
+
+
+def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, list[dict[str, str]]]:
+    """Every player's rows of the events table, formatted once for the whole run (column by
+    column; the same text as :func:`_event_rows`)."""
+    if frame.empty:
+        return {}
+    dates = pd.to_datetime(frame["event_date"]).dt.strftime("%Y-%m-%d").fillna("")
+    section = frame["section"].fillna("").astype(str)
+    titles = frame["title"].astype(str) + section.map(lambda s: f" ({s})" if s else "")
+    counted = frame["counted"].fillna(False).astype(bool).tolist()
+    reasons = frame["reason"].fillna("").astype(str).tolist()
+    rows = [{
+        "date": d, "period": str(period), "title": t, "organiser": str(o), "place": _place(pl),
+        "n": "" if pd.isna(n) else str(int(n)), "r_prime": _num(rp, 1),
+        "share": _num(sh, 2) if c else "",
+        "counted": "yes" if c else f"no: {why}" if why else "no",
+    } for d, period, t, o, pl, n, rp, sh, c, why in zip(
+        dates.tolist(), frame["period"].tolist(), titles.tolist(), frame["organiser"].tolist(),
+        frame["place"].tolist(), frame["n"].tolist(), frame["r_prime"].tolist(),
+        frame["share"].tolist(), counted, reasons, strict=True)]
+    by_player: dict[int, list[dict[str, str]]] = {}
+    for pid, row in zip(frame["player_id"].tolist(), rows, strict=True):
+        by_player.setdefault(int(pid), []).append(row)
+    return by_player
 
 
 def _event_rows(frame: pd.DataFrame | None) -> list[dict[str, str]]:
