@@ -5,12 +5,12 @@ counts (8-30) and dates, then measures, on this machine:
 
 - lxml's raw HTML parse rate of the same pages (the floor any HTML parser stands on);
 - the `jfr_pary` parser alone, in one process;
-- end to end: parsing fanned out over the machine's cores, loading through one writer
-  (``warehouse.Loader.load_many`` in batches, each file still all or nothing) into a fresh
+- end to end, the path ``clubratings ingest`` runs: the pages written as files of a project's
+  source folder, then the run core (``flows.core.Project``: the run lock, one warehouse
+  connection, one loader) parses, gates and loads them, each file all or nothing, into a fresh
   DuckDB warehouse.
 
-    python benchmarks/parse_throughput.py [--pages 2000] [--workers N] [--batch 250]
-                                          [--json FILE]
+    python benchmarks/parse_throughput.py [--pages 2000] [--json FILE]
 
 Prints pages/s for each; nothing is asserted (the target is >= 300 pages/s end to end).
 ``--json FILE`` also writes the measurements as rows (``benchmarks/run_all.py``).
@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import random
 import re
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,8 +33,9 @@ sys.path.insert(0, str(ROOT))
 import lxml.html
 
 from benchmarks.run_all import result_row, write_json
+from flows import load_config
+from flows.core import Project
 from parsers import FORMATS, ParseResult
-from warehouse import Loader, Parsed, open_warehouse
 
 SAMPLE = ROOT / "fixtures/jfr_pary/W-wb130808.html"
 MONTHS = ("stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia",
@@ -68,8 +67,9 @@ def make_pages(count: int, seed: int = 1) -> list[tuple[str, bytes]]:
         n = rng.randint(8, 30)
         scores = sorted((round(rng.uniform(35, 68), 2) for _ in range(n)), reverse=True)
         body = []
+        field = rng.sample(players, 2 * n)  # nobody twice on one page
         for place, score in enumerate(scores, 1):
-            (a, ida), (b, idb) = rng.sample(players, 2)
+            (a, ida), (b, idb) = field[2 * place - 2], field[2 * place - 1]
             row = template
             row = re.sub(r'(<td class="c">)1(</td>)', rf"\g<1>{place}\2", row, count=1)
             row = row.replace("Irena Chodorowska", a).replace("Jan Chodorowski", b)
@@ -97,15 +97,13 @@ def rate(label: str, pages: int, seconds: float, rows: list[dict[str, object]] |
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pages", type=int, default=2000)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--batch", type=int, default=250)
     ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
     args = ap.parse_args()
     rows: list[dict[str, object]] = []
 
     pages = make_pages(args.pages)
     size = sum(len(d) for _, d in pages)
-    print(f"{len(pages)} generated pages, {size / 1e6:.1f} MB, {args.workers} worker(s)")
+    print(f"{len(pages)} generated pages, {size / 1e6:.1f} MB")
 
     t = time.perf_counter()
     for _, data in pages:
@@ -118,24 +116,23 @@ def main() -> None:
     rate("jfr_pary parse (1 process)", len(pages), time.perf_counter() - t, rows)
 
     with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "pages").mkdir()
+        for name, data in pages:
+            (root / "pages" / name).write_bytes(data)
+        (root / "clubratings.toml").write_text(
+            '[paths]\nwarehouse = "data/bench.duckdb"\nsources = ["pages/*.html"]\n',
+            encoding="utf-8")
         t = time.perf_counter()
-        with open_warehouse(Path(tmp) / "bench.duckdb") as wh, \
-                ProcessPoolExecutor(args.workers) as pool:
-            loader = Loader(wh)
-            batch: list[Parsed] = []
-            loaded = 0
-            for name, data, result in pool.map(_parse, pages, chunksize=25):
-                batch.append(Parsed(data, result, name))
-                if len(batch) >= args.batch:
-                    loaded += sum(1 for o in loader.load_many(batch) if not isinstance(o, Exception))
-                    batch = []
-            loaded += sum(1 for o in loader.load_many(batch) if not isinstance(o, Exception))
-            events = wh.con.execute("SELECT count(*) FROM events").fetchall()[0][0]
-            members = wh.con.execute("SELECT count(*) FROM unit_members").fetchall()[0][0]
-        rate("end to end: parse + load into DuckDB", len(pages), time.perf_counter() - t, rows,
+        with Project.open(load_config(root / "clubratings.toml"), command="benchmark") as project:
+            outcomes = project.ingest()
+            events = project.wh.con.execute("SELECT count(*) FROM events").fetchall()[0][0]
+            members = project.wh.con.execute("SELECT count(*) FROM unit_members").fetchall()[0][0]
+        rate("end to end: the run core's ingest", len(pages), time.perf_counter() - t, rows,
              "≥ 300 pages/s")
+        loaded = sum(1 for o in outcomes if o.status == "loaded")
         print(f"loaded {loaded} files: {events} events, {members} player-results")
-        rows[-1]["note"] += f", {args.workers} worker(s), {members:,} player-results"
+        rows[-1]["note"] += f", {members:,} player-results"
     write_json(args.json, rows)
 
 

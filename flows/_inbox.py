@@ -49,6 +49,8 @@ class FileOutcome:
     warnings: tuple[str, ...] = ()
     """What the parser worked around while reading the file (its warnings and errors), each as
     ``message (where)``; the import report lists them per file."""
+    seconds: float = 0.0
+    """Time taken for the file (its share of its batch), for the run log."""
 
 
 def inbox_files(inbox: Path) -> list[Path]:

@@ -280,6 +280,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ._env import configure_prefect
 
     cfg = _load_config(args.config)
+    if getattr(args, "verbose", False):
+        os.environ["PREFECT_LOGGING_LEVEL"] = "INFO"
     configure_prefect(cfg.root)
     from ._report import summary_line
     from .pipeline import pipeline
@@ -306,7 +308,7 @@ def _project(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 @_locked
 def cmd_ingest(args: argparse.Namespace) -> int:
     from ._inbox import FileOutcome
-    from ._report import RunLog, file_counts, progress, summary_line
+    from ._report import RunLog, file_counts, progress, summary_line, tenths
 
     with _project(args) as project:
         log = RunLog(project.cfg, "ingest")  # data/logs/runs.jsonl
@@ -323,7 +325,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 print(f"{k:>{width}}/{n} {outcome.message}")
 
             outcomes = project.ingest(files, on_file=line)
-            counts.update(file_counts(outcomes))
+            counts.update(file_counts(outcomes), **tenths(outcomes))
         review = project.review_summary()
     if review:
         print(review)
@@ -387,6 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the whole pipeline as a Prefect flow. Without PREFECT_API_URL Prefect "
         "starts a temporary local server; with it, the run reports to that server.",
     )
+    p.add_argument("--verbose", action="store_true",
+                   help="show Prefect's own log lines (INFO); by default only its warnings")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("ingest", parents=[config, wait],

@@ -19,6 +19,8 @@ A project already open in this process (a command that runs a flow) is joined, n
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -120,7 +122,11 @@ class Project:
                      for (path, from_inbox), result in zip(files[start:start + BATCH],
                                                            results[start:start + BATCH],
                                                            strict=True)]
-            for outcome in ingest_batch(self.wh, batch, loader=self.loader):
+            started = time.perf_counter()
+            done = ingest_batch(self.wh, batch, loader=self.loader)
+            share = (time.perf_counter() - started) / max(len(done), 1)
+            for outcome in done:
+                outcome = dataclasses.replace(outcome, seconds=share)
                 outcomes.append(outcome)
                 if on_file is not None:
                     on_file(len(outcomes), len(files), outcome)
@@ -142,11 +148,44 @@ class Project:
         return runs
 
     def publish(self) -> list[Path]:
-        """Write every pool's lists and site pages from its current run."""
+        """Write every pool's lists and site pages from its current run.
+
+        Skipped when nothing they are made of changed since the last publication (the pools'
+        current runs, the players' names and clubs, the opt-out and quality files, the
+        configuration and the publishing code): the stamp ``public/.published`` says what the
+        site was last made from. Every file would come out byte-identical anyway."""
+        stamp = self.cfg.public / ".published"
+        key = self._publish_key()
+        if stamp.is_file() and stamp.read_text(encoding="utf-8").strip() == key:
+            return []
         written: list[Path] = []
         for pool in self.cfg.pools:
             written.extend(_steps.publish(self.wh, self.cfg, pool))
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(key + "\n", encoding="utf-8")
         return written
+
+    def _publish_key(self) -> str:
+        import hashlib
+
+        from warehouse import latest_run
+
+        digest = hashlib.sha256()
+        for pool in self.cfg.pools:
+            run = latest_run(self.wh, pool.name)
+            digest.update(f"{pool!r}|{run.run_id if run else None}\n".encode())
+        names = self.wh.con.execute(
+            "SELECT md5(coalesce(string_agg(p.player_id || '|' || p.name || '|' || "
+            "coalesce(c.club, ''), '\n' ORDER BY p.player_id), '')) "
+            "FROM players p LEFT JOIN player_clubs c USING (player_id)").fetchall()[0][0]
+        digest.update(str(names).encode())
+        for extra in (self.cfg.root / "optout.txt", self.cfg.root / _steps.QUALITY_FILE):
+            digest.update(extra.read_bytes() if extra.is_file() else b"-")
+        publishing = Path(__file__).resolve().parents[1] / "publishing"
+        for path in sorted(publishing.rglob("*")):  # the code, templates and styles
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(publishing)).encode() + path.read_bytes())
+        return digest.hexdigest()
 
     def report(self, outcomes: Sequence[FileOutcome],
                runs: Sequence[_steps.PoolRun]) -> tuple[object, Path | None]:

@@ -126,3 +126,17 @@ def test_a_deployment_flow_is_refused_while_another_run_holds_the_lock(
         inbox(config)
     assert len(list((root / "inbox").glob("*.csv"))) == 2  # nothing was touched
     assert inbox(config) == "2 file(s): loaded"  # and once the other run is over, it runs
+
+
+def test_publish_is_skipped_when_nothing_it_is_made_of_changed(tmp_path: Path) -> None:
+    cfg = load_config(_club(tmp_path, files=3) / "clubratings.toml")
+    with Project.open(cfg, command="test") as project:
+        project.ingest()
+        project.recompute()
+        first = project.publish()
+        assert first and (cfg.public / ".published").is_file()
+        assert project.publish() == []  # the same runs, names, files and code
+        project.wh.con.execute("UPDATE players SET name = 'Ján Novák st.' WHERE player_id = 1")
+        assert project.publish()  # a changed name is published
+        project.recompute()
+        assert project.publish() == []

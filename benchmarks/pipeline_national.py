@@ -1,0 +1,138 @@
+"""The whole pipeline on a national-size history, through the path users run.
+
+Simulates the ``national`` preset (``clubratings simulate federation --preset national``: about
+2,460 club files, 10,000 events, 283,000 player-results over ten years), writes a project whose
+source folder holds those files, then times ``clubratings run`` on it as a separate process: the
+Prefect flows over the run core (flows/core.py), with the temporary local server they start
+when no server is configured. Printed:
+
+- wall time of ``clubratings run`` end to end (target: 60 s on this 2-core machine);
+- the time per file of the first and the last tenth of the files, from the run log
+  (``data/logs/runs.jsonl``; target: the last tenth at most 1.2 times the first);
+- the peak resident memory of the run's processes (target: 1 GB);
+- the steps of the run log (ingest, recompute, publish) and a second ``clubratings run`` with
+  nothing new.
+
+    python benchmarks/pipeline_national.py [--preset national] [--seed 1] [--keep DIR]
+                                           [--json FILE]
+
+Nothing is asserted; ``--json FILE`` writes the rows for ``benchmarks/run_all.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.run_all import result_row, write_json  # noqa: E402
+
+CONFIG = """\
+[paths]
+warehouse = "data/clubratings.duckdb"
+inbox = "inbox"
+public = "public"
+sources = ["files/*.csv"]
+
+[[pools]]
+name = "bridge"
+game = "bridge"
+scheme = "belo2"
+options = { period = "quarter" }
+"""
+
+
+def clubratings() -> list[str]:
+    """The installed command, else the module (a source tree without the entry point)."""
+    exe = Path(sys.executable).parent / "clubratings"
+    return [str(exe)] if exe.is_file() else [sys.executable, "-m", "flows.cli"]
+
+
+def timed_run(root: Path) -> tuple[float, int, str]:
+    """(seconds, exit code, output) of ``clubratings run`` in ``root``."""
+    env = dict(os.environ, PREFECT_HOME=str(root / ".prefect"))
+    started = time.perf_counter()
+    done = subprocess.run([*clubratings(), "run", "--config", str(root / "clubratings.toml")],
+                          cwd=root, env=env, capture_output=True, text=True, check=False)
+    return time.perf_counter() - started, done.returncode, done.stdout + done.stderr
+
+
+def steps(root: Path) -> dict[str, dict[str, object]]:
+    """The last run's steps from the run log, by step name."""
+    log = root / "data" / "logs" / "runs.jsonl"
+    out: dict[str, dict[str, object]] = {}
+    for line in log.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        out[str(record.get("step"))] = record
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--preset", default="national")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", type=Path, help="build the project here and keep it")
+    ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
+    args = ap.parse_args()
+    rows: list[dict[str, object]] = []
+
+    tmp = None if args.keep else tempfile.TemporaryDirectory()
+    root = args.keep or Path(tmp.name)  # type: ignore[union-attr]
+    try:
+        if root.exists():
+            shutil.rmtree(root / "data", ignore_errors=True)
+            shutil.rmtree(root / "public", ignore_errors=True)
+        root.mkdir(parents=True, exist_ok=True)
+        (root / "clubratings.toml").write_text(CONFIG, encoding="utf-8")
+        if not (root / "files").is_dir():
+            subprocess.run([*clubratings(), "simulate", "federation", "--preset", args.preset,
+                            "--seed", str(args.seed), "--out", str(root / "files")],
+                           check=True, capture_output=True)
+        (root / "files" / "strength.csv").unlink(missing_ok=True)  # the truth, not a result
+        files = len(list((root / "files").glob("*.csv")))
+        print(f"{args.preset} preset: {files} files in {root / 'files'}")
+
+        seconds, code, output = timed_run(root)
+        peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        if code not in (0, 1):
+            print(output[-3000:])
+            raise SystemExit(f"clubratings run failed with exit code {code}")
+        log = steps(root)
+        ingest = log.get("ingest", {}).get("counts", {})
+        assert isinstance(ingest, dict)
+        first, last = ingest.get("first_tenth_ms"), ingest.get("last_tenth_ms")
+        print(f"clubratings run, end to end      {seconds:7.1f} s   (target ≤ 60 s)")
+        for name in ("ingest", "recompute", "publish"):
+            if name in log:
+                print(f"  step {name:<27} {float(log[name]['duration_s']):7.1f} s")  # type: ignore[arg-type]
+        if first and last:
+            ratio = float(last) / float(first)
+            print(f"per file: first tenth {first} ms, last tenth {last} ms, ratio {ratio:.2f}"
+                  "   (target ≤ 1.2)")
+        print(f"peak memory of one process       {peak_mib:7.0f} MiB (target ≤ 1024 MiB)")
+        rows.append(result_row("pipeline_national", "clubratings run, end to end",
+                               f"{files:,} files", seconds, peak_mib, "≤ 60 s, ≤ 1 GB",
+                               f"per file {first} -> {last} ms (first -> last tenth)"))
+
+        again, code, _ = timed_run(root)
+        print(f"clubratings run, nothing new     {again:7.1f} s")
+        rows.append(result_row("pipeline_national", "clubratings run, nothing new",
+                               f"{files:,} files", again))
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    write_json(args.json, rows)
+
+
+if __name__ == "__main__":
+    main()
