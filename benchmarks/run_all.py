@@ -77,6 +77,8 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("preferans_games", "preferans_games.py", ("--games", "100000")),
     Benchmark("rfg_games", "rfg_games.py",
               ("--games", "100000", "--tournament-games", "10000,30000")),
+    Benchmark("pipeline_national", "pipeline_national.py", ("--preset", "federation")),
+    Benchmark("cli_latency", "cli_latency.py", ("--repeat", "2", "--no-dev-run")),
 )
 """Every benchmark, in the order :func:`main` runs them."""
 
