@@ -47,6 +47,8 @@ Element = Any
 _PROGRAMS = re.compile(
     rb"""<meta[^>]*generator[^>]*content\s*=\s*["']?\s*(jfr|kops)|\bPary\.\d+\.\d+|\bKoPS\b"""
     rb"|bridgebase\.com|\bBBO\b|ACBLscore|bridgewebs|\bScoreBridge\b|\bBridgemate\b"
+    rb"|BridgeComposer|Magic\s*Contest|EBUScore|Pianola|PairsScorer|Compscore|RealBridge"
+    rb"|OpenGotha|\bpairgoth\b"
     rb"|\brecap\b|>\s*(?:MPs|Strat)\s*<",
     re.IGNORECASE,
 )
