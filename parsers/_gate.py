@@ -380,12 +380,24 @@ def _shape_problem(event: Event, sizes: list[int], *, handles: bool = False) -> 
     return None
 
 
-def check(result: ParseResult, *, file: str = "") -> ParseResult:
+def check(result: ParseResult, *, file: str = "", generic: bool = False) -> ParseResult:
     """``result`` if it looks like a result list (fillers taken out, with info issues);
-    :class:`ImplausibleResult` naming file, event, unit, player and value if not."""
+    :class:`ImplausibleResult` naming file, event, unit, player and value if not.
+
+    ``generic``: the result comes from a generic table reader (any HTML table, any sheet),
+    which needs more evidence: a list numbered 1, 2, 3 ... with no score and no tie is a list
+    (of registrations, of members), not a ranking."""
     if not result.events:
         raise _refuse("no event with results in this file; it does not look like a result list",
                       file=file)
+    if generic:
+        for i, ev in enumerate(result.events, 1):
+            places = [u.place for u in ev.units]
+            if all(u.score is None for u in ev.units) and \
+                    places == [float(k) for k in range(1, len(places) + 1)]:
+                raise _refuse("a list numbered 1, 2, 3 ... with no score and no tie: a list of "
+                              "names, not a ranking", file=file, table=_event_name(ev, i),
+                              column="place")
     notes: list[ParseIssue] = []
     events = tuple(_check_event(ev, i, file, notes) for i, ev in enumerate(result.events, 1))
     if not notes and all(a is b for a, b in zip(events, result.events, strict=True)):
@@ -393,10 +405,12 @@ def check(result: ParseResult, *, file: str = "") -> ParseResult:
     return dataclasses.replace(result, events=events, issues=result.issues + tuple(notes))
 
 
-def gated(parse: Callable[..., ParseResult]) -> Callable[..., ParseResult]:
+def gated(parse: Callable[..., ParseResult], *,
+          generic: bool = False) -> Callable[..., ParseResult]:
     """``parse`` with every result passed through :func:`check` (what the registry serves)."""
     def parse_and_check(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
-        return check(parse(data, source=source, strict=strict), file=source_name(source))
+        return check(parse(data, source=source, strict=strict), file=source_name(source),
+                     generic=generic)
     parse_and_check.__wrapped__ = parse  # type: ignore[attr-defined]
     parse_and_check.__doc__ = parse.__doc__
     return parse_and_check

@@ -66,7 +66,7 @@ def _load() -> dict[str, Format]:
         fmt: Format = importlib.import_module(module_name).FORMAT
         # every result goes through the plausibility gate (parsers/_gate.py): a format
         # registered here cannot hand the warehouse anything the gate has not passed
-        formats[fmt.name] = dataclasses.replace(fmt, parse=gated(fmt.parse))
+        formats[fmt.name] = dataclasses.replace(fmt, parse=gated(fmt.parse, generic=fmt.fallback))
     return formats
 
 

@@ -291,3 +291,14 @@ def test_any_field_of_real_names_passes(people: list[tuple[str, str, bool, bool]
     units = [Unit(float(i + 1), str(i + 1), "", 50.0 - i, (PlayerAsWritten(n),))
              for i, n in enumerate(names)]
     check(_result(_event(units, kind="individual")), file="x.csv")
+
+
+def test_a_generic_reader_needs_more_than_a_numbered_list() -> None:
+    units = [dataclasses.replace(u, score=None, place_text=f"{int(u.place or 0)}.")
+             for u in _good_units()]
+    result = _result(_event(units))
+    check(result, file="x.html")  # a specific format's ranking stands on its written places
+    with pytest.raises(ImplausibleResult, match="numbered 1, 2, 3"):
+        check(result, file="x.html", generic=True)
+    tied = [dataclasses.replace(u, place=1.5) if i < 2 else u for i, u in enumerate(units)]
+    check(_result(_event(tied)), file="x.html", generic=True)  # a tie is a ranking's mark
