@@ -27,7 +27,19 @@ Event kinds and scorings by ``EVENT_TYPE`` (``SCORING_METHOD`` wins when it is g
     SWISS_TEAMS           teams       VP
     INDIVIDUAL            individual  MP
 
-Any other ``EVENT_TYPE`` is an :class:`UnsupportedVariant`.
+An ``EVENT_TYPE`` that names only the kind (``PAIRS``, as EBUScore and the NZ converters write,
+``TEAM``, or any type naming PAIRS, TEAMS or INDIVIDUAL) takes its scoring, in this order, from
+a scoring method written on the event, a session, a section or the PARTICIPANTS
+(``SCORING_METHOD``, ``BOARD_SCORING_METHOD``: ``MATCH_POINTS``, ``BUTLER_IMPS``,
+``CROSS_IMPS``, ``VPS``, ``BAM``...), else from words of the type (``SWISS`` VP, ``BAM``,
+``IMP``), else from the scores (a PERCENTAGE is matchpoints; totals below zero are IMPs), else
+``unknown``; an info issue says which. Any other ``EVENT_TYPE`` is an
+:class:`UnsupportedVariant`.
+
+Layouts besides the two above: PARTICIPANTS directly under a SESSION (no SECTION) is that
+session's ranking; sections whose places run across the whole field (a 6-pair section with a
+9th place, the sections together holding places 1..N) are one ranking of the field, sections
+ranked on their own are one event each.
 
 Quirks handled:
 
@@ -103,7 +115,9 @@ EVENT_TYPES: dict[str, tuple[Kind, Scoring]] = {
 
 _SCORING_METHODS: dict[str, Scoring] = {
     "MATCHPOINTS": "MP", "MATCH_POINTS": "MP", "MP": "MP", "MPS": "MP", "PERCENTAGE": "MP",
-    "IMPS": "IMP", "IMP": "IMP", "CROSS_IMPS": "IMP", "BUTLER": "IMP",
+    "NEUBERG": "MP", "IMPS": "IMP", "IMP": "IMP", "CROSS_IMPS": "IMP", "BUTLER": "IMP",
+    "BUTLER_IMPS": "IMP", "IMPS_ACROSS_FIELD": "IMP", "CROSS_IMP": "IMP", "IMP_PAIRS": "IMP",
+    "AGGREGATE": "unknown", "TOTAL_POINTS": "unknown",
     "VPS": "VP", "VP": "VP", "VICTORY_POINTS": "VP",
     "BAM": "BAM", "POINT_A_BOARD": "BAM", "BOARD_A_MATCH": "BAM",
 }
@@ -197,17 +211,87 @@ def _event_date(event: ET.Element, table: str, file: str) -> dt.date:
     raise MalformedFile("the event has no DATE", file=file, table=table, column="DATE")
 
 
+_GENERIC_TYPES: dict[str, Kind] = {"PAIRS": "pairs", "PAIR": "pairs", "TEAM": "teams",
+                                   "INDIVIDUAL": "individual", "INDIVIDUALS": "individual"}
+"""EVENT_TYPEs that name the kind only (``PAIRS``): the scoring comes from elsewhere."""
+_METHOD_TAGS = ("SCORING_METHOD", "BOARD_SCORING_METHOD", "MATCH_SCORING_METHOD",
+                "SCORING_TYPE", "SCORING")
+
+
+def _method(elements: Iterable[ET.Element]) -> str:
+    """The first scoring method written on any of ``elements`` (attribute or child)."""
+    for element in elements:
+        for tag in _METHOD_TAGS:
+            text = normalise_space(element.get(tag) or _text(element, tag))
+            if text:
+                return text
+    return ""
+
+
+def _scope_elements(event: ET.Element) -> list[ET.Element]:
+    """The event and what it holds that may say how it was scored (sessions, sections, their
+    PARTICIPANTS), in that order."""
+    out = [event]
+    for session in event.findall("SESSION"):
+        out.append(session)
+        out.extend(session.findall("SECTION"))
+    out.extend(event.iter("PARTICIPANTS"))
+    return out
+
+
+def _scoring_from_scores(event: ET.Element) -> Scoring:
+    """No method written: percentages are matchpoints; totals that go negative are IMPs."""
+    units = [u for p in event.iter("PARTICIPANTS") for tag in _UNIT_TAGS for u in p.findall(tag)]
+    if any(_text(u, "PERCENTAGE") for u in units):
+        return "MP"
+    totals = []
+    for u in units:
+        try:
+            totals.append(float(_text(u, "TOTAL_SCORE").replace(",", ".")))
+        except ValueError:
+            continue
+    if totals and min(totals) < 0:
+        return "IMP"
+    return "unknown"
+
+
+def _kind_of(event_type: str) -> Kind | None:
+    """The kind an EVENT_TYPE names: a known one, a generic one (``PAIRS``), or by its words
+    (``..._PAIRS``, ``..._TEAMS``, ``INDIVIDUAL_...``)."""
+    if event_type in EVENT_TYPES:
+        return EVENT_TYPES[event_type][0]
+    if event_type in _GENERIC_TYPES:
+        return _GENERIC_TYPES[event_type]
+    for word, kind in (("INDIV", "individual"), ("PAIR", "pairs"), ("TEAM", "teams")):
+        if word in event_type:
+            return kind  # type: ignore[return-value]
+    return None
+
+
 def _kind_and_scoring(
     event: ET.Element, table: str, log: IssueLog,
 ) -> tuple[str, Kind, Scoring]:
     event_type = normalise_space(event.get("EVENT_TYPE") or _text(event, "EVENT_TYPE")).upper()
-    if event_type not in EVENT_TYPES:
+    kind = _kind_of(event_type)
+    if kind is None:
         raise UnsupportedVariant(
-            f"EVENT_TYPE not handled; known: {', '.join(EVENT_TYPES)}", file=log.file,
-            table=table, column="EVENT_TYPE", value=event_type,
+            f"EVENT_TYPE not handled; known: {', '.join(EVENT_TYPES)} and any naming PAIRS, "
+            "TEAMS or INDIVIDUAL", file=log.file, table=table, column="EVENT_TYPE",
+            value=event_type,
         )
-    kind, scoring = EVENT_TYPES[event_type]
-    method = _text(event, "SCORING_METHOD")
+    scoring: Scoring
+    if event_type in EVENT_TYPES:
+        scoring = EVENT_TYPES[event_type][1]
+    else:  # the type names the kind only: the scoring is said elsewhere, or shown by the scores
+        scoring = next((sc for word, sc in (("BAM", "BAM"), ("BOARD_A_MATCH", "BAM"),
+                                            ("IMP", "IMP"), ("BUTLER", "IMP"), ("VP", "VP"),
+                                            ("SWISS", "VP"), ("MP", "MP"))
+                        if word in event_type), None) or _scoring_from_scores(event)
+        log.report(UnsupportedVariant(
+            f"EVENT_TYPE names no scoring; scoring {scoring} taken from "
+            + ("the scoring method" if _method(_scope_elements(event)) else "the scores"),
+            table=table, column="EVENT_TYPE", value=event_type), level="info")
+    method = _method(_scope_elements(event))
     if method:
         mapped = _SCORING_METHODS.get(method.upper().replace(" ", "_"))
         if mapped is None:
@@ -254,6 +338,15 @@ def _rankings(event: ET.Element, table: str, file: str) -> list[_Ranking]:
     rankings: list[_Ranking] = []
     for s_index, session in enumerate(sessions, start=1):
         session_id = _session_id(session, s_index)
+        direct = session.find("PARTICIPANTS")
+        if direct is not None and not session.findall("SECTION"):
+            # the session's ranking without SECTIONs: one field
+            label = session_id if len(sessions) > 1 else ""
+            rankings.append(_Ranking(
+                f"{table} SESSION {session_id}", label, direct, (session,),
+                _text(session, "WINNER_TYPE") or winner,
+            ))
+            continue
         for x_index, section in enumerate(session.findall("SECTION"), start=1):
             participants = section.find("PARTICIPANTS")
             if participants is None:
@@ -468,6 +561,40 @@ def _split_directions(
     return out
 
 
+def _one_field(
+    read: list[tuple[_Ranking, list[_Row]]], table: str, log: IssueLog,
+) -> list[tuple[_Ranking, list[_Row]]]:
+    """Sections ranked as one field: when the sections of a session write places across the
+    whole field (a section of 6 pairs with a 9th place; together they hold places 1..N), the
+    sections are one ranking of the field, not rankings of their own."""
+    by_session: dict[str, list[tuple[_Ranking, list[_Row]]]] = {}
+    for ranking, rows in read:
+        by_session.setdefault(ranking.table.rsplit(" SECTION ", 1)[0], []).append((ranking, rows))
+    out: list[tuple[_Ranking, list[_Row]]] = []
+    for session, group in by_session.items():
+        if len(group) < 2:
+            out.extend(group)
+            continue
+        overflow = any(
+            max((r.written.last for r in rows if r.written is not None), default=0) > len(rows)
+            for _, rows in group)
+        everyone = [r for _, rows in group for r in rows]
+        top = max((r.written.last for r in everyone if r.written is not None), default=0)
+        if not overflow or top > len(everyone):
+            out.extend(group)
+            continue
+        first = group[0][0]
+        log.report(MalformedFile(
+            f"{len(group)} sections whose places run across the whole field "
+            f"(up to {top} of {len(everyone)}): read as one ranking", table=session,
+            has_value=False), level="info")
+        label = first.section.split(" ")[0] if " " in first.section else ""
+        scope = tuple(e for ranking, _ in group for e in ranking.scope)
+        out.append((_Ranking(session, label, first.participants, scope, first.winner_type),
+                    everyone))
+    return out
+
+
 # --- parse ----------------------------------------------------------------------------------
 
 
@@ -482,8 +609,9 @@ def _events_of(
         log.report(MalformedFile("the event has no EVENT_DESCRIPTION or TITLE", table=table,
                                  has_value=False))
     events: list[Event] = []
-    for ranking in _rankings(event, table, log.file):
-        rows = _drop_phantoms(_read_rows(ranking, log), ranking.table, log)
+    read = [(ranking, _drop_phantoms(_read_rows(ranking, log), ranking.table, log))
+            for ranking in _rankings(event, table, log.file)]
+    for ranking, rows in _one_field(read, table, log):
         boards = _boards(ranking.scope)
         for section, sub_table, part in _split_directions(ranking, rows, log):
             units = _units(_ranked_order(part, sub_table, log), sub_table, log)

@@ -334,3 +334,75 @@ def test_truncations_and_byte_flips_only_raise_parse_errors(
     except ParseError:
         return
     assert isinstance(result, ParseResult)
+
+
+# --- variants as scoring programs write them ------------------------------------------------
+
+_FIELD = "".join(_pair(str(n), str(n), str(s), f"Ann Smith{c}", f"Bob Jones{c}")
+                 for n, s, c in ((1, 60, "a"), (2, 55, "b"), (3, 48, "c"), (4, 40, "d")))
+_IMP_FIELD = "".join(_pair(str(n), str(n), str(s), f"Ann Smith{c}", f"Bob Jones{c}")
+                     for n, s, c in ((1, 31, "a"), (2, 4, "b"), (3, -12, "c"), (4, -23, "d")))
+
+
+@pytest.mark.parametrize("event_type,extra,participants,scoring", [
+    ("PAIRS", "<BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>", _FIELD, "MP"),
+    ("PAIRS", "<BOARD_SCORING_METHOD>BUTLER_IMPS</BOARD_SCORING_METHOD>", _IMP_FIELD, "IMP"),
+    ("PAIRS", "<SCORING_METHOD>CROSS_IMPS</SCORING_METHOD>", _IMP_FIELD, "IMP"),
+    ("PAIRS", "", _IMP_FIELD, "IMP"),  # no method: totals going negative are IMPs
+    ("PAIRS", "", _FIELD.replace("<TOTAL_SCORE>", "<PERCENTAGE>55</PERCENTAGE><TOTAL_SCORE>"),
+     "MP"),
+    ("SWISS_PAIRS", "", _FIELD, "VP"),
+    ("BAM_TEAMS", "", _FIELD.replace("PAIR", "TEAM"), "BAM"),
+    ("TEAMS", "<SCORING_METHOD>BAM</SCORING_METHOD>", _FIELD.replace("PAIR", "TEAM"), "BAM"),
+])
+def test_the_scoring_of_an_event_type_that_does_not_name_it(
+        event_type: str, extra: str, participants: str, scoring: str) -> None:
+    (event,) = _parse(_doc(participants, event_type=event_type, extra=extra)).events
+    assert event.scoring == scoring
+    assert [u.place for u in event.units] == [1.0, 2.0, 3.0, 4.0]
+
+
+def _sessions(body: str) -> bytes:
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<USEBIO Version="1.2"><CLUB><CLUB_NAME>Test Club</CLUB_NAME></CLUB>
+<EVENT EVENT_TYPE="PAIRS"><EVENT_DESCRIPTION>Monday Pairs</EVENT_DESCRIPTION>
+<DATE>05/09/2023</DATE>{body}</EVENT></USEBIO>""".encode()
+
+
+def test_participants_directly_under_a_session() -> None:
+    data = _sessions(f"<SESSION><SESSION_NUMBER>1</SESSION_NUMBER><PARTICIPANTS>{_FIELD}"
+                     "</PARTICIPANTS></SESSION>")
+    (event,) = _parse(data).events
+    assert event.section == "" and len(event.units) == 4
+
+
+def test_sections_ranked_as_one_field_are_one_event() -> None:
+    a = "".join(_pair(str(n), str(p), str(s), f"Ann Smith{n}a", f"Bob Jones{n}a")
+                for n, p, s in ((1, 1, 62), (2, 4, 51), (3, 5, 45)))
+    b = "".join(_pair(str(n), str(p), str(s), f"Cyd Brown{n}b", f"Dan Green{n}b")
+                for n, p, s in ((1, 2, 58), (2, 3, 55), (3, 6, 40)))
+    data = _sessions(f"<SESSION><SECTION SECTION_ID='A'><PARTICIPANTS>{a}</PARTICIPANTS>"
+                     f"</SECTION><SECTION SECTION_ID='B'><PARTICIPANTS>{b}</PARTICIPANTS>"
+                     "</SECTION></SESSION>")
+    result = _parse(data)
+    (event,) = result.events
+    assert [u.place for u in event.units] == [1, 2, 3, 4, 5, 6]
+    assert any("one ranking" in i.message for i in result.issues)
+
+
+def test_sections_ranked_on_their_own_stay_apart() -> None:
+    a = "".join(_pair(str(n), str(n), str(60 - n), f"Ann Smith{n}a", f"Bob Jones{n}a")
+                for n in (1, 2, 3))
+    b = "".join(_pair(str(n), str(n), str(60 - n), f"Cyd Brown{n}b", f"Dan Green{n}b")
+                for n in (1, 2, 3))
+    data = _sessions(f"<SESSION><SECTION SECTION_ID='A'><PARTICIPANTS>{a}</PARTICIPANTS>"
+                     f"</SECTION><SECTION SECTION_ID='B'><PARTICIPANTS>{b}</PARTICIPANTS>"
+                     "</SECTION></SESSION>")
+    assert [e.section for e in _parse(data).events] == ["A", "B"]
+
+
+def test_phantom_and_sit_out_pairs_are_no_players() -> None:
+    field = _FIELD + _pair("5", "", "", "PHANTOM", "PHANTOM") + _pair("6", "", "", "Sit out")
+    (event,) = _parse(_doc(field, event_type="PAIRS")).events
+    names = [p.name for u in event.units for p in u.players]
+    assert len(event.units) == 4 and not any("PHANTOM" in n or "Sit" in n for n in names)
