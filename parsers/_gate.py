@@ -151,6 +151,8 @@ _CALLS = frozenset({"pass", "dbl", "rdbl", "double", "redouble", "all pass", "x"
                     "pas", "passe", "pasz", "kontra", "rekontra"})
 _GLUED_NUMBER = re.compile(r"^\s*\d+\s*[-.:)/,]?\s*\D")
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_NAMESAKE = re.compile(r"(?<=[^\W\d_]{2})\s+\d$")
+"""``RUTH MCCONNELL 2``: a club numbers two members of one name; the number is part of the name."""
 _HANDLE = re.compile(r"^[\w.]+(?: [\w.]+)*$")
 """A user name: letters, digits, dots, underscores, single spaces (BBO shows `hulk 4`)."""
 
@@ -206,6 +208,9 @@ def _junk_reason(name: str, initials: bool, handles: bool) -> str | None:
     if _GLUED_NUMBER.match(text):
         return "starts with a number (a pair or table number glued to the name)"
     bare = _BRACKETS.sub(" ", text)
+    person = _NAMESAKE.sub("", bare)
+    if person != bare and len(person.split()) >= 2 and _fold(person) not in _LABELS:
+        bare = person  # a full name with its namesake number
     if any(c.isdigit() for c in bare):
         return "has digits, which a person's name does not"
     if _letters(bare) < 2 and not (initials and _letters(bare) >= 1):

@@ -130,7 +130,7 @@ def test_user_name_platforms_still_refuse_junk(name: str) -> None:
 @pytest.mark.parametrize("name", [
     "Jana Nováková", "NOVAK J.", "Novák J.", "GIBBERD", "O'Brien", "Anne-Marie Dupont-Lefèvre",
     "van der Berg Hans", "Jan Novák ml.", "Ing. Peter Kováč, PhD.", "Novák (1234)",
-    "Wójcik Marek [SK]", "Иван Петров", "Ζήσης", "Łukasz Żółć", "Kim Yu-na", "Ng", "Xu Li",
+    "Wójcik Marek [SK]", "RUTH MCCONNELL 2", "Иван Петров", "Ζήσης", "Łukasz Żółć", "Kim Yu-na", "Ng", "Xu Li",
 ])
 def test_real_names_pass(name: str) -> None:
     check(_with_name(name), file="x.html")
