@@ -79,6 +79,8 @@ BENCHMARKS: tuple[Benchmark, ...] = (
               ("--games", "100000", "--tournament-games", "10000,30000")),
     Benchmark("pipeline_national", "pipeline_national.py", ("--preset", "federation")),
     Benchmark("cli_latency", "cli_latency.py", ("--repeat", "2", "--no-dev-run")),
+    Benchmark("rate_csv", "rate_csv.py", ("--events", "12000", "--players", "2000",
+                                          "--repeat", "1")),
 )
 """Every benchmark, in the order :func:`main` runs them."""
 
