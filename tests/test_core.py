@@ -140,3 +140,17 @@ def test_publish_is_skipped_when_nothing_it_is_made_of_changed(tmp_path: Path) -
         assert project.publish()  # a changed name is published
         project.recompute()
         assert project.publish() == []
+
+
+def test_a_run_with_nothing_new_goes_through_the_core_without_prefect(tmp_path: Path) -> None:
+    root = _club(tmp_path, files=2)
+    config = str(root / "clubratings.toml")
+    assert main(["ingest", "--config", config]) == 0  # the files are loaded now
+    probe = ("import sys; from flows.cli import main; code = main(['run', '--config', "
+             f"{config!r}]); print('prefect imported:', 'prefect' in sys.modules); "
+             "sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                          text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "prefect imported: False" in done.stdout
+    assert "files: no files" in done.stdout and "bridge: new run" in done.stdout
