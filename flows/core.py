@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import multiprocessing
+import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from parsers import ParseResult
-from warehouse import Loader, Warehouse, open_warehouse
+from warehouse import Loader, Warehouse, file_sha256, open_warehouse
 
 from . import _steps
 from ._config import Config
@@ -34,6 +37,10 @@ from ._lock import run_lock
 from ._snapshot import Snapshot
 
 __all__ = ["Project"]
+
+PARALLEL_FROM = 200
+"""From this many files on, parsing is fanned out over the machine's cores (worker processes
+started fresh); loading stays in this process, the one writer."""
 
 BATCH = 50
 """Files loaded in one transaction (a failed batch is loaded again file by file): every file is
@@ -114,14 +121,35 @@ class Project:
         the same files already parsed elsewhere (a None is parsed here). ``on_file(k, n,
         outcome)`` is told of each file as it is done."""
         files = list(self.pending() if files is None else files)
-        results = list(parsed) if parsed is not None else [None] * len(files)
+        with contextlib.ExitStack() as stack:
+            if parsed is not None:
+                results: Iterator[ParseResult | None] = iter(parsed)
+            elif len(files) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1 and \
+                    len(new := self._new(files)) >= PARALLEL_FROM:
+                # parse the new files ahead on the other cores while this process loads them
+                # (one writer); files loaded before are recognised by their bytes, not parsed
+                pool = stack.enter_context(ProcessPoolExecutor(
+                    max_workers=os.cpu_count(), mp_context=multiprocessing.get_context("spawn")))
+                ahead = pool.map(_steps.parse_path, [files[i][0] for i in new], chunksize=16)
+                chosen = set(new)
+                results = (next(ahead) if i in chosen else None for i in range(len(files)))
+            else:
+                results = iter([None] * len(files))
+            return self._load(files, results, on_file)
+
+    def _new(self, files: list[tuple[Path, bool]]) -> list[int]:
+        """Indexes of the files whose bytes were not loaded before."""
+        known = {r[0] for r in self.wh.con.execute("SELECT sha256 FROM source_files").fetchall()}
+        return [i for i, (path, _) in enumerate(files)
+                if file_sha256(path.read_bytes()) not in known]
+
+    def _load(self, files: list[tuple[Path, bool]], results: Iterator[ParseResult | None],
+              on_file: Callable[[int, int, FileOutcome], None] | None) -> list[FileOutcome]:
         outcomes: list[FileOutcome] = []
         for start in range(0, len(files), BATCH):
             batch = [(path, self.cfg.archive if from_inbox else None,
-                      self.cfg.rejected if from_inbox else None, result)
-                     for (path, from_inbox), result in zip(files[start:start + BATCH],
-                                                           results[start:start + BATCH],
-                                                           strict=True)]
+                      self.cfg.rejected if from_inbox else None, next(results))
+                     for path, from_inbox in files[start:start + BATCH]]
             started = time.perf_counter()
             done = ingest_batch(self.wh, batch, loader=self.loader)
             share = (time.perf_counter() - started) / max(len(done), 1)
