@@ -153,6 +153,8 @@ _GLUED_NUMBER = re.compile(r"^\s*\d+\s*[-.:)/,]?\s*\D")
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _NAMESAKE = re.compile(r"(?<=[^\W\d_]{2})\s+\d$")
 """``RUTH MCCONNELL 2``: a club numbers two members of one name; the number is part of the name."""
+_JOINED_PAIR = re.compile(r"^\s*[^\W\d_][^\W\d_'.]+\s*-\s*[^\W\d_][^\W\d_'.]+\s*$")
+"""``Olteanu-Zavloschi``, one token of two surnames with no given name: a pair, not a person."""
 _HANDLE = re.compile(r"^[\w.]+(?: [\w.]+)*$")
 """A user name: letters, digits, dots, underscores, single spaces (BBO shows `hulk 4`)."""
 
@@ -380,6 +382,11 @@ def _shape_problem(event: Event, sizes: list[int], *, handles: bool = False) -> 
         return "a pairs event whose units are mostly not two players"
     if event.kind == "individual" and sum(s == 1 for s in sizes) * 4 < n * 3:
         return "an individual event whose units are mostly not one player"
+    if event.kind == "individual":
+        joined = sum(1 for u in event.units for p in u.players if _JOINED_PAIR.match(p.name))
+        if joined * 2 >= max(n, 1):
+            return ("an individual event whose players are mostly two surnames joined by a "
+                    "hyphen (Novák-Kováč): a pairs event read as individuals")
     if event.kind == "teams" and sum(s >= 2 for s in sizes) * 2 < n:
         return "a teams event whose teams mostly have fewer than two players"
     return None

@@ -302,3 +302,14 @@ def test_a_generic_reader_needs_more_than_a_numbered_list() -> None:
         check(result, file="x.html", generic=True)
     tied = [dataclasses.replace(u, place=1.5) if i < 2 else u for i, u in enumerate(units)]
     check(_result(_event(tied)), file="x.html", generic=True)  # a tie is a ranking's mark
+
+
+def test_an_individual_event_of_hyphen_joined_surnames_is_a_pairs_event_misread() -> None:
+    units = [Unit(float(i + 1), str(i + 1), "", 60.0 - i, (PlayerAsWritten(n),))
+             for i, n in enumerate(["Olteanu-Zavloschi", "Matoianu-Chipail", "Sechelea-Banar",
+                                    "Rosu-Bordei"])]
+    _refused(_result(_event(units, kind="individual")), "two surnames joined by a hyphen")
+    people = [Unit(float(i + 1), str(i + 1), "", 60.0 - i, (PlayerAsWritten(n),))
+              for i, n in enumerate(["Anne-Marie Dupont", "Jan Novák-Kováč", "Eva Malá",
+                                     "Ján Novák"])]
+    check(_result(_event(people, kind="individual")))
