@@ -53,8 +53,8 @@ from pathlib import PurePath
 from typing import Any, Literal
 
 from ._dates import DateMatch, find_date, strip_date
-from ._errors import InconsistentResult, MalformedFile
-from ._issues import IssueLog
+from ._errors import InconsistentResult, MalformedFile, ParseError
+from ._issues import IssueLog, Level
 from ._model import Event, Kind, PlayerAsWritten, Scoring, Unit
 from ._places import WrittenPlace, order_problems, parse_place, shared_places
 from ._text import normalise_space, parse_decimal
@@ -150,6 +150,9 @@ _UNIT_WORDS = frozenset({
     "par nr", "start c", "startovni cislo",
 })
 _TEAM_WORDS = frozenset({"team", "druzstvo", "druzyna", "csapat"})
+_NAMED_UNIT_WORDS = _TEAM_WORDS | {"par", "pair", "para"}
+"""Unit headers whose cells may hold the players' names (``Pár``: ``Novák - Kováč``); the other
+unit headers (``Nr``, ``No``, ``#``, ``Č. páru``) number the units."""
 _NAMES = re.compile(
     r"^(meno|mena|meno a priezvisko|priezvisko a meno|priezvisko|jmeno|jmena|prijmeni"
     r"|prijmeni a jmeno|hrac|hraci|hracky|nazwisk[oa]?|imie i nazwisko|nazwisko i imie"
@@ -164,6 +167,95 @@ _SCORE_WORDS = frozenset({
 })
 _NOT_BRIDGE = frozenset({"mms", "sos", "sodos", "sosos", "vists", "pulka", "visty"})
 """Go (McMahon) and preferans headers: such tables are not bridge rankings."""
+
+_BOARD_PLAY = frozenset({
+    "contract", "kontrakt", "zavazok", "zavazek", "zavazky", "felvetel", "lead", "wist",
+    "vynos", "kezdes", "kezdo", "kezdolap", "ausspiel", "declarer", "decl", "by", "rozgrywajacy",
+    "rozgr", "hlasil", "hral", "tricks", "lewy", "zdvihy", "zdvihov", "utes", "utesek", "stiche",
+    "dealer", "vul", "vuln", "vulnerability", "rozdavajuci", "rozdavajici", "rozdajacy",
+    "zalozenie", "oszto", "manso", "teiler", "gefahr", "bid", "licit", "licitace", "dražba",
+    "drazba", "lic", "par score", "optimum", "dd", "contr", "ctr",
+})
+"""Columns of one board's play (traveller, score card, hand record): not a ranking."""
+_SEATS = frozenset({
+    "north", "south", "east", "west", "n", "s", "e", "w", "polnoc", "poludnie", "wschod",
+    "zachod", "sever", "jih", "juh", "vychod", "zapad", "eszak", "del", "kelet", "nyugat",
+    "nord", "sud", "ost", "sued",
+})
+"""Seat columns: three or more of them are a hand record or a seating card."""
+_OTHER_GAMES = frozenset({
+    "gf", "ga", "goals", "goals for", "goals against", "gd", "goal difference", "+/-", "gole",
+    "bramki", "goly", "golok", "tore", "torverhaltnis", "elo", "rtg", "buchholz", "bhz",
+    "sonneborn-berger", "sb", "fide", "dwz", "tb1", "tb2", "tb3", "fed",
+})
+"""Goals (football, hockey, handball) and chess tie-breaks: league tables of other games."""
+_WIN_DRAW_LOSS = (
+    {"w", "d", "l"}, {"won", "drawn", "lost"}, {"wins", "draws", "losses"}, {"v", "r", "p"},
+    {"z", "r", "p"}, {"gy", "d", "v"}, {"s", "u", "n"}, {"vyhry", "remizy", "prehry"},
+    {"vyhry", "remizy", "prohry"}, {"zwyciestwa", "remisy", "porazki"},
+)
+"""Won / drawn / lost columns (EN, SK/CZ, PL, HU, DE): a league table of another game."""
+
+
+def not_a_ranking(texts: Sequence[str]) -> str | None:
+    """What a header row shows instead of a ranking (one board's play, seats, another game's
+    league table, a go or preferans table), or None."""
+    folded = [fold(t) for t in texts if t]
+    words = set(folded)
+    if found := next((w for w in folded if w in _NOT_BRIDGE), None):
+        return f"a go or preferans table (a {found!r} column)"
+    if found := next((w for w in folded if w in _BOARD_PLAY), None):
+        return f"one board's play: a traveller, score card or hand record (a {found!r} column)"
+    if len(words & _SEATS) >= 3:
+        return "a hand record or seating card (columns for the seats)"
+    if found := next((w for w in folded if w in _OTHER_GAMES), None):
+        return f"a table of another game (a {found!r} column)"
+    if any(triple <= words for triple in _WIN_DRAW_LOSS):
+        return "a league table of won, drawn and lost games"
+    return None
+
+
+# --- scoring programs -----------------------------------------------------------------------
+
+PROGRAMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE | re.MULTILINE)) for name, pattern in (
+        ("JFR", r"""<meta[^>]*generator[^>]*content\s*=\s*["']?\s*jfr|\bPary\.\d+\.\d+"""
+                r"|\bJFR\s*(?:Pary|Teamy)\b"),
+        ("KoPS", r"\bKoPS\b|<meta[^>]*generator[^>]*content\s*=\s*[\"']?\s*kops"),
+        ("BBO", r"bridgebase\.com|\bBBO\b|\btourney=\d+-\d+|(?:^|\t|>)\s*#\d{3,6}\s+(?:pairs|teams|"
+                r"individual|imps?)\b|(?:^|\t)\s*(?:user|user ?name|handle|bbo (?:user|name))"
+                r"\s*(?:\t|$)"),
+        ("ACBLscore", r"ACBLscore|\bACBL\s*score"),
+        ("Bridgewebs", r"bridgewebs"),
+        ("EBUScore", r"EBU\s*Score"),
+        ("ScoreBridge", r"\bScore\s*Bridge\b"),
+        ("Bridgemate", r"\bBridge\s*mate\b|\bBMPro\b"),
+        ("BridgeComposer", r"Bridge\s*Composer"),
+        ("Pianola", r"Pianola"),
+        ("Magic Contest", r"Magic\s*Contest"),
+        ("Compscore", r"Comp\s*score"),
+        ("PairsScorer", r"Pairs\s*Scorer"),
+        ("RealBridge", r"Real\s*Bridge"),
+        ("BriAn", r"(?-i:\bBriAn\b)"),
+        ("ScorePad", r"Score\s*Pad\b"),
+        ("JSS", r"(?-i:\bJSS\b)|Jeff'?s\s+Scoring"),
+        ("NZ Scorer", r"\bNZ\s*(?:Bridge\s*)?Scorer\b"),
+        ("Bridge Moniteur", r"Bridge\s*Moniteur|\bFFBClubNet\b|\bMagic\s*FFB\b"),
+        ("Ruter", r"(?-i:\bRuter\b)\s*\d|\bruter\.exe\b"),
+        ("Swiss Manager", r"Swiss[- ]?Manager|Swiss\s*Perfect|chess-results"),
+        ("OpenGotha", r"OpenGotha|\bpairgoth\b"),
+        ("a recap or masterpoint page", r"\brecap\b|>\s*(?:MPs|Strat)\s*<"),
+    )
+)
+"""Scoring programs (and their marks: a generator tag, their name or site, a BBO tournament id
+or user-name column). A page or sheet they wrote is read by that program's own format if there
+is one, never as a generic table."""
+
+
+def program_mark(text: str) -> str | None:
+    """The scoring program whose marks ``text`` (a page's source, a sheet's cells as tab-separated
+    lines) carries, or None."""
+    return next((name for name, pattern in PROGRAMS if pattern.search(text)), None)
 
 
 def _role(header: str) -> Role | None:
@@ -227,7 +319,7 @@ def header_columns(texts: Sequence[str]) -> Columns | None:
     several score columns the one whose scoring ranks first (MP, VP, IMP, other) is taken, the
     rightmost of equals (totals are written on the right).
     """
-    if any(fold(t) in _NOT_BRIDGE for t in texts):
+    if not_a_ranking(texts) is not None:
         return None
     roles = [_role(t) for t in texts]
     place = next((i for i, r in enumerate(roles) if r == "place"), None)
@@ -430,12 +522,26 @@ class GridEvents:
     """Every name written in the events (to tell a summary sheet from session sheets)."""
 
 
+class _Held:
+    """Issues met while reading sections, kept by section until the section is taken: a table
+    that is not a result table leaves no issue behind."""
+
+    def __init__(self, log: IssueLog) -> None:
+        self.file = log.file
+        self.section = -1
+        self.entries: list[tuple[int, ParseError, Level]] = []
+
+    def report(self, error: ParseError, level: Level = "warning") -> None:
+        self.entries.append((self.section, error, level))
+
+
 class _Reader:
-    """Reads one grid (rows layout) into sections, reporting to ``log``."""
+    """Reads one grid (rows layout) into sections; issues are held (``_Held``) for ``log``."""
 
     def __init__(self, grid: Grid, log: IssueLog) -> None:
         self.grid = grid
-        self.log = log
+        self.target = log
+        self.log = _Held(log)
 
     def where(self, cell: Cell, column: str = "") -> dict[str, Any]:
         return {"table": cell.table, "row": cell.row, "column": column or None}
@@ -460,10 +566,12 @@ class _Reader:
             columns = header_columns(texts) if len(distinct) > 1 else None
             if columns is not None:
                 current = sections[-1] if sections else None
-                if current is None or pending or columns.headers != current.columns.headers:
+                if current is None or pending or columns.headers != current.columns.headers \
+                        or current.header[0].table != row[0].table:
                     if current is None:
                         heading, pending = pending, []
                     sections.append(_Section(columns, row, pending))
+                    self.log.section = len(sections) - 1
                 pending = []
                 continue
             if not sections or len(distinct) == 1 and self._single(row) \
@@ -471,6 +579,8 @@ class _Reader:
                 pending.extend(self._lines(row, distinct))
                 continue
             section = sections[-1]
+            if row[0].table != section.header[0].table:
+                continue  # another table (of a page) without a results header: not a section
             if self._totals(texts):
                 self.log.report(MalformedFile(
                     "totals row skipped", has_value=True, value=" | ".join(distinct),
@@ -578,6 +688,144 @@ class _Reader:
                     [c for c in clubs if c])
 
 
+# --- evidence of a ranking ------------------------------------------------------------------
+
+
+def table_label(table: str, sheet: bool) -> str:
+    """``sheet 'Hárok1'`` for a spreadsheet's sheet, the table's own name (``table 2``) else."""
+    return f"sheet {table!r}" if sheet else table
+
+
+def _name_like(name: str) -> bool:
+    """At least two letters, and more letters than digits (not ``12``, ``3-7``, ``N-S 4``)."""
+    letters = sum(ch.isalpha() for ch in name)
+    return letters >= 2 and sum(ch.isdigit() for ch in name) < letters
+
+
+def _columns_had(columns: Columns) -> str:
+    parts = ["a names column"] if columns.names or _names_in_unit(columns) else []
+    parts += ["a place column"] if columns.place is not None else []
+    parts += ["a score column"] if columns.score is not None else []
+    if not parts:
+        return "no names, place or score column"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _names_in_unit(columns: Columns) -> bool:
+    return not columns.names and columns.unit is not None \
+        and fold(columns.headers[columns.unit]) in _NAMED_UNIT_WORDS
+
+
+def _tolerated(n: int) -> int:
+    """Places contradicting the scores that a ranking of ``n`` rows may have (a typo)."""
+    return max(1, (n - 1) // 10)
+
+
+def lacking_evidence(columns: Columns, rows: Sequence[_Row]) -> str | None:
+    """What a table lacks to be a ranking, None if it is one.
+
+    A ranking has a names column (a names header, or a team or pair column whose cells hold
+    names) whose cells mostly hold names, at least two rows, and an order: places (starting at 1,
+    following on) that the scores confirm, or that show a tie when there are no scores; or, with
+    no place column, scores that never rise from one row to the next. The text completes
+    ``table 2 ...``."""
+    had = _columns_had(columns)
+    if not columns.names and not _names_in_unit(columns):
+        unit = f" (the {columns.headers[columns.unit]!r} column numbers the units)" \
+            if columns.unit is not None else ""
+        return f"has {had} but no names column{unit}"
+    n = len(rows)
+    if n < 2:
+        return f"has {had} but {'a single row' if n else 'no row'} under its header; a " \
+            "ranking lists at least two"
+    header = columns.headers[columns.names[0] if columns.names else columns.unit or 0]
+    named = [r for r in rows if _name_like(" ".join(r.names))]
+    if len(named) * 4 < n * 3:
+        example = next((" / ".join(r.names) for r in rows if r not in named and r.names), "")
+        return (f"has a names column ({header!r}) but it mostly holds no names"
+                + (f" (such as {example!r})" if example else ""))
+    scored = [r.score for r in rows if r.score is not None]
+    scores_rank = columns.score is not None and len(scored) * 4 >= n * 3 and len(set(scored)) > 1
+    written = [r.written for r in rows]
+    if columns.place is not None and any(w is not None for w in written):
+        ordered = list(rows)
+        if all(w is not None for w in written):
+            ordered.sort(key=lambda r: r.written.first if r.written else 0)
+        places, problems = shared_places([r.written for r in ordered])
+        first = next(r.written for r in ordered if r.written is not None)
+        if first.first != 1:
+            return f"has {had}, but the places start at {first.first}, not 1"
+        if max(places) > n or len(problems) > _tolerated(n):
+            return f"has {had}, but the places are not a ranking of its {n} rows"
+        if scores_rank:
+            against = order_problems(places, [r.score for r in ordered])
+            if len(against) > _tolerated(n):
+                return (f"has {had}, but the places do not follow the scores ({len(against)} of "
+                        f"{n} rows contradict them)")
+            return None
+        if len(set(places)) < n:
+            return None
+        return (f"has {had}, but the places only number the rows (1, 2, 3 ... with no tie) and "
+                "no score confirms them")
+    if scores_rank:
+        scores = [r.score for r in rows]
+        rising = next((i for i in range(1, n) if scores[i] is not None
+                       and scores[i - 1] is not None and scores[i] > scores[i - 1]), None)  # type: ignore[operator]
+        if rising is None:
+            return None
+        return (f"has {had} but no place column, and the scores do not order the rows (row "
+                f"{rows[rising].cells[0].row} scores more than the row above)")
+    if columns.score is not None:
+        return f"has {had}, but too few scores to rank its rows"
+    return f"has {had} but no place or score column"
+
+
+_MAX_TABLES_NAMED = 6
+
+
+def _describe_tables(grid: Grid, used: set[str]) -> list[str]:
+    """Why each table of ``grid`` with no results header (``used``: those with one) is not a
+    result table: what it shows instead, or which columns it has and lacks."""
+    tables: dict[str, list[list[str]]] = {}
+    for row in grid.rows:
+        texts = _row_texts(row)
+        if row and row[0].table not in ("page",) and sum(1 for t in texts if t) >= 2:
+            tables.setdefault(row[0].table, []).append(texts)
+    out: list[str] = []
+    for table, rows in tables.items():
+        if table in used or len(rows) < 2:
+            continue
+        label = table_label(table, grid.letters)
+        shown = next((r for r in map(not_a_ranking, rows[:40]) if r is not None), None)
+        if shown is not None:
+            out.append(f"{label} is {shown}, not a ranking")
+            continue
+        best: Columns | None = None
+        best_count = 0
+        for texts in rows[:40]:
+            roles = [_role(t) for t in texts]
+            cols = Columns(tuple(texts), roles.index("place") if "place" in roles else None,
+                           roles.index("unit") if "unit" in roles else None,
+                           tuple(i for i, r in enumerate(roles) if r == "names"), None,
+                           roles.index("score") if "score" in roles else None)
+            count = sum(x is not None for x in (cols.place, cols.score)) \
+                + (bool(cols.names) or _names_in_unit(cols))
+            if count > best_count:
+                best, best_count = cols, count
+        if best is None:
+            out.append(f"{label} has no names, place or score column")
+        elif not best.names and not _names_in_unit(best):
+            out.append(f"{label} has {_columns_had(best)} but no names column")
+        elif best.place is None and best.score is None:
+            out.append(f"{label} has a names column but no place or score column")
+        else:
+            out.append(f"{label} has {_columns_had(best)} among too many other columns to be "
+                       "a results header")
+    if len(out) > _MAX_TABLES_NAMED:
+        out = out[:_MAX_TABLES_NAMED] + [f"{len(out) - _MAX_TABLES_NAMED} more tables likewise"]
+    return out
+
+
 # --- units and events -----------------------------------------------------------------------
 
 
@@ -612,14 +860,19 @@ class _Builder:
 
     def __init__(self, reader: _Reader, fmt: str, source: str) -> None:
         self.reader = reader
-        self.log = reader.log
+        self.log = reader.target
         self.fmt = fmt
         self.source = source
+        self.refusals: list[str] = []
+        """Why each table that is not read is not a result table."""
+
+    def _table_name(self, cell: Cell) -> str:
+        return table_label(cell.table, self.reader.grid.letters)
 
     def units(self, section: _Section, organiser: str) -> tuple[Unit, ...]:
         rows = section.rows
         cols = section.columns
-        if cols.place is None:
+        if cols.place is None or all(r.written is None for r in rows):
             self.log.report(MalformedFile(
                 "no place column; places taken from the order of the rows", has_value=False,
                 **self.reader.where(section.header[0]),
@@ -665,8 +918,20 @@ class _Builder:
         return tuple(units)
 
     def events(self) -> GridEvents | None:
-        heading_lines, sections = self.reader.sections()
-        sections = [s for s in sections if s.rows]
+        heading_lines, all_sections = self.reader.sections()
+        sections: list[_Section] = []
+        for section in all_sections:
+            missing = lacking_evidence(section.columns, section.rows)
+            if missing is None:
+                sections.append(section)
+            else:
+                self.refusals.append(f"{self._table_name(section.header[0])} {missing}")
+        used = {s.header[0].table for s in all_sections}
+        self.refusals.extend(_describe_tables(self.reader.grid, used))
+        taken = {-1} | {i for i, s in enumerate(all_sections) if any(s is t for t in sections)}
+        for index, error, level in self.reader.log.entries:
+            if index in taken:
+                self.log.report(error, level)
         if not sections:
             return None
         grid = self.reader.grid
@@ -710,16 +975,28 @@ class _Builder:
         return GridEvents(tuple(events), frozenset(names))
 
 
-def read_grid(grid: Grid, *, fmt: str, log: IssueLog, source: str = "") -> GridEvents | None:
-    """The events of one grid, None if it holds no results table (rows or transposed)."""
-    found = _Builder(_Reader(grid, log), fmt, source).events()
+def read_grid(grid: Grid, *, fmt: str, log: IssueLog, source: str = "",
+              refusals: list[str] | None = None) -> GridEvents | None:
+    """The events of one grid, None if it holds no results table (rows or transposed).
+
+    Only tables with evidence of a ranking are read (:func:`lacking_evidence`); why each other
+    table is not a result table is appended to ``refusals`` (``table 2 has a names column but no
+    place or score column``)."""
+    builder = _Builder(_Reader(grid, log), fmt, source)
+    found = builder.events()
     if found is not None:
         return found
     turned = _transposed(grid)
     if turned is None:
+        if refusals is not None:
+            refusals.extend(builder.refusals)
         return None
     log.report(MalformedFile(
         "results run across the columns (transposed layout)", table=grid.name,
         has_value=False,
     ), level="info")
-    return _Builder(_Reader(turned, log), fmt, source).events()
+    across = _Builder(_Reader(turned, log), fmt, source)
+    found = across.events()
+    if found is None and refusals is not None:
+        refusals.extend(dict.fromkeys(builder.refusals + across.refusals))
+    return found

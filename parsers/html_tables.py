@@ -1,9 +1,17 @@
 """Hand-made HTML result tables (Slovak, Czech, Polish, English, Hungarian club pages).
 
-A fallback format (``Format(fallback=True)``): asked only when no specific format claims the page,
-and it refuses pages made by the scoring programs that have formats of their own (JFR Pary,
-KoPS, BBO, ACBLscore/BridgeComposer recaps - a ``MPs`` masterpoints or ``Strat`` column -,
-Bridgewebs), so a program's page never reaches it by accident.
+A fallback format (``Format(fallback=True)``): asked only when no specific format claims the page.
+It never reads a page written by a scoring program (``_grid.PROGRAMS``, one list shared with the
+``spreadsheet`` format: a generator tag or the marks of JFR, KoPS, BBO, ACBLscore and
+BridgeComposer recaps - a ``MPs`` masterpoints or ``Strat`` column -, Bridgewebs, EBUScore,
+Pianola, ScoreBridge, Bridgemate, Compscore, PairsScorer, RealBridge, Magic Contest and others):
+such a page is refused, whether the program has a format of its own or not.
+
+Positive evidence (``_grid.lacking_evidence``): a table is read only when it has a names column
+and places or scores that order its rows; a page with no such table is refused with what each
+table lacks (``table 2 has a names column but no place or score column``). Tables of one board's
+play (contract, lead), hand records and seating cards, and league tables of other games are not
+rankings.
 
 The page is read into one ``_grid.Grid`` in document order: the text lines outside tables
 (headings, paragraphs: title, date, organiser, ``Skupina B``) as one-cell rows, and every table
@@ -30,8 +38,8 @@ from typing import Any
 import lxml.etree
 import lxml.html
 
-from ._errors import MalformedFile
-from ._grid import Cell, Grid, has_results_header, read_grid
+from ._errors import MalformedFile, UnknownFormat
+from ._grid import Cell, Grid, has_results_header, program_mark, read_grid
 from ._issues import IssueLog, source_name
 from ._model import ParseResult
 from ._registry import Format
@@ -43,16 +51,6 @@ NAME = "html_tables"
 
 Element = Any
 """An ``lxml.html`` element (lxml ships no type information)."""
-
-_PROGRAMS = re.compile(
-    rb"""<meta[^>]*generator[^>]*content\s*=\s*["']?\s*(jfr|kops)|\bPary\.\d+\.\d+|\bKoPS\b"""
-    rb"|bridgebase\.com|\bBBO\b|ACBLscore|bridgewebs|\bScoreBridge\b|\bBridgemate\b"
-    rb"|BridgeComposer|Magic\s*Contest|EBUScore|Pianola|PairsScorer|Compscore|RealBridge"
-    rb"|OpenGotha|\bpairgoth\b"
-    rb"|\brecap\b|>\s*(?:MPs|Strat)\s*<",
-    re.IGNORECASE,
-)
-"""Pages of scoring programs with formats of their own."""
 
 _BLOCKS = frozenset({
     "p", "div", "center", "br", "tr", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -162,10 +160,19 @@ def _document(text: str, file: str) -> Element:
         raise MalformedFile(f"not readable as HTML ({exc})", file=file) from exc
 
 
+_HEAD = 200000
+"""Bytes of a page searched for a scoring program's marks."""
+
+
+def _program(data: bytes) -> str | None:
+    """The scoring program that wrote the page (``_grid.PROGRAMS``), or None."""
+    return program_mark(data[:_HEAD].decode("latin-1"))
+
+
 def detect(data: bytes, filename: str = "") -> bool:
-    """An HTML page with a results table, not made by a program with a format of its own."""
-    head = data[:200000]
-    if not re.search(rb"<\s*table", head, re.IGNORECASE) or _PROGRAMS.search(head):
+    """An HTML page with a results table, not made by a scoring program."""
+    head = data[:_HEAD]
+    if not re.search(rb"<\s*table", head, re.IGNORECASE) or _program(data) is not None:
         return False
     text = decode_bytes(data, html_declared_charset(data)).text
     try:
@@ -179,16 +186,24 @@ def detect(data: bytes, filename: str = "") -> bool:
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
     """Events of a hand-made HTML result page; see the module docstring and ``_grid``."""
     log = IssueLog(file=source_name(source), strict=strict)
+    program = _program(data)
+    if program is not None:
+        raise UnknownFormat(
+            f"a page written by {program}, not a hand-made table: a scoring program's page is "
+            "read by that program's own format or not at all", file=log.file,
+        )
     decoded = decode_bytes(data, html_declared_charset(data))
     if decoded.note:
         log.report(MalformedFile(decoded.note), level="info")
     grid = page_grid(_document(decoded.text, log.file))
-    found = read_grid(grid, fmt=NAME, log=log, source=source)
+    refusals: list[str] = []
+    found = read_grid(grid, fmt=NAME, log=log, source=source, refusals=refusals)
     if found is None:
-        raise MalformedFile(
-            "no results table: no row or column with a place or score header and names",
-            file=log.file,
-        )
+        if not any(row and row[0].table != "page" for row in grid.rows):
+            why = "the page has no table"
+        else:
+            why = "; ".join(refusals) or "no table has a header naming players and places or scores"
+        raise MalformedFile(f"no results table: {why}", file=log.file)
     return ParseResult(format=NAME, events=found.events, issues=log.issues)
 
 

@@ -17,8 +17,17 @@ Reading (spec/inputs.md, "Spreadsheets with several sheets ..., formulas instead
   (``number-columns-spanned`` / ``number-rows-spanned`` over ``covered-table-cell``);
 - **csv/tsv**: delimiter ``,`` ``;`` TAB or ``|`` (whichever splits the lines most consistently),
   UTF-8 with or without BOM, windows-1250 or ISO-8859-2 (``_text.decode_bytes``). Recognised only
-  when some line is a results header, and never when it is the CSV template's header or a tagged
-  scoring-program export (first line ``#VERSION,...``).
+  when some line is a results header.
+
+**Never a program's sheet**: a sheet or CSV written by a scoring program is refused, whether the
+program has a format of its own or not: the CSV template's header, a tagged export (first line
+``#VERSION,...``), or the marks of ``_grid.PROGRAMS`` (the one list the ``html_tables`` format
+uses too) in its cells - a BBO export's ``User`` column or ``#4242 Pairs`` title, RealBridge,
+EBUScore, Pianola, Bridgemate, ScoreBridge, ...
+
+**Positive evidence** (``_grid.lacking_evidence``): a sheet's table is read only when it has a
+names column and places or scores that order its rows; a file with no such table is refused
+with what each sheet lacks (``sheet 'Hárok1' has a names column but no place or score column``).
 
 **Several sheets** (one per session plus a summary): the summary is taken - the sheet named like
 ``Celkové poradie``, ``Súhrn``, ``Summary``, ``Total``, ``Celkem``, ``Razem``, or else the one
@@ -40,8 +49,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ._errors import MalformedFile, ParseError
-from ._grid import Cell, Grid, GridEvents, fold, has_results_header, read_grid
+from ._errors import MalformedFile, ParseError, UnknownFormat
+from ._grid import (
+    Cell,
+    Grid,
+    GridEvents,
+    fold,
+    has_results_header,
+    program_mark,
+    read_grid,
+    table_label,
+)
 from ._issues import IssueLog, Level, source_name
 from ._model import Event, ParseResult
 from ._registry import Format
@@ -323,8 +341,29 @@ def _texts(grid: Grid) -> list[list[str]]:
     return [[c.text for c in row] for row in grid.rows]
 
 
+_SCANNED_ROWS = 200
+"""Rows of each sheet searched for a scoring program's marks."""
+
+
+def _sheet_text(rows: Sequence[Sequence[str]]) -> str:
+    """A sheet's first rows as tab-separated lines: what ``_grid.program_mark`` reads."""
+    return "\n".join("\t".join(normalise_space(c) for c in row) for row in rows[:_SCANNED_ROWS])
+
+
+def _written_by(rows: Sequence[Sequence[str]], raw: str = "") -> str | None:
+    """Who wrote a sheet that is not a hand-made table: a scoring program (``_grid.PROGRAMS``),
+    the CSV template, a tagged program export; None for a hand-made sheet."""
+    lines = [line for line in raw.splitlines() if line.strip()][:1]
+    if lines and _TAGGED.match(lines[0]):
+        return "a scoring program (a tagged export: " + lines[0].strip()[:40] + ")"
+    if _is_template(rows):
+        return "the CSV template (read by the csv_template format)"
+    return program_mark(_sheet_text(rows) + "\n" + raw[:65536])
+
+
 def detect(data: bytes, filename: str = "") -> bool:
-    """A spreadsheet (by magic bytes) or delimited text with a results header in some sheet."""
+    """A spreadsheet (by magic bytes) or delimited text with a results header in some sheet,
+    not written by a scoring program."""
     kind = _kind_of(data)
     if kind is None:
         return False
@@ -333,15 +372,14 @@ def detect(data: bytes, filename: str = "") -> bool:
         if _MARKUP.search(head[:4096]):
             return False
         lines = [line for line in head.splitlines() if line.strip()][:60]
-        if lines and _TAGGED.match(lines[0]):
-            return False
         rows = list(csv.reader(lines, delimiter=_delimiter(lines)))
-        return not _is_template(rows) and has_results_header(rows)
+        return _written_by(rows, head) is None and has_results_header(rows)
     try:
         grids, _, _ = read_sheets(data, source=filename)
     except ParseError:
         return False
-    return any(has_results_header(_texts(g)) for g in grids)
+    texts = [_texts(g) for g in grids]
+    return all(_written_by(t) is None for t in texts) and any(map(has_results_header, texts))
 
 
 # --- parse ----------------------------------------------------------------------------------
@@ -366,13 +404,15 @@ class _Sheet:
 
 
 def _read_sheets(grids: Sequence[Grid], file: str, source: str) -> list[_Sheet]:
-    """Every sheet that holds a results table; the first sheet's error if none reads."""
+    """Every sheet that holds a results table; the first sheet's error if none reads, else
+    what each sheet lacks."""
     sheets: list[_Sheet] = []
     errors: list[ParseError] = []
+    refusals: list[str] = []
     for grid in grids:
         recording = _Recording(file)
         try:
-            found = read_grid(grid, fmt=NAME, log=recording, source=source)
+            found = read_grid(grid, fmt=NAME, log=recording, source=source, refusals=refusals)
         except ParseError as exc:
             errors.append(exc)
             continue
@@ -381,11 +421,13 @@ def _read_sheets(grids: Sequence[Grid], file: str, source: str) -> list[_Sheet]:
     if not sheets:
         if errors:
             raise errors[0].with_file(file)
-        names = ", ".join(repr(g.name) for g in grids)
-        raise MalformedFile(
-            "no results table: no row or column with a place or score header and names "
-            f"(sheets: {names})", file=file,
-        )
+        filled = [g for g in grids if any(c.text.strip() for row in g.rows for c in row)]
+        why = "; ".join(refusals) or (
+            "no sheet has a header naming players and places or scores" if filled
+            else "every sheet is empty")
+        if not refusals and filled:
+            why += " (sheets: " + ", ".join(repr(g.name) for g in grids) + ")"
+        raise MalformedFile(f"no results table: {why}", file=file)
     return sheets
 
 
@@ -428,6 +470,15 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     """Events of a result spreadsheet; see the module docstring and ``_grid``."""
     log = IssueLog(file=source_name(source), strict=strict)
     grids, uncached, note = read_sheets(data, source=source)
+    raw = decode_bytes(data[:65536]).text if _kind_of(data) == "text" else ""
+    for grid in grids:
+        writer = _written_by(_texts(grid), raw)
+        if writer is not None:
+            raise UnknownFormat(
+                f"{table_label(grid.name, True)} was written by {writer}, not by hand: a scoring "
+                "program's sheet is read by that program's own format or not at all",
+                file=log.file, table=grid.name,
+            )
     if note:
         log.report(MalformedFile(f"file is {note}"), level="info")
     for sheet_name, coordinate in uncached:

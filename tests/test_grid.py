@@ -179,8 +179,8 @@ def test_sections_repeated_header_and_totals() -> None:
 
 def test_unnamed_sections_are_numbered() -> None:
     header = ["Por.", "Meno", "%"]
-    found, _ = _read([*HEAD, header, ["1", "A - B", "55"], ["", "", ""],
-                      ["Poradie", "Mená", "Body %"], ["1", "C - D", "60"]])
+    found, _ = _read([*HEAD, header, ["1", "A - B", "55"], ["2", "E - F", "45"], ["", "", ""],
+                      ["Poradie", "Mená", "Body %"], ["1", "C - D", "60"], ["2", "G - H", "40"]])
     assert [e.section for e in found.events] == ["1", "2"]
 
 
@@ -208,13 +208,15 @@ def test_kind_from_the_number_of_names() -> None:
 
 def test_names_in_separate_columns() -> None:
     found, _ = _read([*HEAD, ["Umístění", "Hráč 1", "Hráč 2", "%"],
-                      ["1", "Dvořák Tomáš", "Procházka Jiří", "60"]])
+                      ["1", "Dvořák Tomáš", "Procházka Jiří", "60"],
+                      ["2", "Černý Pavel", "Malý Jan", "40"]])
     assert [p.name for p in found.events[0].units[0].players] == ["Dvořák Tomáš",
                                                                    "Procházka Jiří"]
 
 
 def test_names_from_the_unit_column_when_there_is_no_names_column() -> None:
-    found, _ = _read([*HEAD, ["Por.", "Pár", "%"], ["1", "Novák - Kováč", "60"]])
+    found, _ = _read([*HEAD, ["Por.", "Pár", "%"], ["1", "Novák - Kováč", "60"],
+                      ["2", "Tóth - Varga", "40"]])
     unit = found.events[0].units[0]
     assert unit.label == "" and [p.name for p in unit.players] == ["Novák", "Kováč"]
 
@@ -288,7 +290,7 @@ def test_has_results_header_rows_or_columns() -> None:
 
 
 def test_date_from_the_sheet_name_then_the_file_name() -> None:
-    rows = [["Turnaj"], ["Por.", "Meno", "%"], ["1", "A - B", "60"]]
+    rows = [["Turnaj"], ["Por.", "Meno", "%"], ["1", "A - B", "60"], ["2", "C - D", "40"]]
     found, _ = _read(rows, name="19.3.2012")
     assert found.events[0].date == dt.date(2012, 3, 19)
     found, _ = _read(rows, name="Hárok1", source="/inbox/turnaj_2012-03-26.csv")
@@ -297,7 +299,8 @@ def test_date_from_the_sheet_name_then_the_file_name() -> None:
 
 def test_no_date_anywhere_is_malformed() -> None:
     with pytest.raises(MalformedFile, match="no event date") as caught:
-        _read([["Turnaj"], ["Por.", "Meno", "%"], ["1", "A - B", "60"]], source="turnaj.csv")
+        _read([["Turnaj"], ["Por.", "Meno", "%"], ["1", "A - B", "60"], ["2", "C - D", "40"]],
+              source="turnaj.csv")
     assert (caught.value.file, caught.value.table) == ("turnaj.csv", "Hárok1")
 
 
@@ -311,7 +314,8 @@ def test_invalid_place_names_sheet_row_column_cell_and_value() -> None:
 
 
 def test_invalid_score_is_left_empty_with_a_warning() -> None:
-    found, log = _read([*HEAD, ["Por.", "Meno", "%"], ["1", "A - B", "abc"]])
+    found, log = _read([*HEAD, ["Por.", "Meno", "%"], ["1", "A - B", "abc"], ["2", "C - D", "50"],
+                        ["3", "E - F", "45"], ["4", "G - H", "40"]])
     assert found.events[0].units[0].score is None
     assert log.issues[0].message == "invalid score; left empty (cell C4): value 'abc'"
     assert log.issues[0].where == "file t.xlsx, table Hárok1, row 4, column %"

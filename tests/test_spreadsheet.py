@@ -135,7 +135,8 @@ def test_formulas_read_as_cached_values() -> None:
 
 
 def test_formula_without_cached_value_is_a_warning_naming_the_cell() -> None:
-    data = _xlsx([["Turnaj 12.3.2012"], ["Por.", "Meno", "IMP"], [1, "A - B", "=5+5"]])
+    data = _xlsx([["Turnaj 12.3.2012"], ["Por.", "Meno", "IMP"], [1, "A - B", "=5+5"],
+                  [2, "C - D", 4], [3, "E - F", 2], [4, "G - H", -3]])
     result = spreadsheet.parse(data, source="f.xlsx")
     assert result.events[0].units[0].score is None
     issue = result.issues[0]
@@ -161,7 +162,8 @@ def test_any_delimiter(delimiter: str) -> None:
 
 
 def test_iso_8859_2_csv() -> None:
-    data = "Turnaj Ľubochňa 12.3.2012\nPor.;Meno;%\n1;Šťastný - Žiak;60\n".encode("iso8859_2")
+    data = "Turnaj Ľubochňa 12.3.2012\nPor.;Meno;%\n1;Šťastný - Žiak;60\n2;Ďurica - Ňuňo;40\n" \
+        .encode("iso8859_2")
     (event,) = spreadsheet.parse(data, source="x.csv").events
     assert event.title == "Turnaj Ľubochňa"
     assert [p.name for p in event.units[0].players] == ["Šťastný", "Žiak"]
