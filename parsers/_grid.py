@@ -44,6 +44,7 @@ row); places contradicting scores are warnings (``_places``).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -126,6 +127,7 @@ def grid_from_texts(
     ), letters)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Lower case, no diacritics, single spaces, no trailing ``.``/``:`` (``Umístění:`` ->
     ``umisteni``)."""
@@ -190,11 +192,13 @@ _OTHER_GAMES = frozenset({
 })
 """Goals (football, hockey, handball) and chess tie-breaks: league tables of other games."""
 _WIN_DRAW_LOSS = (
-    {"w", "d", "l"}, {"won", "drawn", "lost"}, {"wins", "draws", "losses"}, {"v", "r", "p"},
-    {"z", "r", "p"}, {"gy", "d", "v"}, {"s", "u", "n"}, {"vyhry", "remizy", "prehry"},
-    {"vyhry", "remizy", "prohry"}, {"zwyciestwa", "remisy", "porazki"},
+    {"w", "d", "l"}, {"w", "l"}, {"won", "lost"}, {"wins", "losses"}, {"v", "r", "p"},
+    {"z", "r", "p"}, {"gy", "d", "v"}, {"s", "u", "n"}, {"vyhry", "prehry"}, {"vyhry", "prohry"},
+    {"zwyciestwa", "porazki"}, {"wygrane", "przegrane"}, {"gyozelem", "vereseg"},
+    {"siege", "niederlagen"}, {"gewonnen", "verloren"},
 )
-"""Won / drawn / lost columns (EN, SK/CZ, PL, HU, DE): a league table of another game."""
+"""Won (drawn) lost columns (EN, SK/CZ, PL, HU, DE): a league table of matches of another game
+(a bridge event ranks by its scores, not by games won)."""
 
 
 def not_a_ranking(texts: Sequence[str]) -> str | None:
@@ -211,7 +215,7 @@ def not_a_ranking(texts: Sequence[str]) -> str | None:
     if found := next((w for w in folded if w in _OTHER_GAMES), None):
         return f"a table of another game (a {found!r} column)"
     if any(triple <= words for triple in _WIN_DRAW_LOSS):
-        return "a league table of won, drawn and lost games"
+        return "a league table of games won and lost"
     return None
 
 
@@ -221,7 +225,7 @@ PROGRAMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.IGNORECASE | re.MULTILINE)) for name, pattern in (
         ("JFR", r"""<meta[^>]*generator[^>]*content\s*=\s*["']?\s*jfr|\bPary\.\d+\.\d+"""
                 r"|\bJFR\s*(?:Pary|Teamy)\b"),
-        ("KoPS", r"\bKoPS\b|<meta[^>]*generator[^>]*content\s*=\s*[\"']?\s*kops"),
+        ("KoPS", r"\bKoPS(?:\b|2www)|<meta[^>]*generator[^>]*content\s*=\s*[\"']?\s*kops"),
         ("BBO", r"bridgebase\.com|\bBBO\b|\btourney=\d+-\d+|(?:^|\t|>)\s*#\d{3,6}\s+(?:pairs|teams|"
                 r"individual|imps?)\b|(?:^|\t)\s*(?:user|user ?name|handle|bbo (?:user|name))"
                 r"\s*(?:\t|$)"),
@@ -744,6 +748,9 @@ def lacking_evidence(columns: Columns, rows: Sequence[_Row]) -> str | None:
         example = next((" / ".join(r.names) for r in rows if r not in named and r.names), "")
         return (f"has a names column ({header!r}) but it mostly holds no names"
                 + (f" (such as {example!r})" if example else ""))
+    if not columns.names and sum(len(r.names) >= 2 for r in rows) * 4 < n * 3:
+        return (f"has a {header!r} column of team or pair names but no column of the players' "
+                "names")
     scored = [r.score for r in rows if r.score is not None]
     scores_rank = columns.score is not None and len(scored) * 4 >= n * 3 and len(set(scored)) > 1
     written = [r.written for r in rows]
