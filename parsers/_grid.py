@@ -2,7 +2,7 @@
 
 The formats ``spreadsheet`` and ``html_tables`` turn their input into :class:`Grid` objects (cells
 with where they came from) and leave the rest to :func:`read_grid`. What a hand-made result table
-looks like (spec/inputs.md, "Realistic difficulties to expect"):
+looks like:
 
 - **a header row** naming the columns in Slovak, Czech, Polish, English or Hungarian: place
   (``Por.``, ``Poradie``, ``Umístění``, ``m-ce``, ``Place``, ``Rank``), unit (``Pár``, ``Nr``,
@@ -10,8 +10,8 @@ looks like (spec/inputs.md, "Realistic difficulties to expect"):
   ``Hráč 2`` in separate columns), club (``Klub``, ``Club``), score (``%``, ``Body``, ``Pkt``,
   ``IMP``, ``VP``, ``Score``). The score column's header gives the scoring: ``%``/MP -> MP,
   IMP -> IMP, VP -> VP, anything else ``unknown``. Unknown columns are ignored;
-- **rows or columns**: one unit per row below the header, or *transposed* (spec/inputs.md: "places
-  and names run across the sheet"): a header column, one unit per column to its right;
+- **rows or columns**: one unit per row below the header, or *transposed* (places and names run
+  across the sheet): a header column, one unit per column to its right;
 - **sections**: a title row (``Skupina A``, ``Sekcia B``, ``Section A``) followed by its own header
   starts a new event section; a repeated header row without a title continues the section;
 - **totals rows** (``Spolu``, ``Celkem``, ``Razem``, ``Total``) and blank spacer rows/columns are
@@ -24,8 +24,8 @@ looks like (spec/inputs.md, "Realistic difficulties to expect"):
   ``;``, ``+``, ``&`` and line breaks, so a hyphenated surname (``Nowak-Kowalska``) stays whole;
   on ``,`` between complete names (``Kiss Gábor, Szőke Zoltán``), never inside one
   (``Novák, Ján``, ``Novák Ján, Ing.``);
-- **initials** (spec/inputs.md, "One club writes initials instead of names"): first letter of the
-  first name plus the first two letters of the surname (``JNo``). A names cell made only of such
+- **initials** (a club that writes initials instead of names): first letter of the first name
+  plus the first two letters of the surname (``JNo``). A names cell made only of such
   tokens (``JNo-PKo``, ``JNo PKo``) gives players with ``initials=True`` and the club the file
   names (the club column, else the organiser); decoding them is not the parser's job;
 - **event fields** from the lines above the first header (and lines the source adds, e.g. an
@@ -38,7 +38,31 @@ looks like (spec/inputs.md, "Realistic difficulties to expect"):
 
 Phantom units (``Phantom``, ``Robot``, ``Bye``, ``Fantóm``) stay in the ranking without players,
 with an info issue. Places: ties averaged (``5-6``, a repeated ``5``, a blank place under a placed
-row); places contradicting scores are warnings (``_places``).
+row); a place or two contradicting the scores are warnings (``_places``).
+
+**Positive evidence** (:func:`lacking_evidence`): a table is read only when it is a ranking -
+
+- a **names column**: a names header, or a team or pair column (``Družstvo``, ``Pár``) whose cells
+  list players (``Novák - Kováč``); most of its cells hold names (letters, not ``12`` or ``3-7``).
+  A numbering column (``Nr``, ``No.``, ``#``) is not one, nor a team column of team names alone;
+- at least two rows, and an **order**: places starting at 1 and following on, confirmed by the
+  scores (one contradiction in ten rows, at least one, is a typo and a warning; more refuse the
+  table), or showing a tie when there is no score; with no place column, scores that never rise
+  from one row to the next. Places that only number the rows (1, 2, 3 ... no tie, no score) are a
+  list of names, not a ranking;
+- **not a table of something else** (:func:`not_a_ranking`): one board's play (contract, lead,
+  declarer, tricks, dealer, vulnerability columns: a traveller, score card or hand record), three
+  seat columns (a hand record or seating card), goals or chess tie-breaks, games won and lost (a
+  league table of another game), go and preferans tables.
+
+A table without that evidence is skipped, and when no table of a grid is read, :func:`read_grid`
+says for each table what it lacks (``table 2 has a names column but no place or score column``).
+Rows of a page's other tables never join a table's rows.
+
+**Scoring programs** (:data:`PROGRAMS`, :func:`program_mark`): one list of the marks of the
+programs that write result pages and sheets (a generator tag, the program's name or site, a BBO
+tournament id or user-name column), shared by both generic formats: a page or sheet they wrote is
+never read as a generic table.
 """
 
 from __future__ import annotations

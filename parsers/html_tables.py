@@ -22,7 +22,7 @@ break (one player per line). The ``<title>`` is a last heading line. The table l
 five languages, rows or transposed columns, repeated headers, totals rows, ties, decimal commas,
 names and initials - is ``_grid``'s.
 
-Charset (spec/inputs.md: "windows-1250 or ISO-8859-2, mislabelled or unlabelled"): the declared
+Charset (windows-1250 or ISO-8859-2, often mislabelled or unlabelled): the declared
 ``<meta charset>`` when it decodes cleanly, otherwise detected (``_text.decode_bytes``); how it
 was chosen is an info issue.
 

@@ -5,7 +5,7 @@ template, a scoring program's export) claims the file. Each sheet becomes a ``_g
 table logic (headers in five languages, rows or transposed columns, sections, ties, initials,
 event fields from the title rows) lives in ``_grid``.
 
-Reading (spec/inputs.md, "Spreadsheets with several sheets ..., formulas instead of values"):
+Reading (spreadsheets with several sheets, formulas instead of values):
 
 - **xlsx** with openpyxl, ``data_only=True``: a formula reads as the value the spreadsheet program
   cached when it saved the file; a formula without a cached value is a warning naming the cell.

@@ -325,3 +325,98 @@ def test_no_table_is_none() -> None:
     log = IssueLog(file="", strict=False)
     assert read_grid(grid_from_texts("x", [["a", "b"], ["c", "d"]]), fmt="spreadsheet",
                      log=log) is None
+
+
+# --- positive evidence ----------------------------------------------------------------------
+
+
+def _refusals(rows: Sequence[Sequence[str]]) -> list[str]:
+    refusals: list[str] = []
+    found = read_grid(grid_from_texts("Hárok1", rows), fmt="spreadsheet",
+                      log=IssueLog(file="t.xlsx", strict=False), source="t.xlsx",
+                      refusals=refusals)
+    assert found is None
+    return refusals
+
+
+@pytest.mark.parametrize(("rows", "why"), [
+    ([["Nr", "Score"], ["1", "60"], ["2", "50"]],
+     "has a score column but no names column (the 'Nr' column numbers the units)"),
+    ([["Por.", "Meno", "%"], ["1", "12", "60"], ["2", "7", "50"], ["3", "9", "40"]],
+     "has a names column ('Meno') but it mostly holds no names (such as '12')"),
+    ([["Lp.", "Nazwisko", "Klub"], ["1", "Nowak Jan", "KS"], ["2", "Zięba Piotr", "KS"]],
+     "has a names column and a place column, but the places only number the rows"),
+    ([["Meno", "Body"], ["Novák Ján", "10"], ["Kováč Peter", "30"], ["Tóth Pál", "20"]],
+     "the scores do not order the rows (row 4 scores more than the row above)"),
+    ([["Place", "Name", "Score"], *[[str(i), f"Player {chr(64 + i)}x", str(60 + i)]
+                                    for i in range(1, 7)]],
+     "but the places do not follow the scores (5 of 6 rows contradict them)"),
+    ([["Por.", "Meno", "%"], ["3", "Novák - Kováč", "60"], ["4", "Tóth - Varga", "50"]],
+     "but the places start at 3, not 1"),
+    ([["Por.", "Družstvo", "VP"], ["1", "Slávia", "40"], ["2", "Senec", "30"]],
+     "has a 'Družstvo' column of team or pair names but no column of the players' names"),
+    ([["Por.", "Meno", "%"], ["1", "Novák - Kováč", "60"]],
+     "but a single row under its header; a ranking lists at least two"),
+    ([["Stôl", "Pár", "Mená"], ["1", "3", "Novák - Kováč"], ["2", "4", "Tóth - Varga"]],
+     "sheet 'Hárok1' has a names column but no place or score column"),
+])
+def test_a_table_without_evidence_of_a_ranking_is_not_read(rows: list[list[str]],
+                                                           why: str) -> None:
+    refusals = _refusals([["Turnaj 12.3.2012"], *rows])
+    assert len(refusals) == 1 and why in refusals[0], refusals
+    assert refusals[0].startswith("sheet 'Hárok1' ")
+
+
+def test_one_contradiction_in_ten_rows_is_a_typo_not_a_refusal() -> None:
+    scores = ["70", "65", "66", "60", "55", "50", "45", "40", "35", "30"]
+    found, log = _read([*HEAD, ["Por.", "Meno", "%"],
+                        *[[str(i + 1), f"Hráč {chr(65 + i)}x - Hráč {chr(75 + i)}y", s]
+                          for i, s in enumerate(scores)]])
+    assert found.events[0].n_units == 10
+    assert [i.level for i in log.issues if i.level == "warning"] == ["warning"]
+
+
+@pytest.mark.parametrize(("header", "what"), [
+    (["NS", "EW", "Contract", "Lead", "Score"], "one board's play"),
+    (["Rozdanie", "Sever", "Východ", "Juh", "Západ"], "a hand record or seating card"),
+    (["Pos", "Team", "P", "W", "D", "L", "GF", "GA", "Pts"], "a table of another game"),
+    (["Pos", "Player", "W", "L", "Pts"], "a league table of games won and lost"),
+    (["Place", "Name", "Club", "MMS", "SOS"], "a go or preferans table"),
+    (["Rank", "Name", "Elo", "Pts"], "a table of another game"),
+])
+def test_tables_of_something_else(header: list[str], what: str) -> None:
+    from parsers._grid import not_a_ranking
+
+    assert what in (not_a_ranking(header) or "")
+    assert header_columns(header) is None
+
+
+def test_results_headers_are_not_something_else() -> None:
+    from parsers._grid import not_a_ranking
+
+    for header in (["Por.", "Pár", "Meno", "Klub", "%"], ["Miejsce", "Para", "Zawodnicy", "Wynik"],
+                   ["Helyezés", "Név", "Pont"], ["Pos", "No", "Names", "Score %"],
+                   ["Pořadí", "Družstvo", "Hráči", "VP", "IMP"]):
+        assert not_a_ranking(header) is None, header
+
+
+@pytest.mark.parametrize(("text", "program"), [
+    ('<meta name="GENERATOR" content="JFR 2005">', "JFR"), ("<p>KoPS2www</p>", "KoPS"),
+    ("No.\tUser\tResult", "BBO"), ("Title\t#4242 Pairs Tuesday", "BBO"),
+    ("Results by Pianola", "Pianola"), ("EBUScore Pairs", "EBUScore"),
+    ("printed by PairsScorer7.2.83", "PairsScorer"), ("RealBridge", "RealBridge"),
+    ("<p>Bridgemate Pro</p>", "Bridgemate"), ("Compscore2", "Compscore"),
+    ("ScoreBridge", "ScoreBridge"), ("BriAn 3.0", "BriAn"), ("NZ Scorer", "NZ Scorer"),
+])
+def test_program_marks(text: str, program: str) -> None:
+    from parsers._grid import program_mark
+
+    assert program_mark(text) == program
+
+
+@pytest.mark.parametrize("text", ["Klubový turnaj párov, BK Senec", "Brian Smith", "users",
+                                  "Pos\tNames\tScore", "Jss Novák"])
+def test_no_program_mark_on_hand_made_text(text: str) -> None:
+    from parsers._grid import program_mark
+
+    assert program_mark(text) is None

@@ -177,3 +177,40 @@ def test_damaged_pages_only_raise_parse_errors(data: bytes, position: int, byte:
     except ParseError:
         pass
     html_tables.detect(damaged, "damaged")
+
+
+# --- evidence and programs ------------------------------------------------------------------
+
+
+def test_a_page_without_a_ranking_says_what_each_table_lacks() -> None:
+    seating = ("<table><tr><th>Stôl</th><th>Pár</th><th>Mená</th></tr>"
+               "<tr><td>1</td><td>3</td><td>Novák - Kováč</td></tr>"
+               "<tr><td>2</td><td>4</td><td>Tóth - Varga</td></tr></table>")
+    traveller = ("<table><tr><th>NS</th><th>EW</th><th>Contract</th><th>Score</th></tr>"
+                 "<tr><td>1</td><td>2</td><td>3NT</td><td>400</td></tr>"
+                 "<tr><td>3</td><td>4</td><td>4S</td><td>420</td></tr></table>")
+    with pytest.raises(MalformedFile) as caught:
+        html_tables.parse(_page("<p>12.3.2012</p>" + seating + traveller), source="/x/s.html")
+    assert caught.value.file == "s.html"
+    assert caught.value.problem == (
+        "no results table: table 1 has a names column but no place or score column; table 2 "
+        "is one board's play: a traveller, score card or hand record (a 'contract' column), not "
+        "a ranking")
+
+
+def test_rows_of_another_table_never_join_the_results() -> None:
+    calendar = ("<table><tr><td>19.3.2012</td><td>18:00</td><td>Klubový turnaj</td></tr>"
+                "<tr><td>26.3.2012</td><td>18:00</td><td>Memoriál</td></tr></table>")
+    (event,) = html_tables.parse(_page("<p>12.3.2012</p>" + TABLE + calendar),
+                                 source="t.html").events
+    assert [p.name for u in event.units for p in u.players] == ["Novák", "Kováč", "Tóth",
+                                                                  "Varga"]
+
+
+def test_a_programs_page_is_refused_even_when_its_table_reads() -> None:
+    body = "<p>Turnaj 12.3.2012</p>" + TABLE
+    assert html_tables.parse(_page(body), source="t.html").events
+    for mark in ("<p>Results by Pianola</p>", "<p>EBUScore Pairs</p>", "<p>RealBridge</p>",
+                 "<p>Compscore</p>", "<p>Bridgemate</p>"):
+        with pytest.raises(ParseError, match="a page written by"):
+            html_tables.parse(_page(body + mark), source="t.html")

@@ -233,3 +233,39 @@ def test_damaged_files_only_raise_parse_errors(data: bytes, position: int, byte:
     except ParseError:
         pass
     spreadsheet.detect(damaged, "damaged")
+
+
+# --- evidence and programs ------------------------------------------------------------------
+
+
+def test_a_numbered_list_of_names_is_not_a_ranking() -> None:
+    data = _xlsx([["Prihlásení 12.3.2012"], ["Č.", "Meno", "Klub"], [1, "Novák Ján", "BK Senec"],
+                  [2, "Kováč Peter", "BK Senec"], [3, "Tóth Pál", "BK Nitra"]], title="Hárok1")
+    with pytest.raises(MalformedFile) as caught:
+        spreadsheet.parse(data, source="/inbox/prihlasky.xlsx")
+    assert caught.value.file == "prihlasky.xlsx"
+    assert "sheet 'Hárok1' has a names column but no place or score column" in str(caught.value)
+
+
+def test_pair_numbers_where_names_belong_are_not_players() -> None:
+    data = b"No.;Pair;Score\n1;7;61.2\n2;3;55.0\n3;12;44.9\n4;1;40.1\n"
+    with pytest.raises(MalformedFile, match="but no names column"):
+        spreadsheet.parse(data, source="results_2014-03-12.csv")
+
+
+@pytest.mark.parametrize("first_lines", [
+    "No.;User;Result\n", "Title,#4242 Pairs Tuesday Club\nRank,Name,Score\n",
+    "RealBridge results 12.3.2012\nPlace;Names;%\n",
+])
+def test_a_programs_export_is_refused(first_lines: str) -> None:
+    rows = "1;Novák - Kováč;60\n2;Tóth - Varga;40\n"
+    data = (first_lines + (rows if ";" in first_lines else rows.replace(";", ","))).encode()
+    assert not spreadsheet.detect(data, "export.csv")
+    with pytest.raises(ParseError, match="written by"):
+        spreadsheet.parse(data, source="export.csv")
+
+
+def test_the_csv_template_is_refused_when_asked_by_name() -> None:
+    data = (FIXTURES / "identity" / "modra-2013-09-05.csv").read_bytes()
+    with pytest.raises(ParseError, match="the CSV template"):
+        spreadsheet.parse(data, source="modra-2013-09-05.csv")
