@@ -263,7 +263,10 @@ PROGRAMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Magic Contest", r"Magic\s*Contest"),
         ("Compscore", r"Comp\s*score"),
         ("PairsScorer", r"Pairs\s*Scorer"),
-        ("RealBridge", r"Real\s*Bridge"),
+        ("RealBridge", r"<meta[^>]*generator[^>]*real\s*bridge|<title>[^<]*real\s*bridge"
+                       r"|(?:^|\t)\s*real\s*bridge\b|realbridge\.online/\S*(?:result|score)"
+                       r"|(?:results?|scores?|scored|exported|produced|printed)\s+(?:\w+\s+){0,2}"
+                       r"(?:by|from|with|on|in)\s+real\s*bridge\b"),
         ("BriAn", r"(?-i:\bBriAn\b)"),
         ("ScorePad", r"Score\s*Pad\b"),
         ("JSS", r"(?-i:\bJSS\b)|Jeff'?s\s+Scoring"),
@@ -725,9 +728,11 @@ def table_label(table: str, sheet: bool) -> str:
 
 
 def _name_like(name: str) -> bool:
-    """At least two letters, and more letters than digits (not ``12``, ``3-7``, ``N-S 4``)."""
+    """At least two letters, more letters than digits (not ``12``, ``3-7``), and not a user
+    name or an address (``carla_b``, ``novak@example.org``)."""
     letters = sum(ch.isalpha() for ch in name)
-    return letters >= 2 and sum(ch.isdigit() for ch in name) < letters
+    return letters >= 2 and sum(ch.isdigit() for ch in name) < letters \
+        and "_" not in name and "@" not in name
 
 
 def _columns_had(columns: Columns) -> str:

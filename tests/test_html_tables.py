@@ -210,7 +210,15 @@ def test_rows_of_another_table_never_join_the_results() -> None:
 def test_a_programs_page_is_refused_even_when_its_table_reads() -> None:
     body = "<p>Turnaj 12.3.2012</p>" + TABLE
     assert html_tables.parse(_page(body), source="t.html").events
-    for mark in ("<p>Results by Pianola</p>", "<p>EBUScore Pairs</p>", "<p>RealBridge</p>",
+    for mark in ("<p>Results by Pianola</p>", "<p>EBUScore Pairs</p>", "<p>Scored on RealBridge</p>",
                  "<p>Compscore</p>", "<p>Bridgemate</p>"):
         with pytest.raises(ParseError, match="a page written by"):
             html_tables.parse(_page(body + mark), source="t.html")
+
+
+def test_a_club_page_that_only_mentions_an_online_platform_still_reads() -> None:
+    body = ("<p>Turnaj 12.3.2012</p>" + TABLE
+            + "<p>Every Thursday we play online on RealBridge "
+              "(<a href='https://realbridge.online'>realbridge.online</a>).</p>")
+    assert html_tables.detect(_page(body), "t.html")
+    assert html_tables.parse(_page(body), source="t.html").events
