@@ -542,6 +542,9 @@ class _Section:
     header: tuple[Cell, ...]
     lines: list[str]
     rows: list[_Row] = field(default_factory=list)
+    tables: set[str] = field(default_factory=set)
+    """The tables (of a page) the section's header rows are in: rows of other tables are not
+    the section's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,12 +600,12 @@ class _Reader:
             columns = header_columns(texts) if len(distinct) > 1 else None
             if columns is not None:
                 current = sections[-1] if sections else None
-                if current is None or pending or columns.headers != current.columns.headers \
-                        or current.header[0].table != row[0].table:
+                if current is None or pending or columns.headers != current.columns.headers:
                     if current is None:
                         heading, pending = pending, []
                     sections.append(_Section(columns, row, pending))
                     self.log.section = len(sections) - 1
+                sections[-1].tables.add(row[0].table)  # a repeated header continues it
                 pending = []
                 continue
             if not sections or len(distinct) == 1 and self._single(row) \
@@ -610,7 +613,7 @@ class _Reader:
                 pending.extend(self._lines(row, distinct))
                 continue
             section = sections[-1]
-            if row[0].table != section.header[0].table:
+            if row[0].table not in section.tables:
                 continue  # another table (of a page) without a results header: not a section
             if self._totals(texts):
                 self.log.report(MalformedFile(
@@ -962,8 +965,9 @@ class _Builder:
                 sections.append(section)
             else:
                 self.refusals.append(f"{self._table_name(section.header[0])} {missing}")
-        used = {s.header[0].table for s in all_sections}
-        self.refusals.extend(_describe_tables(self.reader.grid, used))
+        if not sections:
+            used = {t for s in all_sections for t in s.tables}
+            self.refusals.extend(_describe_tables(self.reader.grid, used))
         taken = {-1} | {i for i, s in enumerate(all_sections) if any(s is t for t in sections)}
         for index, error, level in self.reader.log.entries:
             if index in taken:

@@ -222,3 +222,12 @@ def test_a_club_page_that_only_mentions_an_online_platform_still_reads() -> None
               "(<a href='https://realbridge.online'>realbridge.online</a>).</p>")
     assert html_tables.detect(_page(body), "t.html")
     assert html_tables.parse(_page(body), source="t.html").events
+
+
+def test_a_ranking_split_over_two_tables_with_the_same_header_is_one_section() -> None:
+    second = TABLE.replace("<td>1</td>", "<td>3</td>").replace("<td>2</td>", "<td>4</td>") \
+        .replace("60", "30").replace("40", "20").replace("Novák - Kováč", "Malý - Velký") \
+        .replace("Tóth - Varga", "Kiss - Nagy")
+    (event,) = html_tables.parse(_page("<p>12.3.2012</p>" + TABLE + second),
+                                 source="t.html").events
+    assert [u.place for u in event.units] == [1.0, 2.0, 3.0, 4.0]
