@@ -200,7 +200,8 @@ _BOARD_PLAY = frozenset({
     "rozgr", "hlasil", "hral", "tricks", "lewy", "zdvihy", "zdvihov", "utes", "utesek", "stiche",
     "dealer", "vul", "vuln", "vulnerability", "rozdavajuci", "rozdavajici", "rozdajacy",
     "zalozenie", "oszto", "manso", "teiler", "gefahr", "bid", "licit", "licitace", "dražba",
-    "drazba", "lic", "par score", "optimum", "dd", "contr", "ctr",
+    "drazba", "lic", "par score", "optimum", "dd", "contr", "ctr", "lead card", "leadcard",
+    "opening lead",
 })
 """Columns of one board's play (traveller, score card, hand record): not a ranking."""
 _SEATS = frozenset({

@@ -22,8 +22,9 @@ Reading (spreadsheets with several sheets, formulas instead of values):
 **Never a program's sheet**: a sheet or CSV written by a scoring program is refused, whether the
 program has a format of its own or not: the CSV template's header, a tagged export (first line
 ``#VERSION,...``), or the marks of ``_grid.PROGRAMS`` (the one list the ``html_tables`` format
-uses too) in its cells - a BBO export's ``User`` column or ``#4242 Pairs`` title, RealBridge,
-EBUScore, Pianola, Bridgemate, ScoreBridge, ...
+uses too) in its cells or in the workbook's properties (the application or creator that saved
+it) - a BBO export's ``User`` column or ``#4242 Pairs`` title, RealBridge, EBUScore, Pianola,
+Bridgemate, ScoreBridge, ...
 
 **Positive evidence** (``_grid.lacking_evidence``): a sheet's table is read only when it has a
 names column and places or scores that order its rows; a file with no such table is refused
@@ -361,6 +362,24 @@ def _written_by(rows: Sequence[Sequence[str]], raw: str = "") -> str | None:
     return program_mark(_sheet_text(rows) + "\n" + raw[:65536])
 
 
+_PROPERTIES = ("docProps/app.xml", "docProps/core.xml", "meta.xml")
+"""Where a workbook names the program that wrote it (``<Application>``, ``<dc:creator>``,
+``<meta:generator>``)."""
+
+
+def _properties(data: bytes) -> str:
+    """The document properties of an xlsx or ods workbook as text ("" for other files)."""
+    if not data.startswith(b"PK\x03\x04"):
+        return ""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = set(archive.namelist())
+            return "\n".join(archive.read(n)[:20000].decode("utf-8", "replace")
+                             for n in _PROPERTIES if n in names)
+    except Exception:  # a damaged archive: its sheets are refused when read
+        return ""
+
+
 def detect(data: bytes, filename: str = "") -> bool:
     """A spreadsheet (by magic bytes) or delimited text with a results header in some sheet,
     not written by a scoring program."""
@@ -379,7 +398,9 @@ def detect(data: bytes, filename: str = "") -> bool:
     except ParseError:
         return False
     texts = [_texts(g) for g in grids]
-    return all(_written_by(t) is None for t in texts) and any(map(has_results_header, texts))
+    properties = _properties(data)
+    return all(_written_by(t, properties) is None for t in texts) \
+        and any(map(has_results_header, texts))
 
 
 # --- parse ----------------------------------------------------------------------------------
@@ -470,7 +491,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     """Events of a result spreadsheet; see the module docstring and ``_grid``."""
     log = IssueLog(file=source_name(source), strict=strict)
     grids, uncached, note = read_sheets(data, source=source)
-    raw = decode_bytes(data[:65536]).text if _kind_of(data) == "text" else ""
+    raw = decode_bytes(data[:65536]).text if _kind_of(data) == "text" else _properties(data)
     for grid in grids:
         writer = _written_by(_texts(grid), raw)
         if writer is not None:

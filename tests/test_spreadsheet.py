@@ -269,3 +269,20 @@ def test_the_csv_template_is_refused_when_asked_by_name() -> None:
     data = (FIXTURES / "identity" / "modra-2013-09-05.csv").read_bytes()
     with pytest.raises(ParseError, match="the CSV template"):
         spreadsheet.parse(data, source="modra-2013-09-05.csv")
+
+
+def test_a_workbook_saved_by_a_scoring_program_is_refused() -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["Turnaj 12.3.2012"], ["Por.", "Meno", "%"], [1, "Novák - Kováč", 60],
+                [2, "Tóth - Varga", 40]):
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    assert spreadsheet.parse(out.getvalue(), source="t.xlsx").events
+    book.properties.creator = "EBUScore Pairs"
+    out = io.BytesIO()
+    book.save(out)
+    assert not spreadsheet.detect(out.getvalue(), "t.xlsx")
+    with pytest.raises(ParseError, match="written by EBUScore"):
+        spreadsheet.parse(out.getvalue(), source="t.xlsx")
