@@ -776,9 +776,10 @@ def lacking_evidence(columns: Columns, rows: Sequence[_Row]) -> str | None:
         return f"has {had} but {'a single row' if n else 'no row'} under its header; a " \
             "ranking lists at least two"
     header = columns.headers[columns.names[0] if columns.names else columns.unit or 0]
-    named = [r for r in rows if _name_like(" ".join(r.names))]
-    if len(named) * 4 < n * 3:
-        example = next((" / ".join(r.names) for r in rows if r not in named and r.names), "")
+    named = [_name_like(" ".join(r.names)) for r in rows]
+    if sum(named) * 4 < n * 3:
+        example = next((" / ".join(r.names) for r, ok in zip(rows, named) if not ok and r.names),
+                       "")
         return (f"has a names column ({header!r}) but it mostly holds no names"
                 + (f" (such as {example!r})" if example else ""))
     if not columns.names and sum(len(r.names) >= 2 for r in rows) * 4 < n * 3:
@@ -808,9 +809,9 @@ def lacking_evidence(columns: Columns, rows: Sequence[_Row]) -> str | None:
         return (f"has {had}, but the places only number the rows (1, 2, 3 ... with no tie) and "
                 "no score confirms them")
     if scores_rank:
-        scores = [r.score for r in rows]
-        rising = next((i for i in range(1, n) if scores[i] is not None
-                       and scores[i - 1] is not None and scores[i] > scores[i - 1]), None)  # type: ignore[operator]
+        steps = [(i, rows[i - 1].score, rows[i].score) for i in range(1, n)]
+        rising = next((i for i, above, score in steps
+                       if above is not None and score is not None and score > above), None)
         if rising is None:
             return None
         return (f"has {had} but no place column, and the scores do not order the rows (row "
