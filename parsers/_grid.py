@@ -197,7 +197,7 @@ _NOT_BRIDGE = frozenset({"mms", "sos", "sodos", "sosos", "vists", "pulka", "vist
 _BOARD_PLAY = frozenset({
     "contract", "kontrakt", "zavazok", "zavazek", "zavazky", "felvetel", "lead", "wist",
     "vynos", "kezdes", "kezdo", "kezdolap", "ausspiel", "declarer", "decl", "by", "rozgrywajacy",
-    "rozgr", "hlasil", "hral", "tricks", "lewy", "zdvihy", "zdvihov", "utes", "utesek", "stiche",
+    "rozgr", "tricks", "lewy", "zdvihy", "zdvihov", "utes", "utesek", "stiche",
     "dealer", "vul", "vuln", "vulnerability", "rozdavajuci", "rozdavajici", "rozdajacy",
     "zalozenie", "oszto", "manso", "teiler", "gefahr", "bid", "licit", "licitace", "dražba",
     "drazba", "lic", "par score", "optimum", "dd", "contr", "ctr", "lead card", "leadcard",
@@ -213,7 +213,7 @@ _SEATS = frozenset({
 _OTHER_GAMES = frozenset({
     "gf", "ga", "goals", "goals for", "goals against", "gd", "goal difference", "+/-", "gole",
     "bramki", "goly", "golok", "tore", "torverhaltnis", "elo", "rtg", "buchholz", "bhz",
-    "sonneborn-berger", "sb", "fide", "dwz", "tb1", "tb2", "tb3", "fed",
+    "sonneborn-berger", "sb", "fide", "dwz", "tb1", "tb2", "tb3",
 })
 """Goals (football, hockey, handball) and chess tie-breaks: league tables of other games."""
 _WIN_DRAW_LOSS = (

@@ -376,7 +376,7 @@ def ladder(rng: random.Random, lang: str) -> list[Table]:
 def chess(rng: random.Random, lang: str) -> list[Table]:
     w = W[lang]
     n = rng.randint(6, 20)
-    head = [w["pos"], w["name"], rng.choice(("Elo", "Rtg", "FED")), w["points"],
+    head = [w["pos"], w["name"], rng.choice(("Elo", "Rtg", "FIDE")), w["points"],
             rng.choice(("Buchholz", "TB1", "SB"))]
     rows = [[str(i), _person(rng, lang), str(rng.randint(1200, 2400)), f"{p / 2:g}",
              str(rng.randint(10, 40))] for i, p in enumerate(_falling(rng, n, 14), 1)]
