@@ -136,12 +136,24 @@ def _grid(
     ), letters=True)
 
 
+_FORMULA = re.compile(rb"<(?:\w+:)?f[ >/]")
+
+
+def _has_formulas(data: bytes) -> bool:
+    """Whether some worksheet of an xlsx workbook holds a formula (an ``<f>`` element): only
+    then is the workbook read a second time for the formulas without a cached value."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return any(_FORMULA.search(archive.read(name)) for name in archive.namelist()
+                   if name.startswith("xl/worksheets/") and name.endswith(".xml"))
+
+
 def _xlsx(data: bytes) -> tuple[list[Grid], list[tuple[str, str]]]:
     """Grids of an xlsx workbook and the cells whose formula has no cached value."""
     import openpyxl
 
     book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
-    formulas = openpyxl.load_workbook(io.BytesIO(data), data_only=False)
+    formulas = openpyxl.load_workbook(io.BytesIO(data), data_only=False) \
+        if _has_formulas(data) else None
     grids: list[Grid] = []
     uncached: list[tuple[str, str]] = []
     for sheet in book.worksheets:
@@ -150,6 +162,8 @@ def _xlsx(data: bytes) -> tuple[list[Grid], list[tuple[str, str]]]:
                                    max_col=min(sheet.max_column, _MAX_COLS + 1)):
             for cell in row:
                 if cell.value is None:
+                    if formulas is None:
+                        continue
                     source = formulas[sheet.title].cell(cell.row, cell.column).value
                     if isinstance(source, str) and source.startswith("="):
                         uncached.append((sheet.title, f"{cell.coordinate}"))
