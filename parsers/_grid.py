@@ -793,7 +793,7 @@ def lacking_evidence(columns: Columns, rows: Sequence[_Row]) -> str | None:
         if all(w is not None for w in written):
             ordered.sort(key=lambda r: r.written.first if r.written else 0)
         places, problems = shared_places([r.written for r in ordered])
-        first = next(r.written for r in ordered if r.written is not None)
+        first = next(w for w in (r.written for r in ordered) if w is not None)
         if first.first != 1:
             return f"has {had}, but the places start at {first.first}, not 1"
         if max(places) > n or len(problems) > _tolerated(n):

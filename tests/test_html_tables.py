@@ -210,8 +210,8 @@ def test_rows_of_another_table_never_join_the_results() -> None:
 def test_a_programs_page_is_refused_even_when_its_table_reads() -> None:
     body = "<p>Turnaj 12.3.2012</p>" + TABLE
     assert html_tables.parse(_page(body), source="t.html").events
-    for mark in ("<p>Results by Pianola</p>", "<p>EBUScore Pairs</p>", "<p>Scored on RealBridge</p>",
-                 "<p>Compscore</p>", "<p>Bridgemate</p>"):
+    for mark in ("<p>Results by Pianola</p>", "<p>EBUScore Pairs</p>",
+                 "<p>Scored on RealBridge</p>", "<p>Compscore</p>", "<p>Bridgemate</p>"):
         with pytest.raises(ParseError, match="a page written by"):
             html_tables.parse(_page(body + mark), source="t.html")
 
