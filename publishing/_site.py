@@ -455,7 +455,7 @@ def _player_pages(
 
 def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, list[dict[str, str]]]:
     """Every player's rows of the events table, formatted once for the whole run (column by
-    column; the same text as :func:`_event_rows`)."""
+    column, not row by row)."""
     if frame.empty:
         return {}
     dates = pd.to_datetime(frame["event_date"]).dt.strftime("%Y-%m-%d").fillna("")
@@ -476,20 +476,6 @@ def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, list[dict[str, str]]
     for pid, row in zip(frame["player_id"].tolist(), rows, strict=True):
         by_player.setdefault(int(pid), []).append(row)
     return by_player
-
-
-def _event_rows(frame: pd.DataFrame | None) -> list[dict[str, str]]:
-    if frame is None:
-        return []
-    return [{
-        "date": pd.Timestamp(e.event_date).date().isoformat() if not pd.isna(e.event_date) else "",
-        "period": str(e.period),
-        "title": str(e.title) + (f" ({e.section})" if e.section else ""),
-        "organiser": str(e.organiser), "place": _place(e.place),
-        "n": "" if pd.isna(e.n) else str(int(e.n)), "r_prime": _num(e.r_prime, 1),
-        "share": _num(e.share, 2) if e.counted else "",
-        "counted": "yes" if e.counted else f"no: {e.reason}" if e.reason else "no",
-    } for e in frame.itertuples(index=False)]
 
 
 def _game_rows(frame: pd.DataFrame | None, hidden: set[int]) -> list[dict[str, object]]:
