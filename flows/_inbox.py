@@ -51,6 +51,8 @@ class FileOutcome:
     ``message (where)``; the import report lists them per file."""
     seconds: float = 0.0
     """Time taken for the file (its share of its batch), for the run log."""
+    sha256: str = ""
+    """The file's bytes' SHA-256 where it was read ("" if it could not be)."""
 
 
 def inbox_files(inbox: Path) -> list[Path]:
@@ -147,7 +149,8 @@ def ingest_batch(
     ready: list[tuple[int, Parsed]] = []
     for index, (path, archive, rejected, parsed) in enumerate(files):
         data = path.read_bytes()
-        early = _already_known(wh, path, file_sha256(data), archive, rejected)
+        sha = file_sha256(data)
+        early = _already_known(wh, path, sha, archive, rejected, loader.file_id_of(sha))
         if early is not None:
             outcomes[index] = early
             continue
@@ -156,20 +159,10 @@ def ingest_batch(
         except ParseError as exc:
             outcomes[index] = _reject(path, exc, rejected)
             continue
-        ready.append((index, Parsed(data, result, str(path))))
+        ready.append((index, Parsed(data, result, str(path), sha)))
     waiting = waiting_after_files(wh)
-    if any(file_sha256(item.data) in waiting for _, item in ready):
-        # identity decisions follow some of these files: one file at a time, each decision
-        # applied right after its file (and said so on the file's line)
-        reports: list[LoadReport | Exception] = []
-        for _, item in ready:
-            try:
-                reports.append(loader.load(item.data, item.result, path=item.path))
-            except (ParseError, LoadError) as exc:
-                reports.append(exc)
-    else:
-        reports = loader.load_many([item for _, item in ready])
-    for (index, item), report in zip(ready, reports, strict=True):
+
+    def finish(index: int, item: Parsed, report: LoadReport | Exception) -> None:
         path, archive, rejected, _ = files[index]
         if isinstance(report, Exception):
             if not isinstance(report, (ParseError, LoadError)):
@@ -178,16 +171,34 @@ def ingest_batch(
         elif report.status == "duplicate":  # the same bytes twice in one batch
             moved = str(_move(path, archive)) if archive is not None else None
             outcomes[index] = FileOutcome(str(path), "duplicate", report.summary(),
-                                          moved_to=moved)
+                                          moved_to=moved, sha256=report.sha256)
         else:
-            outcomes[index] = _loaded(wh, path, report, item.result, archive, loader)
+            outcomes[index] = _loaded(wh, path, report, item.result, archive, loader,
+                                      decisions=report.sha256 in waiting)
+
+    if any(item.sha256 in waiting for _, item in ready):
+        # identity decisions follow some of these files: one file at a time, each decision
+        # applied right after its file, before the next file (and said so on the file's line)
+        for index, item in ready:
+            try:
+                report: LoadReport | Exception = loader.load(item.data, item.result,
+                                                             path=item.path)
+            except (ParseError, LoadError) as exc:
+                report = exc
+            finish(index, item, report)
+    else:
+        for (index, item), report in zip(ready, loader.load_many([item for _, item in ready]),
+                                         strict=True):
+            finish(index, item, report)
     return [o for o in outcomes if o is not None]
 
 
 def _already_known(wh: Warehouse, path: Path, sha: str, archive: Path | None,
-                   rejected: Path | None) -> FileOutcome | None:
-    """The outcome of bytes loaded before (a duplicate) or withdrawn (refused); None if new."""
-    known = is_loaded(wh, sha)
+                   rejected: Path | None, known: int | None = -1) -> FileOutcome | None:
+    """The outcome of bytes loaded before (a duplicate) or withdrawn (refused); None if new.
+    ``known``: the file id of these bytes as the run's loader knows it (looked up if -1)."""
+    if known == -1:
+        known = is_loaded(wh, sha)
     if known is None:
         return None
     withdrawn = withdrawal_of(wh, sha)
@@ -200,17 +211,20 @@ def _already_known(wh: Warehouse, path: Path, sha: str, archive: Path | None,
         if rejected is None:  # a read-only source scanned on every run: skipped quietly
             return FileOutcome(str(path), "duplicate",
                                f"{path.name}: withdrawn (file {file_id}), skipped; "
-                               f"clubratings files restore {file_id} takes it back in")
+                               f"clubratings files restore {file_id} takes it back in",
+                               sha256=sha)
         return _reject(path, why, rejected)
     moved = str(_move(path, archive)) if archive is not None else None
     return FileOutcome(
         str(path), "duplicate",
         f"{path.name}: already loaded (file {known}), nothing to do", moved_to=moved,
+        sha256=sha,
     )
 
 
 def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
-            archive: Path | None, loader: Loader | None) -> FileOutcome:
+            archive: Path | None, loader: Loader | None, *, decisions: bool = True,
+            ) -> FileOutcome:
     """A loaded file's outcome: its line, its warnings, the decisions that followed it; then
     the file is archived."""
     message = report.summary()
@@ -220,8 +234,8 @@ def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
     if warnings:
         message += (f"; {len(warnings)} warning(s) from reading it "
                     "(listed in the import report, public/reports/latest.html)")
-    try:
-        decided = apply_waiting(wh, report.sha256)  # decisions made right after this file
+    try:  # decisions made right after this file (``decisions``: some may wait for it)
+        decided = apply_waiting(wh, report.sha256) if decisions else 0
     except WarehouseError as exc:
         message += f"; a decision that followed this file could not be applied: {exc}"
     else:
@@ -232,5 +246,5 @@ def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
     moved = str(_move(path, archive)) if archive is not None else None
     return FileOutcome(
         str(path), report.status, message, report.events, report.replaced_events,
-        report.players_created, moved, report.waiting, warnings,
+        report.players_created, moved, report.waiting, warnings, sha256=report.sha256,
     )

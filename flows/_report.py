@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from warehouse import Warehouse, file_sha256
 from warehouse.review import open_items
@@ -31,16 +31,12 @@ from warehouse.review import open_items
 from ._config import Config
 from ._inbox import FileOutcome
 
-if TYPE_CHECKING:
-    from .core import Project
-
 __all__ = [
     "ImportReport",
     "RunLog",
     "Section",
     "build_report",
     "file_counts",
-    "flow_report",
     "progress",
     "logs_dir",
     "summary_line",
@@ -209,10 +205,23 @@ class ImportReport:
         return _html(self.title, self.sections, generated_at)
 
 
-def _file_organisers(wh: Warehouse, outcome: FileOutcome) -> list[str]:
+def _organisers_by_file(wh: Warehouse) -> dict[str, list[str]]:
+    """Every loaded file's organisers, by the file's SHA-256 (one query for the report)."""
+    out: dict[str, list[str]] = {}
+    for sha, organiser in wh.con.execute(
+            "SELECT DISTINCT f.sha256, e.organiser FROM events e JOIN source_files f "
+            "USING (file_id) ORDER BY 1, 2").fetchall():
+        out.setdefault(sha, []).append(organiser)
+    return out
+
+
+def _file_organisers(wh: Warehouse, outcome: FileOutcome,
+                     by_sha: dict[str, list[str]] | None = None) -> list[str]:
     """The organisers of a file's events: by its bytes (where it is now), else by its path."""
     if outcome.status == "rejected":
         return []
+    if outcome.sha256 and by_sha is not None and outcome.sha256 in by_sha:
+        return by_sha[outcome.sha256]
     for candidate in (outcome.moved_to, outcome.path):
         if candidate and Path(candidate).is_file():
             sha = file_sha256(Path(candidate).read_bytes())
@@ -258,9 +267,10 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
 
     rejected_rows: list[tuple[str, ...]] = []
     warning_rows: list[tuple[str, ...]] = []
+    by_sha = _organisers_by_file(wh) if outcomes else {}
     for outcome in outcomes:
         name = Path(outcome.path).name
-        organisers = _file_organisers(wh, outcome) or [NOT_READ]
+        organisers = _file_organisers(wh, outcome, by_sha) or [NOT_READ]
         owner = organisers[0]  # a file's counts go to its first organiser
         counts = club(owner)
         counts["files"] += 1
@@ -456,18 +466,3 @@ def _counts_of(result: object) -> dict[str, object]:
                 "new": sum(1 for r in result if r.run_id is not None and not r.reused),
                 "kept": sum(1 for r in result if r.reused)}
     return {"items": len(result)}
-
-
-def flow_report(project: Project, outcomes: Sequence[FileOutcome],
-                runs: Sequence[_PoolRun]) -> Path | None:
-    """In the pipeline flow: the run's report written under ``public/reports/`` by the run core,
-    and attached to the flow run as a Markdown artifact (key ``import-report``)."""
-    from prefect.artifacts import create_markdown_artifact
-
-    report, path = project.report(outcomes, runs)
-    assert isinstance(report, ImportReport)
-    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    create_markdown_artifact(
-        key="import-report", markdown=report.markdown(generated_at=now),
-        description=f"{report.report_id}: files, clubs, names waiting, events not rated")
-    return path

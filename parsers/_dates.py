@@ -16,6 +16,7 @@ Two-digit years and the ambiguous ``3/12/2012`` are refused: a wrong date is wor
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -138,6 +139,7 @@ def find_date(text: str) -> DateMatch | None:
     return found[0] if found else None
 
 
+@functools.lru_cache(maxsize=4096)  # a file repeats its date on every row
 def parse_date(text: str) -> dt.date:
     """``text`` that is exactly one date (surrounding spaces and a Polish ``r.`` allowed).
 

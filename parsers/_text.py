@@ -73,6 +73,8 @@ class Decoded:
 
 def normalise_space(text: str) -> str:
     """Collapse every run of whitespace (``&nbsp;`` included) to one space and strip the ends."""
+    if text.isprintable() and "  " not in text:  # the common case: nothing to collapse
+        return text.strip(" ")  # (the only printable whitespace is the space itself)
     return " ".join(text.translate(_INVISIBLE).split())
 
 

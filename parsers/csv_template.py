@@ -132,17 +132,16 @@ class _Row:
 class _Cells:
     """A record's cells by column name, and errors that say where."""
 
+    __slots__ = ("file", "line", "values")
+
     def __init__(self, file: str, line: int, columns: dict[str, int], cells: list[str]) -> None:
         self.file = file
         self.line = line
-        self.columns = columns
-        self.cells = cells
+        n = len(cells)  # each cell tidied once, not at every look
+        self.values = {name: normalise_space(cells[i]) for name, i in columns.items() if i < n}
 
     def __getitem__(self, column: str) -> str:
-        index = self.columns.get(column)
-        if index is None or index >= len(self.cells):
-            return ""
-        return normalise_space(self.cells[index])
+        return self.values.get(column, "")
 
     def error(self, problem: str, column: str, value: str | None = None) -> MalformedFile:
         return MalformedFile(

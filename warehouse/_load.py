@@ -121,6 +121,12 @@ class Parsed:
     data: bytes
     result: ParseResult
     path: str
+    sha256: str = ""
+    """The bytes' SHA-256 when the caller has it already (computed here otherwise)."""
+
+    @property
+    def digest(self) -> str:
+        return self.sha256 or file_sha256(self.data)
 
 
 _TABLES = (
@@ -160,6 +166,10 @@ class Loader:
         self._identity = identity or IdentitySettings()
         self._resolver_factory = resolver
         self._refresh()
+
+    def file_id_of(self, sha256: str) -> int | None:
+        """The file id of these bytes if they were loaded before (from memory)."""
+        return self._loaded.get(sha256)
 
     def refresh(self) -> None:
         """Read what the loader keeps in memory again (after the warehouse changed beside it:
@@ -201,7 +211,7 @@ class Loader:
         from .review import apply_waiting, waiting_after_files
 
         waiting = waiting_after_files(self.wh)
-        if any(file_sha256(f.data) in waiting for f in files):
+        if any(f.digest in waiting for f in files):
             # identity decisions take effect right after the file they followed: one at a time
             outcomes: list[LoadReport | Exception] = []
             for f in files:
@@ -262,7 +272,7 @@ class Loader:
     ) -> LoadReport:
         """Resolve one file's players and add its rows to the batch (memory only)."""
         name = PurePath(f.path).name
-        sha = file_sha256(f.data)
+        sha = f.digest
         if sha in self._loaded:
             return LoadReport(name, sha, "duplicate", self._loaded[sha], 0, (), 0)
         _check_keys(f.result.events, name)
