@@ -38,6 +38,7 @@ from datetime import date
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -432,7 +433,7 @@ def _player_pages(
         for r in ed.rows:
             per_player.setdefault(r.player_id, []).append((ed, r))
     events = _event_rows_by_player(_explanations(wh, run.run_id))
-    partners = _group(_partners(wh, run.run_id))
+    partners = _rows_by_player(_partners(wh, run.run_id))
     games = _group(_games(wh, run.run_id)) if run.options.get("pool.game") == "go" else {}
     pages: set[Path] = set()
     template = _ENV.get_template("player.html")
@@ -443,7 +444,7 @@ def _player_pages(
         html = template.render(
             pool=pool, player=latest, history=history[::-1], chart=chart,
             latest_edition=history[-1][0],
-            events=events.get(pid, []), games=_game_rows(games.get(pid), hidden),
+            events=events.get(pid, ""), games=_game_rows(games.get(pid), hidden),
             partners=_partner_rows(partners.get(pid), hidden, set(per_player)),
             root="../../",
         )
@@ -453,9 +454,16 @@ def _player_pages(
     return pages
 
 
-def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, list[dict[str, str]]]:
-    """Every player's rows of the events table, formatted once for the whole run (column by
-    column, not row by row)."""
+_EVENT_ROW = ('<tr><td>{}</td><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td>'
+              '<td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>\n')
+"""One row of a player page's events table (player.html): a national history has hundreds
+of thousands of them, so they are written here once per run, every text cell escaped, rather
+than cell by cell in the template."""
+
+
+def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, Markup]:
+    """Every player's rows of the events table as HTML, formatted once for the whole run
+    (column by column, not row by row); text is escaped, numbers and dates are ours."""
     if frame.empty:
         return {}
     dates = pd.to_datetime(frame["event_date"]).dt.strftime("%Y-%m-%d").fillna("")
@@ -463,19 +471,16 @@ def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, list[dict[str, str]]
     titles = frame["title"].astype(str) + section.map(lambda s: f" ({s})" if s else "")
     counted = frame["counted"].fillna(False).astype(bool).tolist()
     reasons = frame["reason"].fillna("").astype(str).tolist()
-    rows = [{
-        "date": d, "period": str(period), "title": t, "organiser": str(o), "place": _place(pl),
-        "n": "" if pd.isna(n) else str(int(n)), "r_prime": _num(rp, 1),
-        "share": _num(sh, 2) if c else "",
-        "counted": "yes" if c else f"no: {why}" if why else "no",
-    } for d, period, t, o, pl, n, rp, sh, c, why in zip(
-        dates.tolist(), frame["period"].tolist(), titles.tolist(), frame["organiser"].tolist(),
-        frame["place"].tolist(), frame["n"].tolist(), frame["r_prime"].tolist(),
-        frame["share"].tolist(), counted, reasons, strict=True)]
-    by_player: dict[int, list[dict[str, str]]] = {}
-    for pid, row in zip(frame["player_id"].tolist(), rows, strict=True):
-        by_player.setdefault(int(pid), []).append(row)
-    return by_player
+    by_player: dict[int, list[str]] = {}
+    for pid, d, t, o, pl, n, rp, sh, c, why in zip(
+            frame["player_id"].tolist(), dates.tolist(), titles.tolist(),
+            frame["organiser"].tolist(), frame["place"].tolist(), frame["n"].tolist(),
+            frame["r_prime"].tolist(), frame["share"].tolist(), counted, reasons, strict=True):
+        by_player.setdefault(int(pid), []).append(_EVENT_ROW.format(
+            d, escape(t), escape(str(o)), _place(pl), "" if pd.isna(n) else str(int(n)),
+            _num(rp, 1), _num(sh, 2) if c else "",
+            "yes" if c else escape(f"no: {why}") if why else "no"))
+    return {pid: Markup("".join(rows)) for pid, rows in by_player.items()}
 
 
 def _game_rows(frame: pd.DataFrame | None, hidden: set[int]) -> list[dict[str, object]]:
@@ -492,16 +497,35 @@ def _game_rows(frame: pd.DataFrame | None, hidden: set[int]) -> list[dict[str, o
     } for g in frame.itertuples(index=False)]
 
 
+def _rows_by_player(frame: pd.DataFrame) -> dict[int, list[dict[str, object]]]:
+    """A frame's rows as dicts, grouped by ``player_id`` in frame order (once for the run)."""
+    out: dict[int, list[dict[str, object]]] = {}
+    for row in frame.to_dict("records"):
+        out.setdefault(int(row["player_id"]), []).append(row)
+    return out
+
+
+_PARTNER_ROW = ('<tr><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>\n')
+_PARTNER_LINK = '<a href="{}.html">{}</a>'
+"""Rows of a player page's partners table (player.html), written once per run like
+:data:`_EVENT_ROW`: a national history has several hundred thousand of them."""
+
+
 def _partner_rows(
-    frame: pd.DataFrame | None, hidden: set[int], with_page: set[int],
-) -> list[dict[str, object]]:
-    if frame is None:
-        return []
-    return [{
-        "partner": str(p.partner), "partner_id": int(p.partner_id),
-        "link": int(p.partner_id) in with_page, "events": int(p.events),
-        "mean_r_prime": _num(p.mean_r_prime, 1),
-    } for p in frame.itertuples(index=False) if int(p.partner_id) not in hidden]
+    rows: list[dict[str, object]] | None, hidden: set[int], with_page: set[int],
+) -> Markup:
+    if rows is None:
+        return Markup("")
+    out = []
+    for p in rows:
+        pid = int(p["partner_id"])  # type: ignore[call-overload]
+        if pid in hidden:
+            continue
+        name = escape(str(p["partner"]))
+        out.append(_PARTNER_ROW.format(
+            _PARTNER_LINK.format(pid, name) if pid in with_page else name,
+            int(p["events"]), _num(p["mean_r_prime"], 1)))  # type: ignore[call-overload]
+    return Markup("".join(out))
 
 
 def _remove_stale(out: Path, editions: list[_Edition], pages: set[Path]) -> None:

@@ -234,8 +234,10 @@ def test_go_edition_has_deviation_and_grade_columns(public: Path) -> None:
 
 def test_names_are_escaped_in_every_page(public: Path) -> None:
     pid = _player_id(public, SCRIPT_NAME)
+    partner = _player_id(public, "Zuzana Testova")  # the name in her partners table
     for path in (public / "bridge" / "2013Q4" / "index.html",
-                 public / "bridge" / "players" / f"{pid}.html"):
+                 public / "bridge" / "players" / f"{pid}.html",
+                 public / "bridge" / "players" / f"{partner}.html"):
         html = path.read_text(encoding="utf-8")
         assert SCRIPT_NAME not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
