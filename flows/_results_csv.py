@@ -168,21 +168,35 @@ class _Columns:
         return self._cache[column]
 
 
-def _decoded(f: _File, values: pa.Array, column: str, convert: Callable[[str], object],
+def _decoded(f: _File, text: _Columns, column: str, convert: Callable[[str], object],
              problem: str, type: pa.DataType, *, required: bool = False) -> pa.Array:
-    """``convert`` applied once per distinct value; the first row it refuses is the error."""
-    encoded = pc.dictionary_encode(values)
-    converted = []
-    for i, text in enumerate(encoded.dictionary.to_pylist()):
+    """``convert`` applied once per distinct value; the first row it refuses is the error.
+    A column the file does not have is ``convert("")`` on every row."""
+    return _decoded_many(f, text, column, (convert,), problem, (type,), required=required)[0]
+
+
+def _decoded_many(f: _File, text: _Columns, column: str,
+                  converts: tuple[Callable[[str], object], ...], problem: str,
+                  types: tuple[pa.DataType, ...], *, required: bool = False) -> list[pa.Array]:
+    """:func:`_decoded` with several conversions of one column (the column encoded once)."""
+    n = text.table.num_rows
+    if column not in text.table.column_names:  # optional and absent: one value, repeated
+        return [pa.repeat(pa.scalar(convert(""), type), n) for convert, type in
+                zip(converts, types, strict=True)]
+    encoded = pc.dictionary_encode(text.raw(column))
+    converted: list[list[object]] = [[] for _ in converts]
+    for i, value in enumerate(encoded.dictionary.to_pylist()):
         try:
-            converted.append(convert(text.strip()))
+            for out, convert in zip(converted, converts, strict=True):
+                out.append(convert(value.strip()))
         except ValueError:
             record = int(np.flatnonzero(encoded.indices.to_numpy(zero_copy_only=False) == i)[0])
-            if not text.strip() and required:
+            if not value.strip() and required:
                 raise f.error(f"missing {column}", record=record, column=column,
-                              value=text) from None
-            raise f.error(problem, record=record, column=column, value=text) from None
-    return pc.take(pa.array(converted, type), encoded.indices)
+                              value=value) from None
+            raise f.error(problem, record=record, column=column, value=value) from None
+    return [pc.take(pa.array(values, type), encoded.indices)
+            for values, type in zip(converted, types, strict=True)]
 
 
 def _choice(choices: dict[str, str]) -> Callable[[str], str]:
@@ -254,22 +268,25 @@ def read_results_csv(data: bytes, source: str = "") -> pd.DataFrame:
                       column="game", value=game[record].as_py())
 
     def flag(column: str) -> pa.Array:
-        return _decoded(f, text.raw(column), column, _flag,
+        return _decoded(f, text, column, _flag,
                         f"invalid {column} (expected 1/0, yes/no, true/false or blank)",
                         pa.bool_())
 
     place_problem = ("invalid place (expected a number, an averaged tie like 2.5 or a tie like "
                      "5-6)")
-    place = _decoded(f, text.raw("place"), "place", lambda t: _place(t)[0], place_problem,
-                     pa.float64(), required=True).to_numpy(zero_copy_only=False)
-    plain = _decoded(f, text.raw("place"), "place", lambda t: _place(t)[1], place_problem,
-                     pa.bool_(), required=True).to_numpy(zero_copy_only=False)
+    place_array, plain_array = _decoded_many(
+        f, text, "place", (lambda t: _place(t)[0], lambda t: _place(t)[1]), place_problem,
+        (pa.float64(), pa.bool_()), required=True)
+    place = place_array.to_numpy(zero_copy_only=False)
+    plain = plain_array.to_numpy(zero_copy_only=False)
 
     # events by (organiser, event, date, section), numbered in order of first appearance
-    dates = _decoded(f, text.raw("date"), "date", parse_date, "invalid date", pa.date32(),
-                     required=True)
-    key = pc.binary_join_element_wise(text("organiser"), text("event"),
-                                      pc.cast(dates, pa.string()), text("section"), "\x1f")
+    dates = _decoded(f, text, "date", parse_date, "invalid date", pa.date32(), required=True)
+    parts = [text(c) for c in ("organiser", "event") if c in table.column_names]
+    parts.append(pc.cast(dates, pa.string()))
+    if "section" in table.column_names:
+        parts.append(text("section"))
+    key = pc.binary_join_element_wise(*parts, "\x1f")
     codes = pc.dictionary_encode(key).indices.to_numpy(zero_copy_only=False)
     unit = text("unit")
 
@@ -285,23 +302,23 @@ def read_results_csv(data: bytes, source: str = "") -> pd.DataFrame:
     out = pa.table({
         "event_id": pc.cast(pa.array(codes + 1), pa.string()),
         "date": dates.cast(pa.timestamp("ns")),
-        "kind": _decoded(f, text.raw("kind"), "kind", _choice(_KINDS),
+        "kind": _decoded(f, text, "kind", _choice(_KINDS),
                          "invalid kind (expected one of individual, pairs, teams)", pa.string(),
                          required=True),
-        "scoring": _decoded(f, text.raw("scoring"), "scoring", _choice(_SCORINGS),
+        "scoring": _decoded(f, text, "scoring", _choice(_SCORINGS),
                             "invalid scoring (expected one of MP, IMP, VP, BAM, hybrid, "
                             "unknown)", pa.string(), required=True),
-        "boards": _decoded(f, text.raw("boards"), "boards", _boards,
+        "boards": _decoded(f, text, "boards", _boards,
                            "invalid boards (expected a whole number of boards)", pa.float64()),
         "unit": unit,
         "place": pa.array(place),
         "player": text("player"),
         "parent": text("parent"),
         "match": flag("match"),
-        "score": _decoded(f, text.raw("score"), "score", _number, "invalid score", pa.float64()),
+        "score": _decoded(f, text, "score", _number, "invalid score", pa.float64()),
         "club": text("club"),
         "abroad": flag("abroad"),
-        "field_rating": _decoded(f, text.raw("field_rating"), "field_rating", _number,
+        "field_rating": _decoded(f, text, "field_rating", _number,
                                  "invalid field_rating", pa.float64()),
         "unrated": flag("unrated"),
     })
