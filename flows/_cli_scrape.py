@@ -50,22 +50,21 @@ def cmd_scrape(args: argparse.Namespace) -> int:
 
 
 def _load(cfg: Any, written: list[Path], wait: float, status: int) -> int:
-    """Load the fetched pages holding the run lock (flows/_lock.py); another run in progress
-    leaves them in the inbox for its ingest or the next one (exit 3, as the other commands)."""
-    from ._lock import RunLocked, run_lock
-    from ._steps import ingest_path, prepare_identity, review_summary
+    """Load the fetched pages through the run core (flows/core.py: the run lock, one
+    warehouse connection, one loader); another run in progress leaves them in the inbox for
+    its ingest or the next one (exit 3, as the other commands)."""
+    from ._lock import RunLocked
+    from .core import Project
 
     try:
-        with run_lock(cfg.warehouse, wait=wait, command="clubratings scrape"):
-            for line in prepare_identity(cfg):
+        with Project.open(cfg, command="clubratings scrape", wait=wait) as project:
+            for line in project.prepare_identity():
                 print(line)
-            for path in written:
-                if not path.exists():  # taken by an ingest in between
-                    continue
-                outcome = ingest_path(cfg, path, True)
+            files = [(path, True) for path in written if path.exists()]  # not taken meanwhile
+            for outcome in project.ingest(files):
                 print(outcome.message)
                 status = 1 if outcome.status == "rejected" else status
-            review = review_summary(cfg)
+            review = project.review_summary()
     except RunLocked as exc:
         print(f"clubratings: {exc}; the fetched pages wait in {cfg.inbox}", file=sys.stderr)
         return EXIT_LOCKED

@@ -78,6 +78,9 @@ class Config:
     identity: IdentitySettings = field(default_factory=IdentitySettings)
     task_runner: str = "default"
     """``[run] task_runner``: ``default``, or ``dask`` to parse files in parallel (one writer)."""
+    prefect: str = "auto"
+    """``[run] prefect``: whether ``clubratings run`` runs as the Prefect flow: ``auto`` (when
+    a Prefect server is configured), ``always`` or ``never``."""
 
     @property
     def archive(self) -> Path:
@@ -123,6 +126,13 @@ def _task_runner(run: Mapping[str, Any], where: str) -> str:
     value = _expect(run, "task_runner", str, where) if "task_runner" in run else "default"
     if value not in ("default", "dask"):
         raise ConfigError(f"{where}: task_runner must be default or dask, got {value!r}")
+    return value
+
+
+def _prefect(run: Mapping[str, Any], where: str) -> str:
+    value = _expect(run, "prefect", str, where) if "prefect" in run else "auto"
+    if value not in ("auto", "always", "never"):
+        raise ConfigError(f"{where}: prefect must be auto, always or never, got {value!r}")
     return value
 
 
@@ -200,4 +210,5 @@ def load_config(path: Path | str | None = None) -> Config:
         decisions=root / decisions if decisions else None,
         identity=settings,
         task_runner=_task_runner(data.get("run", {}), f"{path} [run]"),
+        prefect=_prefect(data.get("run", {}), f"{path} [run]"),
     )

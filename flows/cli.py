@@ -13,9 +13,9 @@ import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:  # pandas is imported by the commands that use it (a fast --help)
     import pandas as pd
@@ -260,7 +260,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- pipeline
 
-def _print_summary(summary: dict[str, object]) -> None:
+def _print_summary(summary: dict[str, object], *, files_printed: bool) -> None:
     files = summary["files"]
     runs = summary["runs"]
     published = summary["published"]
@@ -268,7 +268,8 @@ def _print_summary(summary: dict[str, object]) -> None:
     counts: dict[str, int] = {}
     for outcome in files:
         counts[outcome.status] = counts.get(outcome.status, 0) + 1
-        print(outcome.message)
+        if not files_printed:
+            print(outcome.message)
     for run in runs:
         print(run.summary())
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no files"
@@ -277,23 +278,57 @@ def _print_summary(summary: dict[str, object]) -> None:
         print(summary["review"])
 
 
+def through_prefect(cfg: Config, *, asked: bool = False) -> bool:
+    """Whether ``clubratings run`` runs as the Prefect ``pipeline`` flow: when asked
+    (``--prefect``, or ``[run] prefect = "always"``), or, with the default ``"auto"``, when a
+    Prefect server is configured (``PREFECT_API_URL`` in the environment or in the active
+    profile of ``PREFECT_HOME``), so the run is recorded where someone can see it. Otherwise the
+    run core does the same steps in this process: a temporary Prefect server would cost 10-25 s
+    a run and keep a record nobody reads (README, "Prefect")."""
+    if asked or cfg.prefect == "always":
+        return True
+    if cfg.prefect == "never":
+        return False
+    if os.environ.get("PREFECT_API_URL"):
+        return True
+    return bool(_profile_api_url(Path(os.environ.get("PREFECT_HOME") or
+                                      cfg.root / ".prefect")))
+
+
+def _profile_api_url(home: Path) -> str | None:
+    """``PREFECT_API_URL`` of the active profile in ``home/profiles.toml``, if set."""
+    import tomllib
+
+    try:
+        data = tomllib.loads((home / "profiles.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    active = data.get("active", "ephemeral")
+    profile = data.get("profiles", {}).get(active, {})
+    url = profile.get("PREFECT_API_URL") if isinstance(profile, dict) else None
+    return str(url) if url else None
+
+
 @_locked
 def cmd_run(args: argparse.Namespace) -> int:
     from ._env import configure_prefect
+    from ._report import summary_line
 
     cfg = _load_config(args.config)
     if getattr(args, "verbose", False):
         os.environ["PREFECT_LOGGING_LEVEL"] = "INFO"
     configure_prefect(cfg.root)
-    from ._report import summary_line
-
     started = time.perf_counter()
-    summary = None if args.verbose else _run_if_nothing_new(cfg)
-    if summary is None:  # something to load, or pages to scrape: the Prefect flows
+    if through_prefect(cfg, asked=args.prefect):
         from .pipeline import pipeline
 
         summary = pipeline(cfg)
-    _print_summary(summary)
+        for line in summary["scraped"]:  # type: ignore[attr-defined]
+            print(line)
+        _print_summary(summary, files_printed=False)
+    else:
+        summary = _run_here(args)
+        _print_summary(summary, files_printed=True)
     files, runs, published = summary["files"], summary["runs"], summary["published"]
     assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
     print(summary_line("run", time.perf_counter() - started, files=files, runs=runs,
@@ -302,31 +337,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1 if rejected else 0
 
 
-def _run_if_nothing_new(cfg: Config) -> dict[str, object] | None:
-    """The run, through the run core without Prefect, when it has nothing new to load (no page
-    to scrape, nothing in the inbox, every source file loaded before): the same steps as the
-    pipeline flow, without the ten seconds of Prefect's temporary server. None otherwise."""
-    from warehouse import file_sha256, is_loaded
+def _run_here(args: argparse.Namespace) -> dict[str, object]:
+    """The nightly job through the run core in this process (no Prefect): each fetched URL
+    and each file printed as it is done."""
+    from ._inbox import FileOutcome
 
-    from . import _report, _scrape
-    from .core import Project
+    def step(name: str, func: Callable[[], Any]) -> Any:
+        result = func()
+        if name == "scrape":
+            for line in result:
+                print(line)
+        return result
 
-    if _scrape.has_sources(cfg):
-        return None
-    with Project.open(cfg, command="clubratings run") as project:
-        files = project.pending()
-        if any(from_inbox or is_loaded(project.wh, file_sha256(path.read_bytes())) is None
-               for path, from_inbox in files):
-            return None
-        steps = _report.RunLog(cfg, "pipeline")
-        _report.timed(steps, "identity", project.prepare_identity)
-        outcomes = _report.timed(steps, "ingest", project.ingest, files)
-        runs = _report.timed(steps, "recompute", project.recompute)
-        written = _report.timed(steps, "publish", project.publish)
-        project.report(outcomes, runs)
-        project.snapshot()
-        review = project.review_summary()
-    return {"files": outcomes, "runs": runs, "published": written, "review": review}
+    def line(k: int, n: int, outcome: FileOutcome) -> None:
+        print(f"{k:>{len(str(n))}}/{n} {outcome.message}")
+
+    with _project(args) as project:
+        return project.run(step=step, on_file=line, command="run")
 
 
 def _project(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -417,12 +444,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "run", parents=[config, wait],
-        help="ingest sources and inbox, recompute ratings, publish lists (Prefect pipeline)",
-        description="Run the whole pipeline as a Prefect flow. Without PREFECT_API_URL Prefect "
-        "starts a temporary local server; with it, the run reports to that server.",
+        help="scrape, ingest sources and inbox, recompute ratings, publish lists, report",
+        description="Run the whole nightly job: scrape (when sources.toml lists sources), "
+        "ingest, recompute, publish, the import report and the snapshot. With a Prefect "
+        "server configured (PREFECT_API_URL) or --prefect it runs as the Prefect flow "
+        "'pipeline', recorded by that server; otherwise the same steps run here without "
+        "Prefect ([run] prefect in clubratings.toml: auto, always or never).",
     )
+    p.add_argument("--prefect", action="store_true",
+                   help="run as the Prefect flow even without a configured server (Prefect "
+                   "then starts a temporary local one, 10-25 s)")
     p.add_argument("--verbose", action="store_true",
-                   help="show Prefect's own log lines (INFO); by default only its warnings")
+                   help="with Prefect: show its own log lines (INFO); by default only warnings")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("ingest", parents=[config, wait],

@@ -26,6 +26,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from parsers import ParseResult
 from warehouse import Loader, Warehouse, file_sha256, open_warehouse
@@ -36,7 +37,10 @@ from ._inbox import FileOutcome, ingest_batch
 from ._lock import run_lock
 from ._snapshot import Snapshot
 
-__all__ = ["Project"]
+__all__ = ["Project", "StepRunner"]
+
+StepRunner = Callable[[str, Callable[[], Any]], Any]
+"""Runs one step of :meth:`Project.run` by name (the Prefect flow makes each a task)."""
 
 PARALLEL_FROM = 200
 """From this many files on, parsing is fanned out over the machine's cores (worker processes
@@ -226,3 +230,42 @@ class Project:
     def snapshot(self) -> Snapshot:
         """The analysts' read-only copy and Parquet exports (``data/snapshot/``)."""
         return _steps.snapshot(self.wh, self.cfg)
+
+    def scrape(self) -> list[str]:
+        """Fetch the due pages of ``sources.toml`` into the inbox (each request retries inside);
+        one line per URL. Nothing to do without a sources file."""
+        from . import _scrape
+
+        return _scrape.scrape(self.cfg).lines() if _scrape.has_sources(self.cfg) else []
+
+    # --- the whole job -----------------------------------------------------------------------
+
+    def run(
+        self, *, step: StepRunner | None = None,
+        on_file: Callable[[int, int, FileOutcome], None] | None = None,
+        command: str = "pipeline",
+    ) -> dict[str, object]:
+        """The nightly job, in this order: scrape (when sources are configured), registers and
+        decisions, ingest, recompute, publish, the import report, the snapshot. Each step is
+        one line of the run log (``data/logs/runs.jsonl``). ``step(name, func)`` runs each
+        step (the Prefect flow passes one that makes it a task); ``on_file`` is told of each
+        file as it is loaded. Returns the files' outcomes, the pool runs, the files published,
+        the scrape lines, the import report and the review summary."""
+        from . import _scrape
+        from ._report import RunLog, timed
+
+        def run_step(name: str, func: Callable[[], Any]) -> Any:
+            return func() if step is None else step(name, func)
+
+        log = RunLog(self.cfg, command)
+        scraped = (timed(log, "scrape", run_step, "scrape", self.scrape)
+                   if _scrape.has_sources(self.cfg) else [])
+        timed(log, "identity", run_step, "identity", self.prepare_identity)
+        outcomes = timed(log, "ingest", run_step, "ingest",
+                         lambda: self.ingest(on_file=on_file))
+        runs = timed(log, "recompute", run_step, "recompute", self.recompute)
+        written = timed(log, "publish", run_step, "publish", self.publish)
+        report = run_step("report", lambda: self.report(outcomes, runs))
+        timed(log, "snapshot", run_step, "snapshot", self.snapshot)
+        return {"files": outcomes, "runs": runs, "published": written, "scraped": scraped,
+                "report": report[0], "review": self.review_summary()}

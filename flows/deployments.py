@@ -1,6 +1,11 @@
 """The deployable flows: the three scheduled jobs as Prefect flows (``prefect.yaml``'s
 entrypoints). The same jobs as crontab lines are ``flows/_schedule.py`` (``clubratings schedule
 --print-cron``), which imports no Prefect.
+
+Each job first opens the run core (flows/core.py) and so takes the run lock, waiting up to
+``wait`` seconds while another run (another deployment, cron, a command) holds it: two jobs
+that start together run one after the other, never side by side. The flows they call join the
+job's open project.
 """
 
 from __future__ import annotations
@@ -14,33 +19,44 @@ configure_prefect(Path.cwd())  # before prefect is imported; settings already ma
 from prefect import flow  # noqa: E402
 
 from ._config import load_config  # noqa: E402
+from .core import Project  # noqa: E402
 from .pipeline import ingest_inbox, pipeline, publish_lists, recompute_ratings  # noqa: E402
 
 __all__ = ["inbox", "nightly", "quarterly"]
 
+WAIT = 3600.0
+"""Seconds a scheduled job waits for another run to finish before it gives up (RunLocked)."""
 
 
 @flow(name="nightly")
-def nightly(config: str = "clubratings.toml") -> str:
+def nightly(config: str = "clubratings.toml", wait: float = WAIT) -> str:
     """The nightly job: the whole pipeline (scrape, ingest, recompute, publish)."""
-    result = pipeline(load_config(Path(config)))
+    cfg = load_config(Path(config))
+    with Project.open(cfg, command="deployment nightly", wait=wait):
+        result = pipeline(cfg)
     files, runs, published = result["files"], result["runs"], result["published"]
     assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
-    return f"{len(files)} file(s), {len(runs)} pool(s) rated, {len(published)} file(s) published"
+    statuses = ", ".join(sorted({o.status for o in files})) or "nothing new"
+    return (f"{len(files)} file(s): {statuses}; {len(runs)} pool(s) rated, "
+            f"{len(published)} file(s) published")
 
 
 @flow(name="inbox")
-def inbox(config: str = "clubratings.toml") -> str:
+def inbox(config: str = "clubratings.toml", wait: float = WAIT) -> str:
     """Every few minutes: load what was dropped into the inbox."""
-    outcomes = ingest_inbox(load_config(Path(config)))
+    cfg = load_config(Path(config))
+    with Project.open(cfg, command="deployment inbox", wait=wait):
+        outcomes = ingest_inbox(cfg)
     statuses = sorted({o.status for o in outcomes})
     return f"{len(outcomes)} file(s): {', '.join(statuses) or 'nothing new'}"
 
 
 @flow(name="quarterly")
-def quarterly(config: str = "clubratings.toml") -> str:
-    """Each quarter: recompute every pool and publish the edition."""
+def quarterly(config: str = "clubratings.toml", wait: float = WAIT) -> str:
+    """Each quarter: recompute every pool, publish the edition, write the snapshot."""
     cfg = load_config(Path(config))
-    runs = recompute_ratings(cfg)
-    written = publish_lists(cfg)
+    with Project.open(cfg, command="deployment quarterly", wait=wait) as project:
+        runs = recompute_ratings(cfg)
+        written = publish_lists(cfg)
+        project.snapshot()  # the analysts' copy of what the edition was made from
     return f"{len(runs)} pool(s) rated, {len(written)} file(s) published"

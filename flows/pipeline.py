@@ -10,19 +10,22 @@ ephemeral mode (a temporary local server); with it, the same code reports to tha
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ._env import configure_prefect
 
 configure_prefect(Path.cwd())  # before prefect is imported; settings already made win
 
 from prefect import flow, get_run_logger, task  # noqa: E402
-from prefect.artifacts import create_table_artifact  # noqa: E402
+from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
 
 from parsers import ParseResult  # noqa: E402
 
-from . import _report, _scrape, _steps  # noqa: E402
+from . import _steps  # noqa: E402
 from ._config import Config  # noqa: E402
 from ._inbox import FileOutcome  # noqa: E402
 from .core import Project  # noqa: E402
@@ -46,13 +49,18 @@ def load_files(cfg: Config, files: list[tuple[Path, bool]],
     """The one writer: every file in order, one transaction each; the outcomes as a table."""
     outcomes = Project.current(cfg).ingest(files, parsed=parsed,
                               on_file=lambda k, n, outcome: _log_outcome(outcome))
+    _outcomes_artifact(outcomes)
+    return outcomes
+
+
+def _outcomes_artifact(outcomes: list[FileOutcome]) -> None:
+    """Every file's outcome as one table artifact of the flow run (not a task run per file)."""
     if outcomes:
         create_table_artifact(
             key="ingest-outcomes", description="one row per file looked at",
             table=[{"file": Path(o.path).name, "status": o.status, "events": o.events,
                     "new players": o.players_created, "message": o.message}
                    for o in outcomes])
-    return outcomes
 
 
 @task(cache_policy=NO_CACHE, task_run_name="parse {path.name}")
@@ -68,17 +76,6 @@ def recompute(cfg: Config) -> list[_steps.PoolRun]:
 @task(cache_policy=NO_CACHE)
 def publish(cfg: Config) -> list[Path]:
     return Project.current(cfg).publish()
-
-
-@task(cache_policy=NO_CACHE)
-def scrape_sources(cfg: Config) -> list[str]:
-    """Fetch the due pages of sources.toml into the inbox (each request retries inside)."""
-    return _scrape.scrape(cfg).lines()
-
-
-@task(cache_policy=NO_CACHE)
-def snapshot(cfg: Config) -> str:
-    return Project.current(cfg).snapshot().summary()
 
 
 def _dask_runner():  # type: ignore[no-untyped-def]
@@ -119,7 +116,7 @@ def ingest_parallel(cfg: Config) -> list[FileOutcome]:
 @flow(name="recompute_ratings")
 def recompute_ratings(cfg: Config) -> list[_steps.PoolRun]:
     """Rate every configured pool from the warehouse's events in force."""
-    with Project.open(cfg, command="flow recompute_ratings") as project:
+    with Project.open(cfg, command="flow recompute_ratings"):
         runs = recompute(cfg)
     for run in runs:
         get_run_logger().info(run.summary())
@@ -129,27 +126,44 @@ def recompute_ratings(cfg: Config) -> list[_steps.PoolRun]:
 @flow(name="publish_lists")
 def publish_lists(cfg: Config) -> list[Path]:
     """Write the rating lists of every pool's current run."""
-    with Project.open(cfg, command="flow publish_lists") as project:
+    with Project.open(cfg, command="flow publish_lists"):
         written = publish(cfg)
     get_run_logger().info("published %d files under %s", len(written), cfg.public)
     return written
 
 
+def _as_task(name: str, func: Callable[[], Any]) -> Any:
+    """One step of the run core's job as a Prefect task of the calling flow."""
+    return task(func, name=name, task_run_name=name, cache_policy=NO_CACHE)()
+
+
 @flow(name="pipeline")
 def pipeline(cfg: Config) -> dict[str, object]:
-    """Scrape, ingest, recompute, publish, report, snapshot: the nightly job, under one lock."""
+    """Scrape, ingest, recompute, publish, report, snapshot: the nightly job, under one lock.
+
+    The steps and their order are the run core's (:meth:`flows.core.Project.run`, the same
+    code ``clubratings run`` calls without a Prefect server); here each step is a task, every
+    file's outcome is logged, and the outcomes and the import report become artifacts."""
+    def step(name: str, func: Callable[[], Any]) -> Any:
+        if name == "ingest" and cfg.task_runner == "dask":  # parse on the Dask workers
+            return ingest_parallel.with_options(task_runner=_dask_runner())(cfg)
+        return _as_task(name, func)
+
     with Project.open(cfg, command="flow pipeline") as project:
-        if _scrape.has_sources(cfg):  # scrape first, only when sources.toml lists sources
-            for line in scrape_sources(cfg):
-                (get_run_logger().warning if ": error: " in line else get_run_logger().info)(
-                    line)
-        steps = _report.RunLog(cfg, "pipeline")  # one JSON line per step: data/logs/runs.jsonl
-        outcomes = _report.timed(steps, "ingest", ingest_inbox, cfg)
-        review = project.review_summary()
-        if review:
-            get_run_logger().warning(review)
-        runs = _report.timed(steps, "recompute", recompute_ratings, cfg)
-        written = _report.timed(steps, "publish", publish_lists, cfg)
-        _report.flow_report(project, outcomes, runs)  # public/reports/ and a Markdown artifact
-        get_run_logger().info(snapshot(cfg))  # analysts read the copy, never the live file
-    return {"files": outcomes, "runs": runs, "published": written, "review": review}
+        summary = project.run(step=step, on_file=lambda k, n, outcome: _log_outcome(outcome))
+    for line in summary["scraped"]:  # type: ignore[attr-defined]
+        (get_run_logger().warning if ": error: " in line else get_run_logger().info)(line)
+    outcomes = summary["files"]
+    assert isinstance(outcomes, list)
+    _outcomes_artifact(outcomes)
+    report = summary["report"]
+    if report is not None:
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        create_markdown_artifact(
+            key="import-report", markdown=report.markdown(generated_at=now),  # type: ignore[attr-defined]
+            description=f"{report.report_id}: files, clubs, names waiting, events not rated")  # type: ignore[attr-defined]
+    for run in summary["runs"]:  # type: ignore[attr-defined]
+        get_run_logger().info(run.summary())
+    if summary["review"]:
+        get_run_logger().warning(summary["review"])
+    return summary

@@ -123,7 +123,7 @@ def test_a_deployment_flow_is_refused_while_another_run_holds_the_lock(
     root = _club(tmp_path, files=2)
     config = str(root / "clubratings.toml")
     with _held_elsewhere(root / "data" / "clubratings.duckdb"), pytest.raises(RunLocked):
-        inbox(config)
+        inbox(config, wait=0.5)  # scheduled jobs wait (an hour by default), then give up
     assert len(list((root / "inbox").glob("*.csv"))) == 2  # nothing was touched
     assert inbox(config) == "2 file(s): loaded"  # and once the other run is over, it runs
 
@@ -154,3 +154,30 @@ def test_a_run_with_nothing_new_goes_through_the_core_without_prefect(tmp_path: 
     assert done.returncode == 0, done.stderr
     assert "prefect imported: False" in done.stdout
     assert "files: no files" in done.stdout and "bridge: new run" in done.stdout
+
+
+def test_run_goes_through_prefect_only_where_a_server_records_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``clubratings run`` runs as the Prefect flow when asked or when a server is configured
+    (environment, or the active profile of PREFECT_HOME); otherwise in the run core."""
+    from flows._config import load_config
+    from flows.cli import through_prefect
+
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / ".prefect"))
+    (tmp_path / "clubratings.toml").write_text(CONFIG, encoding="utf-8")
+    cfg = load_config(tmp_path / "clubratings.toml")
+    assert not through_prefect(cfg)
+    assert through_prefect(cfg, asked=True)
+    (tmp_path / ".prefect").mkdir()
+    (tmp_path / ".prefect" / "profiles.toml").write_text(
+        'active = "local"\n[profiles.local]\nPREFECT_API_URL = "http://127.0.0.1:4200/api"\n',
+        encoding="utf-8")
+    assert through_prefect(cfg)
+    (tmp_path / "clubratings.toml").write_text(CONFIG + '\n[run]\nprefect = "never"\n',
+                                               encoding="utf-8")
+    assert not through_prefect(load_config(tmp_path / "clubratings.toml"))
+    (tmp_path / ".prefect" / "profiles.toml").unlink()
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:4200/api")
+    assert through_prefect(cfg)

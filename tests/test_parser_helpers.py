@@ -158,6 +158,15 @@ def test_normalise_space() -> None:
     assert normalise_space("\xa0 INWIT  Pabianice\u200b\n") == "INWIT Pabianice"
 
 
+@given(st.text(alphabet=st.sampled_from(list("ab é\xa0\t\n\r\u200b\xad\u2003\x0b\x85")) |
+               st.characters(), max_size=30))
+def test_normalise_space_fast_path_agrees_with_the_full_rule(text: str) -> None:
+    """Text with nothing to collapse is only trimmed; the result is always the full rule's:
+    invisible characters dropped, every run of whitespace one space, no space at the ends."""
+    invisible = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\xad"))
+    assert normalise_space(text) == " ".join(text.translate(invisible).split())
+
+
 @pytest.mark.parametrize(("text", "value"), [
     ("  61.83", 61.83), ("56,43 %", 56.43), ("-12.5", -12.5), ("+3", 3.0), ("\u22124", -4.0),
     ("", None), ("\xa0", None),

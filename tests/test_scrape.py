@@ -636,13 +636,13 @@ def test_cli_fetches_and_loads(server: Server, tmp_path: Path,
 
 def test_cli_leaves_the_pages_in_the_inbox_while_another_run_holds_the_lock(
         server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from flows._lock import run_lock
+    from .test_core import _held_elsewhere
 
     config = write_config(tmp_path)
     server.routes["/a.html"] = Route(JFR_SAMPLE.read_bytes())
     write_sources(tmp_path, [server.netloc], source("A", server.url("/a.html")),
                   rate_limit_seconds=0)
-    with run_lock(tmp_path / "data" / "wh.duckdb", command="clubratings run"):
+    with _held_elsewhere(tmp_path / "data" / "wh.duckdb"):  # another process's run
         assert main(["scrape", "--config", str(config)]) == 3
     captured = capsys.readouterr()
     assert captured.out.splitlines()[-1] == "scrape: 1 fetched"
@@ -666,60 +666,34 @@ def test_cli_bad_sources_file_is_one_line(tmp_path: Path,
 
 
 def test_pipeline_scrapes_first_only_when_sources_are_listed(
-        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pipeline flow's body with every task and sub-flow replaced by a recorder (no Prefect
-    engine: the flows themselves are covered by tests/test_pipeline_flow.py); the scrape
-    task's body runs for real against the local server."""
-    import logging
+        server: Server, tmp_path: Path) -> None:
+    """The nightly job's steps (the run core's :meth:`Project.run`, which the pipeline flow
+    runs as tasks and ``clubratings run`` calls directly), recorded by name as they start; the
+    scrape runs for real against the local server and the ingest sees what it fetched."""
+    from flows.core import Project
 
-    from prefect import Flow, Task
-
-    from flows import pipeline as module
-
-    calls: list[str] = []
     cfg = make_cfg(tmp_path)
-    task_body = module.scrape_sources.fn
+    calls: list[str] = []
 
-    def recorder(name: str) -> Callable[..., object]:
-        def record(c: Config, *args: object) -> object:
-            if name == "scrape_sources":
-                calls.append("scrape")
-                return task_body(c)
-            if name == "ingest_inbox":
-                calls.append("ingest " + ",".join(sorted(p.name for p in c.inbox.glob("*.html"))))
-            return []
-        record.recorder = True  # type: ignore[attr-defined]
-        return record
+    def record(name: str, func: Callable[[], object]) -> object:
+        if name == "ingest":
+            calls.append("ingest " + ",".join(sorted(p.name for p in cfg.inbox.glob("*.html"))))
+        elif name == "scrape":
+            calls.append(name)
+        return func()
 
-    class Passthrough:
-        """Stands in for helper modules of the flow (run logs, reports): a call handed one of
-        the recorders calls it with the arguments after it; anything else does nothing."""
-
-        def __getattr__(self, attr: str) -> Callable[..., object]:
-            def call(*args: object, **kw: object) -> object:
-                for i, arg in enumerate(args):
-                    if callable(arg) and getattr(arg, "recorder", False):
-                        return arg(*args[i + 1:])
-                return None
-            return call
-
-    for name, value in list(vars(module).items()):
-        if isinstance(value, Task | Flow) and name != "pipeline":
-            monkeypatch.setattr(module, name, recorder(name))
-        elif name.startswith("_") and name not in ("_scrape", "_steps") and isinstance(
-                value, type(module)):
-            monkeypatch.setattr(module, name, Passthrough())
-    monkeypatch.setattr(module, "get_run_logger", lambda: logging.getLogger("test"))
     server.routes["/a.html"] = Route(JFR_SAMPLE.read_bytes(), etag='"1"')
-
     write_sources(tmp_path, [server.netloc], source("A", server.url("/a.html"), "enabled = false"))
-    module.pipeline.fn(cfg)
+    with Project.open(cfg, command="test") as project:
+        project.run(step=record)
     assert calls == ["ingest "]
     assert server.log == []  # nothing listed: nothing requested
 
     calls.clear()
     write_sources(tmp_path, [server.netloc], source("A", server.url("/a.html")),
                   rate_limit_seconds=0)
-    module.pipeline.fn(cfg)
+    with Project.open(cfg, command="test") as project:
+        summary = project.run(step=record)
     assert calls == ["scrape", f"ingest 127.0.0.1-{server.port}__a.html"]
+    assert [o.status for o in summary["files"]] == ["loaded"]  # type: ignore[attr-defined]
     assert server.paths() == ["/robots.txt", "/a.html"]
