@@ -60,6 +60,14 @@ class PoolConfig:
     abroad: Mapping[str, float | None] = field(default_factory=dict)
     """Organisers whose events are played abroad (§5), with the assumed field rating of their
     events (used with the option ``abroad=assumed``), or none."""
+    min_events: int = 5
+    """``list.min_events``: events (go: games) a player needs to be ranked; fewer: provisional
+    (docs/site.md, "Who is on a list")."""
+    active_days: int = 365
+    """``list.active_days``: a player without an event in this many days up to the end of an
+    edition's period is inactive, listed apart."""
+    max_deviation: float | None = None
+    """``list.max_deviation`` (go): a deviation above this keeps a player provisional."""
     periods: str = "tournament"
     """Go pools: what one rating period is (spec/go-rfg.md "One rating period"): a
     ``tournament``, or the ``month`` / ``quarter`` / ``year`` of the game."""
@@ -136,6 +144,32 @@ def _prefect(run: Mapping[str, Any], where: str) -> str:
     return value
 
 
+def _list_policy(pool: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``list = { min_events = 5, active_days = 365, max_deviation = 120 }`` of a pool."""
+    table = pool.get("list", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: list must be a table, got {table!r}")
+    unknown = sorted(set(table) - {"min_events", "active_days", "max_deviation"})
+    if unknown:
+        raise ConfigError(f"{where}: list: unknown setting(s) {', '.join(unknown)}; known: "
+                          "min_events, active_days, max_deviation")
+    out: dict[str, Any] = {}
+    for key in ("min_events", "active_days"):
+        if key in table:
+            value = table[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"{where}: list.{key} must be a whole number from 0, "
+                                  f"got {value!r}")
+            out[key] = value
+    if "max_deviation" in table:
+        value = table["max_deviation"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise ConfigError(f"{where}: list.max_deviation must be a positive number, "
+                              f"got {value!r}")
+        out["max_deviation"] = float(value)
+    return out
+
+
 def load_config(path: Path | str | None = None) -> Config:
     """Read ``path``, or ``./clubratings.toml`` if it exists, or use the defaults."""
     if path is None:
@@ -183,6 +217,7 @@ def load_config(path: Path | str | None = None) -> Config:
             if "kinds" in pool else (),
             abroad={str(k): (None if v == "" else float(v)) for k, v in abroad.items()},
             periods=_periods(pool, where),
+            **_list_policy(pool, where),
         ))
     identity = data.get("identity", {})
     where = f"{path} [identity]"

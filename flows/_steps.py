@@ -246,7 +246,9 @@ def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
     grade = ratings.grade if pool.game == "go" else None
     optout = read_optout(cfg.root / "optout.txt")
     files = publish_pool(wh, pool.name, cfg.public, grade=grade, hidden=optout)
-    site = SiteSettings(optout=optout, quality=cfg.root / QUALITY_FILE)
+    site = SiteSettings(optout=optout, quality=cfg.root / QUALITY_FILE,
+                        provisional_events=pool.min_events, active_days=pool.active_days,
+                        max_deviation=pool.max_deviation)
     return files + publish_site(wh, pool.name, cfg.public, settings=site, grade=grade)
 
 

@@ -119,9 +119,15 @@ def _csv_bytes(rows: Sequence[ListRow], deviation: bool, deals: bool = False) ->
     for r in rows:
         more = [r.deviation, r.interval, r.grade] if deviation else []
         later = [r.deals, r.vists_per_deal] if deals else []
-        writer.writerow([r.rank, r.player, r.club, r.rating, *more, r.change, r.events,
-                         *later, r.player_id])
+        writer.writerow([r.rank, _cell(r.player), _cell(r.club), r.rating, *more, r.change,
+                         r.events, *later, r.player_id])
     return buf.getvalue().encode("utf-8")
+
+
+def _cell(text: str) -> str:
+    """A text cell as a spreadsheet program will not run it: a leading ``=``, ``+``, ``-``,
+    ``@`` (or tab, carriage return) would make it a formula, so it gets a leading ``'``."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _number(value: float) -> str:

@@ -43,9 +43,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from warehouse import RunRecord, Warehouse, latest_run, run_tables
+from warehouse import RunRecord, Warehouse, latest_run, run_tables, surname_key
 
-from ._lists import ListRow, _slug, _write_if_changed, list_rows
+from ._lists import ListRow, _cell, _slug, _write_if_changed, list_rows
 
 __all__ = [
     "EditionRow",
@@ -59,6 +59,8 @@ __all__ = [
 
 MANIFEST = "editions.json"
 PLAYERS_DIR = "players"
+STANDINGS = ("ranked", "provisional", "inactive")
+"""The three parts of an edition (docs/site.md, "Who is on a list")."""
 STATUSES = ("new", "active", "inactive")
 """``new``: first edition with the player; ``active``: played in the edition's period;
 ``inactive``: rated, but did not play in the period. Provisional is a separate flag."""
@@ -82,7 +84,14 @@ class SiteSettings:
     optout: frozenset[str] = frozenset()
     """Player ids (as text) or exact player names hidden from every public output."""
     provisional_events: int = 5
-    """A player with fewer events than this in the run's editions so far is provisional."""
+    """``M``: a player with fewer events (go: games) than this in the run so far is
+    provisional, listed apart and not ranked."""
+    active_days: int = 365
+    """A player who has not played in this many days up to the end of an edition's period is
+    inactive: listed apart and not ranked."""
+    max_deviation: float | None = None
+    """Go: a player whose rating deviation is above this is provisional however many games
+    they played (none: the number of games alone decides)."""
     movers: int = 10
     quality: Path | None = None
     """The latest evaluation of the schemes against simulated truth (``clubratings evaluate
@@ -94,14 +103,16 @@ class SiteSettings:
 class EditionRow:
     """One player of one edition, as the site shows it."""
 
-    rank: int
+    rank: int | None
+    """Rank among the ranked players of the edition (ties share a rank); None for the
+    provisional and inactive players, who are listed apart."""
     player_id: int
     player: str
     club: str
     rating: str
     rating_value: float
     change: str
-    """Signed change since the previous edition, ``""`` when the player is new."""
+    """Signed change since the player's previous edition, ``""`` when the player is new."""
     change_value: float | None
     events: int
     """Events (go: games) in the edition's period."""
@@ -109,6 +120,14 @@ class EditionRow:
     """Events in the run's editions up to and including this one."""
     status: str
     provisional: bool
+    standing: str = "ranked"
+    """Where the edition lists the player (:data:`STANDINGS`): ``ranked``, ``provisional``
+    (fewer than ``M`` events so far, or go: a deviation above the bound) or ``inactive`` (no
+    event in the last ``active_days`` days)."""
+    last_played: str = ""
+    """The period of the player's last event up to this edition (``""``: none yet)."""
+    sort_name: str = ""
+    """The name as it sorts: surname first, accents folded (:func:`surname_key`)."""
     extra: Mapping[str, str] = field(default_factory=dict)
     """Scheme-specific columns of the list (go: deviation, interval, grade; preferans: deals,
     vists_per_deal)."""
@@ -135,13 +154,27 @@ def edition_rows(
     frame: pd.DataFrame, previous: pd.DataFrame | None, history: Mapping[int, int],
     seen_before: set[int], *, provisional_events: int = 5,
     grade: Callable[[float], str] | None = None, totals: pd.DataFrame | None = None,
+    last_played: Mapping[int, tuple[str, date]] | None = None, period_end: date | None = None,
+    active_days: int = 365, max_deviation: float | None = None,
 ) -> list[EditionRow]:
-    """One edition's rows, ranked as the per-period lists rank them (``list_rows``), with the
-    status (new / active / inactive) and the provisional flag."""
+    """One edition's rows in the order of the per-period lists (``list_rows``: rating, then
+    name), each with its status (new / active / inactive in the period), its standing and,
+    for the ranked players only, the rank among them.
+
+    Standing: ``inactive`` when the player's last event (``last_played``: period and the end
+    of that period) is more than ``active_days`` before ``period_end``, or there is none;
+    otherwise ``provisional`` with fewer than ``provisional_events`` events so far (or, given
+    ``max_deviation``, a deviation above it); otherwise ``ranked``. A player with no event is
+    therefore never ranked."""
     before = {} if previous is None else dict(
         zip(previous["player_id"].astype(int), previous["rating"], strict=True))
     values = dict(zip(frame["player_id"].astype(int), frame["rating"], strict=True))
+    deviations = (dict(zip(frame["player_id"].astype(int), frame["deviation"], strict=True))
+                  if "deviation" in frame else {})
+    played = last_played or {}
     rows = []
+    position = rank = 0
+    last_shown: str | None = None
     for r in list_rows(frame, previous, grade, totals):
         old = before.get(r.player_id)
         value = float(values[r.player_id])
@@ -150,12 +183,30 @@ def edition_rows(
         else:
             status = "active" if r.events > 0 else "inactive"
         total = int(history.get(r.player_id, r.events))
+        last = played.get(r.player_id)
+        deviation = deviations.get(r.player_id)
+        if last is None or (period_end is not None
+                            and (period_end - last[1]).days > active_days):
+            standing = "inactive"
+        elif total < provisional_events or (
+                max_deviation is not None and deviation is not None
+                and not pd.isna(deviation) and float(deviation) > max_deviation):
+            standing = "provisional"
+        else:
+            standing = "ranked"
+        shown_rank = None
+        if standing == "ranked":
+            position += 1
+            if r.rating != last_shown:
+                rank, last_shown = position, r.rating
+            shown_rank = rank
         rows.append(EditionRow(
-            rank=r.rank, player_id=r.player_id, player=r.player, club=r.club, rating=r.rating,
-            rating_value=round(value, 4), change=r.change,
+            rank=shown_rank, player_id=r.player_id, player=r.player, club=r.club,
+            rating=r.rating, rating_value=round(value, 4), change=r.change,
             change_value=None if old is None else round(value - float(old), 4),
             events=r.events, history_events=total, status=status,
-            provisional=total < provisional_events, extra=_extra(r),
+            provisional=total < provisional_events, extra=_extra(r), standing=standing,
+            last_played=last[0] if last else "", sort_name=surname_key(r.player),
         ))
     return rows
 
@@ -296,11 +347,12 @@ def _csv_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["rank", "player_id", "player", "club", "rating", *extra, "change",
-                     "events", "history_events", "status", "provisional"])
+                     "events", "history_events", "last_played", "status", "standing"])
     for r in rows:
-        writer.writerow([r.rank, r.player_id, r.player, r.club, r.rating,
-                         *(r.extra.get(c, "") for c in extra), r.change, r.events,
-                         r.history_events, r.status, "true" if r.provisional else "false"])
+        writer.writerow(["" if r.rank is None else r.rank, r.player_id, _cell(r.player),
+                         _cell(r.club), r.rating, *(r.extra.get(c, "") for c in extra),
+                         r.change, r.events, r.history_events, r.last_played, r.status,
+                         r.standing])
     return buf.getvalue().encode("utf-8")
 
 
@@ -324,8 +376,9 @@ def _parquet_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
                            pa.float64()),
         "events": pa.array([r.events for r in rows], pa.int32()),
         "history_events": pa.array([r.history_events for r in rows], pa.int32()),
+        "last_played": pa.array([r.last_played or None for r in rows], pa.string()),
         "status": pa.array([r.status for r in rows], pa.string()),
-        "provisional": pa.array([r.provisional for r in rows], pa.bool_()),
+        "standing": pa.array([r.standing for r in rows], pa.string()),
     }
     buf = io.BytesIO()
     pq.write_table(pa.table(columns), buf, compression="zstd")
@@ -333,10 +386,12 @@ def _parquet_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
 
 
 def _json_rows(rows: Sequence[EditionRow]) -> list[dict[str, object]]:
-    return [{"rank": r.rank, "id": r.player_id, "player": r.player, "club": r.club,
-             "rating": r.rating_value, "ratingText": r.rating, "change": r.change_value,
-             "changeText": r.change, "events": r.events, "status": r.status,
-             "provisional": r.provisional} for r in rows]
+    """The ranked players, as the list's script filters and sorts them."""
+    return [{"rank": r.rank, "id": r.player_id, "player": r.player, "sortName": r.sort_name,
+             "club": r.club, "rating": r.rating_value, "ratingText": r.rating,
+             "change": r.change_value, "changeText": r.change, "events": r.events,
+             "history": r.history_events, "lastPlayed": r.last_played, "status": r.status}
+            for r in rows if r.standing == "ranked"]
 
 
 def _movers(rows: Sequence[EditionRow], count: int) -> tuple[list[EditionRow], list[EditionRow]]:
@@ -367,31 +422,41 @@ def _editions(
     table: pd.DataFrame, hidden: set[int], settings: SiteSettings,
     grade: Callable[[float], str] | None,
 ) -> list[_Edition]:
+    """The pool's editions: one per period in which somebody played (a period without any
+    event, between two that had some, gets none; the ratings carry over it). Change and
+    "new" are counted against the player's previous edition."""
     starts = table.groupby("period")["period_start"].min()
     periods = sorted(table["period"].unique(), key=lambda p: (starts[p], p))
     shown = table[~table["player_id"].astype(int).isin(hidden)]
     history: dict[int, int] = {}
+    last_played: dict[int, tuple[str, date]] = {}
     seen: set[int] = set()
     previous: pd.DataFrame | None = None
     editions = []
     deals = "deals" in table and bool(table["deals"].notna().any())
     for i, period in enumerate(periods):
+        full = table[table["period"] == period]
+        end = full["period_end"].iloc[0].date()
         frame = shown[shown["period"] == period]
         for pid, events in zip(frame["player_id"].astype(int), frame["events"], strict=True):
             history[pid] = history.get(pid, 0) + int(events)
+            if events > 0:
+                last_played[pid] = (str(period), end)
+        if not (full["events"] > 0).any():
+            continue  # nobody played: no edition
         totals = None
         if deals:  # preferans: deals and vists over the history so far (as _lists does)
             so_far = table[table["period"].isin(periods[: i + 1])]
             totals = so_far.groupby("player_id")[["deals", "vists"]].sum()
         rows = edition_rows(frame, previous, history, seen,
                             provisional_events=settings.provisional_events, grade=grade,
-                            totals=totals)
+                            totals=totals, last_played=last_played, period_end=end,
+                            active_days=settings.active_days,
+                            max_deviation=settings.max_deviation)
         seen.update(r.player_id for r in rows)
-        full = table[table["period"] == period]
         editions.append(_Edition(
-            str(period), _slug(str(period)),
-            full["period_start"].iloc[0].date().isoformat(),
-            full["period_end"].iloc[0].date().isoformat(), rows))
+            str(period), _slug(str(period)), full["period_start"].iloc[0].date().isoformat(),
+            end.isoformat(), rows))
         previous = frame
     return editions
 
@@ -404,14 +469,18 @@ def _edition_pages(
     for i, ed in enumerate(editions):
         extra = sorted({k for r in ed.rows for k in r.extra},
                        key=_EXTRA_ORDER.index)
-        gains, losses = _movers(ed.rows, settings.movers)
+        ranked = [r for r in ed.rows if r.standing == "ranked"]
+        gains, losses = _movers(ranked, settings.movers)
+        by_name = sorted(ed.rows, key=lambda r: (r.sort_name, r.player_id))
         html = _ENV.get_template("edition.html").render(
-            pool=pool, edition=ed, rows=ed.rows, data={"rows": _json_rows(ed.rows)},
+            pool=pool, edition=ed, rows=ranked, data={"rows": _json_rows(ed.rows)},
             scheme=run.scheme, options=options, gains=gains, losses=losses,
             new=[r for r in ed.rows if r.status == "new"],
-            provisional=[r for r in ed.rows if r.provisional],
+            provisional=[r for r in by_name if r.standing == "provisional"],
+            inactive=[r for r in by_name if r.standing == "inactive"],
             provisional_events=settings.provisional_events,
-            clubs=sorted({r.club for r in ed.rows if r.club}),
+            active_days=settings.active_days, max_deviation=settings.max_deviation,
+            clubs=sorted({r.club for r in ranked if r.club}),
             active=sum(1 for r in ed.rows if r.events > 0),
             previous=editions[i - 1] if i > 0 else None,
             next=editions[i + 1] if i + 1 < len(editions) else None,
@@ -546,6 +615,23 @@ def _remove_stale(out: Path, editions: list[_Edition], pages: set[Path]) -> None
             folder.rmdir()
 
 
+_PERIOD_WORDS = {"quarter": "quarter", "month": "month", "year": "year"}
+
+
+def _how_page(pool: str, run: RunRecord, editions: list[_Edition],
+              settings: SiteSettings) -> bytes:
+    """``<pool>/how.html``: how the list is computed and who is on it, in a reader's words."""
+    game = str(run.options.get("pool.game", "bridge"))
+    period = _PERIOD_WORDS.get(str(run.options.get("period", "")),
+                               "tournament" if game == "go" else "period")
+    return _ENV.get_template("how.html").render(
+        pool=pool, game=game, scheme=run.scheme, period=period,
+        latest=editions[-1] if editions else None, min_events=settings.provisional_events,
+        unit="games" if game in ("go", "preferans") else "events",
+        active_days=settings.active_days, max_deviation=settings.max_deviation, root="../",
+    ).encode("utf-8")
+
+
 def _manifest(pool: str, run: RunRecord, editions: list[_Edition]) -> bytes:
     data = {
         "pool": pool, "game": run.options.get("pool.game", ""), "scheme": run.scheme,
@@ -622,4 +708,5 @@ def publish_site(
     pages = _player_pages(wh, pool, run, editions, out, hidden, written)
     _remove_stale(out, editions, pages)
     _write(out / MANIFEST, _manifest(pool, run, editions), written)
+    _write(out / "how.html", _how_page(pool, run, editions, settings), written)
     return written + write_site_index(public, settings.quality)

@@ -37,6 +37,7 @@ the warehouse holds, every page must show it as text."""
 LOADED_AS = "Skripta Testova"
 HIDDEN_NAME = "Hidden Optout"
 TEST_CLUB = "BK Test & Co"
+REGULARS = "KS Sparta"
 
 CLUB_NIGHT = f"""\
 organiser,event,date,kind,scoring,boards,unit,place,score,player,club
@@ -49,6 +50,18 @@ BK Test,Club night,2013-11-14,pairs,MP,24,3,3,48.0,Olga Testowa,{TEST_CLUB}
 BK Test,Club night,2013-11-14,pairs,MP,24,4,4,34.5,Ivan Testov,{TEST_CLUB}
 BK Test,Club night,2013-11-14,pairs,MP,24,4,4,34.5,Petr Testov,{TEST_CLUB}
 """
+
+OLD_NIGHT = """\
+organiser,event,date,kind,scoring,boards,unit,place,score,player,club
+BK Test,Spring night,2012-05-10,pairs,MP,24,1,1,60.1,Stefan Dawny,BK Test
+BK Test,Spring night,2012-05-10,pairs,MP,24,1,1,60.1,Olga Dawna,BK Test
+BK Test,Spring night,2012-05-10,pairs,MP,24,2,2,52.0,Jan Dawny,BK Test
+BK Test,Spring night,2012-05-10,pairs,MP,24,2,2,52.0,Ewa Dawna,BK Test
+BK Test,Spring night,2012-05-10,pairs,MP,24,3,3,38.0,Piotr Dawny,BK Test
+BK Test,Spring night,2012-05-10,pairs,MP,24,3,3,38.0,Anna Dawna,BK Test
+"""
+"""A club night more than a year before the rest: its players are inactive in 2013, and the
+quarters between (nobody played) get no edition."""
 
 CONFIG = """\
 [paths]
@@ -75,6 +88,7 @@ def build_site_project(root: Path, *, go: bool = True) -> Path:
     (root / "fixtures" / "site").mkdir(parents=True)
     shutil.copytree(FIXTURES / "club_season", root / "fixtures" / "club_season")
     (root / "fixtures" / "site" / "club-night.csv").write_text(CLUB_NIGHT, encoding="utf-8")
+    (root / "fixtures" / "site" / "old-night.csv").write_text(OLD_NIGHT, encoding="utf-8")
     if go:
         shutil.copytree(FIXTURES / "opengotha", root / "fixtures" / "opengotha")
     (root / "clubratings.toml").write_text(CONFIG + (GO_POOL if go else ""), encoding="utf-8")
@@ -85,6 +99,10 @@ def build_site_project(root: Path, *, go: bool = True) -> Path:
         assert ingest_path(cfg, path, from_inbox).status == "loaded", path
     with open_warehouse(cfg.warehouse) as wh:
         wh.con.execute("UPDATE players SET name = ? WHERE name = ?", [SCRIPT_NAME, LOADED_AS])
+        # five regulars get their club from a member register (the season's files name none)
+        wh.con.execute(
+            "UPDATE players SET club = ? WHERE player_id IN (SELECT player_id FROM unit_members "
+            "GROUP BY player_id HAVING count(*) >= 8 ORDER BY player_id LIMIT 5)", [REGULARS])
         for pool in cfg.pools:
             rate_pool(wh, pool)
             publish(wh, cfg, pool)
@@ -122,7 +140,9 @@ def test_index_lists_every_pool_with_editions_newest_first(public: Path) -> None
     assert [h.text for h in soup.select("section.pool h2")] == ["bridge", "go"]
     bridge, go = soup.select("section.pool ul.editions")
     links = [a["href"] for a in bridge.select("li > a:first-child")]
-    assert links == ["bridge/2013Q4/index.html", "bridge/2013Q3/index.html"]
+    # no edition for the quarters between 2012Q2 and 2013Q3: nobody played in them
+    assert links == ["bridge/2013Q4/index.html", "bridge/2013Q3/index.html",
+                     "bridge/2012Q2/index.html"]
     assert [a["href"] for a in go.select("li > a:first-child")] == [
         "go/2024-03-16-Bratislava-Spring-Open-2024/index.html",
         "go/2017-02-11-Test-Participation-et-Licence-FFG/index.html",
@@ -131,7 +151,9 @@ def test_index_lists_every_pool_with_editions_newest_first(public: Path) -> None
         assert (public / href).is_file(), href
     manifest = json.loads((public / "bridge" / "editions.json").read_text(encoding="utf-8"))
     assert [(e["period"], e["start"], e["end"]) for e in manifest["editions"]] == [
-        ("2013Q3", "2013-07-01", "2013-09-30"), ("2013Q4", "2013-10-01", "2013-12-31")]
+        ("2012Q2", "2012-04-01", "2012-06-30"), ("2013Q3", "2013-07-01", "2013-09-30"),
+        ("2013Q4", "2013-10-01", "2013-12-31")]
+    assert not (public / "bridge" / "2012Q3").exists()
     assert (public / "site.js").read_bytes() == (
         Path(__file__).parents[1] / "publishing" / "templates" / "site" / "site.js").read_bytes()
 
@@ -140,15 +162,15 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
     folder = public / "bridge" / "2013Q4"
     rows = _csv(folder / "list.csv")
     assert list(rows[0]) == ["rank", "player_id", "player", "club", "rating", "change",
-                             "events", "history_events", "status", "provisional"]
+                             "events", "history_events", "last_played", "status", "standing"]
     table = pq.read_table(folder / "list.parquet")
     assert [str(t) for t in table.schema.types] == [
         "int32", "int64", "string", "string", "double", "double", "int32", "int32", "string",
-        "bool"]
+        "string", "string"]
     frame = table.to_pandas()
     assert len(frame) == len(rows) > 40
     for rec, row in zip(frame.itertuples(index=False), rows, strict=True):
-        assert rec.rank == int(row["rank"])
+        assert (pd.isna(rec.rank) and row["rank"] == "") or rec.rank == int(row["rank"])
         assert rec.player_id == int(row["player_id"])
         assert rec.player == row["player"]
         assert rec.club == row["club"]
@@ -156,53 +178,86 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
         assert (pd.isna(rec.change) and row["change"] == "") or rec.change == float(row["change"])
         assert rec.events == int(row["events"])
         assert rec.history_events == int(row["history_events"])
+        assert (rec.last_played or "") == row["last_played"]
         assert rec.status == row["status"]
-        assert rec.provisional == (row["provisional"] == "true")
+        assert rec.standing == row["standing"]
     ratings = [float(r["rating"]) for r in rows]
     assert ratings == sorted(ratings, reverse=True)
-    # the HTML table carries the same rows in the same order, and the same data as JSON
+    # the HTML table carries the ranked rows in the same order, and the same data as JSON
+    ranked = [r for r in rows if r["standing"] == "ranked"]
     soup = _soup(folder / "index.html")
     body = soup.select("#list tbody tr")
-    assert len(body) == len(rows)
-    for tr, row in zip(body, rows, strict=True):
+    assert len(body) == len(ranked) > 10
+    for tr, row in zip(body, ranked, strict=True):
         cells = [td.get_text(" ", strip=True) for td in tr.select("td")]
-        name = row["player"] + (" P" if row["provisional"] == "true" else "")
+        name = row["player"] + (" new" if row["status"] == "new" else "")
         assert cells == [row["rank"], name, row["club"], row["rating"], row["change"],
-                         row["events"], row["status"]]
+                         row["events"], row["last_played"]]
         assert tr.select_one("a")["href"] == f"../players/{row['player_id']}.html"
     data = json.loads(soup.select_one("script#list-data").string)["rows"]
     assert [(d["id"], d["player"], d["ratingText"], d["changeText"], d["status"])
             for d in data] == [(int(r["player_id"]), r["player"], r["rating"], r["change"],
-                                r["status"]) for r in rows]
+                                r["status"]) for r in ranked]
 
 
-def test_status_new_players_and_provisional(public: Path) -> None:
+def test_who_is_ranked_provisional_or_inactive(public: Path) -> None:
+    """Ranked: at least M = 5 events so far and one in the last 365 days; ranks count only
+    them (1, 2, 2, 4 on equal shown ratings); the others are listed apart by surname."""
     q3 = _csv(public / "bridge" / "2013Q3" / "list.csv")
     q4 = _csv(public / "bridge" / "2013Q4" / "list.csv")
     in_q3 = {r["player_id"] for r in q3}
-    assert {r["status"] for r in q3} == {"new"}
     for row in q4:
         expected = ("new" if row["player_id"] not in in_q3
                     else "active" if int(row["events"]) > 0 else "inactive")
         assert row["status"] == expected, row
-        assert (row["provisional"] == "true") == (int(row["history_events"]) < 5), row
+        old = row["last_played"] == "2012Q2"
+        standing = ("inactive" if old else "provisional" if int(row["history_events"]) < 5
+                    else "ranked")
+        assert row["standing"] == standing, row
+        assert (row["rank"] != "") == (standing == "ranked"), row
         before = next((r for r in q3 if r["player_id"] == row["player_id"]), None)
         earlier = 0 if before is None else int(before["history_events"])
         assert int(row["history_events"]) == earlier + int(row["events"])
+    ranked = [r for r in q4 if r["standing"] == "ranked"]
+    assert all(int(r["history_events"]) >= 5 for r in ranked)  # nobody with fewer than M
+    ranks, position, last = [], 0, None
+    for r in ranked:
+        position += 1
+        ranks.append(position if r["rating"] != last else ranks[-1])
+        last = r["rating"]
+    assert [int(r["rank"]) for r in ranked] == ranks and ranks[0] == 1
+    inactive = [r for r in q4 if r["standing"] == "inactive"]
+    assert {r["player"] for r in inactive} == {
+        "Stefan Dawny", "Olga Dawna", "Jan Dawny", "Ewa Dawna", "Piotr Dawny", "Anna Dawna"}
     new_q4 = [r for r in q4 if r["status"] == "new"]
     assert {r["player"] for r in new_q4} >= {SCRIPT_NAME, "Zuzana Testova", "Marek Testovy"}
     soup = _soup(public / "bridge" / "2013Q4" / "index.html")
     assert [a.text for a in soup.select("#new-players a")] == [r["player"] for r in new_q4]
-    provisional = [r["player"] for r in q4 if r["provisional"] == "true"]
-    assert provisional and len(provisional) < len(q4)
-    assert [a.text for a in soup.select("#provisional-players a")] == provisional
-    assert [tr.select_one("a").text for tr in soup.select("#list tbody tr")
-            if tr.select_one(".flag")] == provisional
+    by_surname = ["Anna Dawna", "Ewa Dawna", "Olga Dawna", "Jan Dawny", "Piotr Dawny",
+                  "Stefan Dawny"]
+    assert [a.text for a in soup.select("#inactive-players a")] == by_surname
+    provisional = [r["player"] for r in q4 if r["standing"] == "provisional"]
+    shown = [a.text for a in soup.select("#provisional-players a")]
+    assert sorted(shown) == sorted(provisional) and len(provisional) < len(q4)
+    assert "Zuzana Testova" in shown and SCRIPT_NAME in shown
+    # the 2012 players' first edition: everybody new, nobody with five events yet
+    first = _csv(public / "bridge" / "2012Q2" / "list.csv")
+    assert {r["standing"] for r in first} == {"provisional"}
+    assert not (public / "bridge" / "how.html").read_text(encoding="utf-8").count("spec/")
+
+
+def test_surname_key_reads_both_name_orders() -> None:
+    from warehouse import surname_key
+
+    assert surname_key("Ján Novák") == "novak jan"
+    assert surname_key("NOVÁK Ján") == "novak jan"
+    assert surname_key("Anna Maria Nowak-Kowalska") == "nowak-kowalska anna maria"
+    assert surname_key("") == ""
 
 
 def test_movers_are_the_largest_gains_and_losses(public: Path) -> None:
     q4 = _csv(public / "bridge" / "2013Q4" / "list.csv")
-    changed = [r for r in q4 if r["change"] not in ("", "0.0")]
+    changed = [r for r in q4 if r["change"] not in ("", "0.0") and r["standing"] == "ranked"]
     gains = sorted((r for r in changed if float(r["change"]) > 0),
                    key=lambda r: (-float(r["change"]), r["player"]))[:10]
     losses = sorted((r for r in changed if float(r["change"]) < 0),
@@ -221,7 +276,7 @@ def test_go_edition_has_deviation_and_grade_columns(public: Path) -> None:
     folder = public / "go" / "2024-03-16-Bratislava-Spring-Open-2024"
     header = (folder / "list.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header == ("rank,player_id,player,club,rating,deviation,interval,grade,change,"
-                      "events,history_events,status,provisional")
+                      "events,history_events,last_played,status,standing")
     table = pq.read_table(folder / "list.parquet")
     assert str(table.schema.field("deviation").type) == "double"
     assert str(table.schema.field("grade").type) == "string"
@@ -243,7 +298,7 @@ def test_names_are_escaped_in_every_page(public: Path) -> None:
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
         assert "BK Test &amp; Co" in html and "BK Test & Co" not in html
     data = (public / "bridge" / "2013Q4" / "index.html").read_text(encoding="utf-8")
-    assert "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e" in data  # inside the JSON
+    assert "<script>alert" not in data  # in the list of provisional players, as text
     player = _soup(public / "bridge" / "players" / f"{pid}.html")
     assert player.select_one("h1").text == SCRIPT_NAME
     assert [s.get("src") for s in player.select("script")] == []  # no script on player pages
@@ -261,8 +316,9 @@ def test_opted_out_player_appears_in_no_site_output(public: Path) -> None:
     assert not (public / "bridge" / "players" / f"{hidden}.html").exists()
     q4 = _csv(public / "bridge" / "2013Q4" / "list.csv")
     assert str(hidden) not in {r["player_id"] for r in q4}
-    for row in q4:  # ranks counted among the players shown: no gap where the hidden one was
-        higher = sum(float(r["rating"]) > float(row["rating"]) for r in q4)
+    ranked = [r for r in q4 if r["standing"] == "ranked"]
+    for row in ranked:  # ranks counted among the players shown: no gap where one was hidden
+        higher = sum(float(r["rating"]) > float(row["rating"]) for r in ranked)
         assert int(row["rank"]) == 1 + higher
     # the partner of the hidden player lists no partner; the warehouse still rates both
     partner = _player_id(public, "Marek Testovy")
@@ -293,7 +349,7 @@ def test_player_page_history_chart_events_and_partners(public: Path) -> None:
                for tr in soup.select("#history tbody tr")]
     row = q4[str(pid)]
     assert history == [["2013Q4", row["rank"], row["rating"], "", row["events"],
-                        "new, provisional"]]
+                        "provisional, new"]]
     polyline = soup.select_one("svg#chart polyline")
     assert polyline is not None and len(polyline["points"].split()) == 2  # one point: a dash
     assert [c.select_one("title").text for c in soup.select("svg#chart circle")] == [
@@ -388,3 +444,24 @@ def test_second_publish_rewrites_nothing_and_opt_out_removes_pages(
     assert not (public / "bridge" / "2013Q2").exists()
     assert sorted(os.listdir(public / "bridge" / "2013Q4")) == [
         "index.html", "list.csv", "list.parquet"]
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_written_as_text() -> None:
+    from publishing._lists import _cell
+
+    assert [_cell(t) for t in ("=HYPERLINK(\"x\")", "@SUM(1+1)", "+48 600", "-1", "Anna")] == [
+        "'=HYPERLINK(\"x\")", "'@SUM(1+1)", "'+48 600", "'-1", "Anna"]
+
+
+def test_list_policy_is_read_from_the_pool_and_checked(tmp_path: Path) -> None:
+    from flows._config import ConfigError
+
+    path = tmp_path / "clubratings.toml"
+    path.write_text(CONFIG + 'list = { min_events = 3, active_days = 730 }\n' + GO_POOL +
+                    'list = { max_deviation = 150 }\n', encoding="utf-8")
+    bridge, go = load_config(path).pools
+    assert (bridge.min_events, bridge.active_days, bridge.max_deviation) == (3, 730, None)
+    assert (go.min_events, go.active_days, go.max_deviation) == (5, 365, 150.0)
+    path.write_text(CONFIG + 'list = { min_event = 3 }\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="unknown setting.*min_event"):
+        load_config(path)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_site import SCRIPT_NAME, TEST_CLUB, build_site_project
+from .test_site import SCRIPT_NAME, build_site_project
 
 CHROMIUM = Path(os.environ.get("CLUBRATINGS_CHROMIUM", "/usr/bin/chromium"))
 REQUIRED = os.environ.get("CLUBRATINGS_REQUIRE_BROWSER", "") not in ("", "0")
@@ -106,48 +106,86 @@ def test_filter_by_club_then_sort_by_rating(page: object, site: str) -> None:
     _latest_edition(page, site)
     rows = page.locator("#list tbody tr")  # type: ignore[attr-defined]
     total = rows.count()
-    assert total > 40
+    assert total > 10
     assert page.locator("#row-count").text_content() == f"{total} of {total} players"  # type: ignore[attr-defined]
 
-    page.select_option("#filter-club", label=TEST_CLUB)  # type: ignore[attr-defined]
     clubs = _column(page, 3)
-    assert clubs == [TEST_CLUB] * 7  # the club night's players, less the one who opted out
-    assert page.locator("#row-count").text_content() == f"7 of {total} players"  # type: ignore[attr-defined]
+    club = max((c for c in set(clubs) if c), key=lambda c: (clubs.count(c), c))
+    page.select_option("#filter-club", label=club)  # type: ignore[attr-defined]
+    assert _column(page, 3) == [club] * clubs.count(club)
+    assert page.locator("#row-count").text_content() == (  # type: ignore[attr-defined]
+        f"{clubs.count(club)} of {total} players")
 
     sort_rating = page.locator("th[data-key=rating] button")  # type: ignore[attr-defined]
+    page.select_option("#filter-club", value="")  # type: ignore[attr-defined]
     sort_rating.click()
     ratings = [float(x) for x in _column(page, 4)]
-    assert ratings[0] == max(ratings)
     assert ratings == sorted(ratings, reverse=True)
     assert page.locator("th[data-key=rating]").get_attribute("aria-sort") == "descending"  # type: ignore[attr-defined]
     sort_rating.click()  # again: lowest first
     assert [float(x) for x in _column(page, 4)] == sorted(ratings)
-    assert float(_column(page, 4)[0]) < max(ratings)
     page.locator("th[data-key=club] button").click()  # type: ignore[attr-defined]
     assert page.locator("th[data-key=club]").get_attribute("aria-sort") == "ascending"  # type: ignore[attr-defined]
     sort_rating.click()  # from another column, a number column starts from the largest
-    ratings = [float(x) for x in _column(page, 4)]
-    assert ratings[0] == max(ratings)
-    assert ratings == sorted(ratings, reverse=True)
+    assert [float(x) for x in _column(page, 4)] == sorted(ratings, reverse=True)
 
-    page.select_option("#filter-club", value="")  # type: ignore[attr-defined]
-    page.fill("#filter-name", "TESTOV ")  # type: ignore[attr-defined]
     names = page.locator("#list tbody tr td:nth-child(2) a").all_text_contents()  # type: ignore[attr-defined]
-    assert sorted(names) == ["Ivan Testov", "Marek Testovy", "Petr Testov", "Zuzana Testova"]
+    surname = names[0].split()[-1]
+    page.fill("#filter-name", surname.upper())  # type: ignore[attr-defined]
+    shown = page.locator("#list tbody tr td:nth-child(2) a").all_text_contents()  # type: ignore[attr-defined]
+    assert names[0] in shown and all(surname.lower() in n.lower() for n in shown)
     page.fill("#filter-name", "")  # type: ignore[attr-defined]
     page.select_option("#filter-status", "new")  # type: ignore[attr-defined]
-    assert set(_column(page, 7)) == {"new"}
     assert rows.count() < total
+    assert page.locator("#list tbody tr .flag").count() == rows.count()  # type: ignore[attr-defined]
+
+
+def test_player_column_sorts_by_surname(page: object, site: str) -> None:
+    from warehouse import surname_key
+
+    _latest_edition(page, site)
+    page.locator("th[data-key=sortName] button").click()  # type: ignore[attr-defined]
+    names = page.locator("#list tbody tr td:nth-child(2) a").all_text_contents()  # type: ignore[attr-defined]
+    assert len(names) > 10
+    assert names == sorted(names, key=surname_key)
+    assert names != sorted(names)  # not by first name
+
+
+def test_ranked_provisional_and_inactive_sections(page: object, site: str) -> None:
+    _latest_edition(page, site)
+    for heading in ("Ranked", "Provisional players", "Inactive players"):
+        assert page.get_by_role("heading", name=heading, exact=True).is_visible()  # type: ignore[attr-defined]
+    ranks = [int(x) for x in _column(page, 1)]
+    assert ranks[0] == 1 and ranks == sorted(ranks)
+    inactive = page.locator("#inactive-players tbody a").all_text_contents()  # type: ignore[attr-defined]
+    assert inactive[0] == "Anna Dawna" and len(inactive) == 6
+    provisional = page.locator("#provisional-players tbody a").all_text_contents()  # type: ignore[attr-defined]
+    ranked = page.locator("#list tbody a").all_text_contents()  # type: ignore[attr-defined]
+    assert "Zuzana Testova" in provisional and not set(provisional) & set(ranked)
+    page.get_by_role("link", name="How this list is computed").click()  # type: ignore[attr-defined]
+    page.wait_for_url("**/bridge/how.html")  # type: ignore[attr-defined]
+    assert "at least 5 events" in page.locator("body").text_content()  # type: ignore[attr-defined]
+
+
+def test_a_phone_sized_window_needs_no_sideways_scrolling(browser: object, site: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    page = context.new_page()
+    try:
+        for path in ("index.html", "bridge/2013Q4/index.html", "bridge/how.html"):
+            page.goto(site + path)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (path, width)
+            assert page.locator("h1").is_visible()
+    finally:
+        context.close()
 
 
 def test_script_named_player_renders_as_text(page: object, site: str) -> None:
     _latest_edition(page, site)
-    page.select_option("#filter-club", label=TEST_CLUB)  # type: ignore[attr-defined]
     link = page.get_by_role("link", name=SCRIPT_NAME, exact=True).first  # type: ignore[attr-defined]
-    assert link.is_visible()
+    assert link.is_visible()  # among the provisional players
     assert link.text_content() == SCRIPT_NAME
-    # the table the script renders holds no element made from a name
-    assert page.locator("#list tbody script").count() == 0  # type: ignore[attr-defined]
+    assert page.locator("#list tbody script, #provisional-players script").count() == 0  # type: ignore[attr-defined]
 
     link.click()
     page.wait_for_url("**/bridge/players/*.html")  # type: ignore[attr-defined]

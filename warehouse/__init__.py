@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         PlayerId,
         Resolution,
         club_key,
+        surname_key,
         name_key,
     )
 
@@ -51,6 +52,7 @@ _WHERE = {
     "Warehouse": "_db",
     "WarehouseError": "_errors",
     "club_key": "identity",
+    "surname_key": "identity",
     "file_sha256": "_load",
     "find_run": "_runs",
     "frame_sha256": "_runs",

@@ -62,6 +62,7 @@ __all__ = [
     "ReviewEntry",
     "club_key",
     "name_key",
+    "surname_key",
 ]
 
 PlayerId: TypeAlias = int
@@ -569,3 +570,15 @@ class IdentityResolver:
             if ck:
                 activity.setdefault((ck, week[0], week[1]), set()).update(ids)
 
+
+def surname_key(name: str) -> str:
+    """How a name sorts in a list: surname first, accents and case folded. The surname is a
+    word written in capitals (``NOVÁK Ján``), else the last word (``Ján Novák``)."""
+    words = name.split()
+    if not words:
+        return ""
+    capitals = [i for i, w in enumerate(words)
+                if len(w) > 1 and w.isupper() and not all(x.isupper() for x in words)]
+    at = capitals[0] if capitals else len(words) - 1
+    ordered = [words[at], *words[:at], *words[at + 1:]]
+    return fold(" ".join(ordered))

@@ -1,6 +1,6 @@
-// Filter and sort of an edition's list, in plain JavaScript. The list's data comes from the
-// <script type="application/json" id="list-data"> element; names and clubs are written with
-// textContent only, never as HTML.
+// Filter and sort of an edition's ranked list, in plain JavaScript. The list's data comes from
+// the <script type="application/json" id="list-data"> element; names and clubs are written
+// with textContent only, never as HTML. "Player" sorts by surname (sortName, accents folded).
 "use strict";
 (function () {
   var source = document.getElementById("list-data");
@@ -35,20 +35,20 @@
     link.href = "../players/" + Number(row.id) + ".html";
     link.textContent = row.player;
     td.appendChild(link);
-    if (row.provisional) {
+    if (row.status === "new") {
       var flag = document.createElement("span");
       flag.className = "flag";
-      flag.title = "provisional";
-      flag.textContent = "P";
+      flag.title = "first edition with this player";
+      flag.textContent = "new";
       td.appendChild(document.createTextNode(" "));
       td.appendChild(flag);
     }
-    cell(tr, row.club, "");
+    cell(tr, row.club, "wide");
     cell(tr, row.ratingText, "num");
     var change = row.changeText;
     cell(tr, change, "num" + (change.charAt(0) === "+" ? " up" : change.charAt(0) === "-" ? " down" : ""));
     cell(tr, String(row.events), "num");
-    cell(tr, row.status, "");
+    cell(tr, row.lastPlayed, "wide");
     return tr;
   }
 
@@ -68,8 +68,7 @@
 
   function keep(row) {
     if (club.value && row.club !== club.value) { return false; }
-    if (status.value === "provisional") { if (!row.provisional) { return false; } }
-    else if (status.value && row.status !== status.value) { return false; }
+    if (status.value && row.status !== status.value) { return false; }
     var wanted = fold(name.value.trim());
     return !wanted || fold(row.player).indexOf(wanted) >= 0;
   }
