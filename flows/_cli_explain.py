@@ -171,25 +171,79 @@ def explanation_json(ex: Any) -> dict[str, Any]:
     }
 
 
+# --- go and preferans: game by game -------------------------------------------------------------
+
+def format_games(gx: Any) -> list[str]:
+    """The lines ``clubratings explain`` prints for a go or preferans player
+    (:class:`warehouse.explain.GameExplanation`): every game with the expected result, the
+    actual one and the change it brought, and a footer comparing their sum with the change."""
+    change = gx.rating - gx.rating_before
+    lines = [f"player {gx.player_id} {gx.name}, pool {gx.pool}, rating run {gx.run_id} "
+             f"({gx.scheme}), period {gx.period}",
+             f"rating {gx.rating_before:.1f} -> {gx.rating:.1f} ({change:+.1f})", ""]
+    if gx.game == "go":
+        results = {1.0: "win", 0.0: "loss", 0.5: "jigo"}
+        rows = [[str(r.opponent), "black" if r.colour == "b" else "white", str(int(r.handicap)),
+                 _num(r.expected, ".2f"), results.get(float(r.result), _num(r.result, ".1f")),
+                 _num(r.change, "+.1f")] for r in gx.rows.itertuples(index=False)]
+        lines += _table(["opponent", "colour", "handicap", "expected", "result", "change"],
+                        rows, {0, 1, 4})
+    else:
+        rows = [[str(r.date)[:10], str(r.game), str(int(r.segment)), str(int(r.deals)),
+                 _num(r.table_rating, ".1f"), _num(r.vists, "+.1f"), _num(r.change, "+.1f")]
+                for r in gx.rows.itertuples(index=False)]
+        lines += _table(["date", "game", "segment", "deals", "table rating", "vists",
+                         "change"], rows, {0, 1})
+        lines.append("")
+        lines.append("table rating: the mean rating of the players at the table, what the "
+                     "vists are measured against")
+    total = float(gx.rows["change"].sum()) if "change" in gx.rows and len(gx.rows) else 0.0
+    if not math.isnan(total) and gx.rows["change"].notna().all():
+        lines.append(f"sum of the games' changes {total:+.1f}; the rating moved {change:+.1f}"
+                     + ("" if abs(total - change) < 0.05 else
+                        " (the rest: the first rating of a newcomer, or the period's "
+                        "adjustments; docs/rules)"))
+    return lines
+
+
+def _games_json(gx: Any) -> dict[str, object]:
+    return {"player_id": gx.player_id, "name": gx.name, "pool": gx.pool, "run_id": gx.run_id,
+            "scheme": gx.scheme, "period": gx.period, "periods": list(gx.periods),
+            "rating_before": gx.rating_before, "rating": gx.rating,
+            "games": _records(gx.rows)}
+
+
 # --- the command ---------------------------------------------------------------------------------
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from warehouse import latest_run, open_warehouse
     from warehouse.explain import (
         ExplainError,
+        explain_games,
         explain_player,
         find_player,
         partners,
         player_name,
+        pool_of,
     )
 
     from .cli import _fail, _load_config
 
     cfg = _load_config(args.config)
-    pool = args.pool or (cfg.pools[0].name if cfg.pools else "bridge")
+    pools = [p.name for p in cfg.pools]
+    games = {p.name: p.game for p in cfg.pools}
     with open_warehouse(cfg.warehouse) as wh:
         try:
             player = find_player(wh, args.player)
+            # the pool asked for, else the first whose list rated the player
+            pool = args.pool or pool_of(wh, player, pools) or (pools[0] if pools else "bridge")
+            if games.get(pool) in ("go", "preferans") and not args.partners:
+                gx = explain_games(wh, player, pool=pool, period=args.period)
+                if args.json:
+                    print(json.dumps(_games_json(gx), ensure_ascii=False, indent=2))
+                else:
+                    print("\n".join(format_games(gx)))
+                return 0
             if args.partners:
                 frame = partners(wh, player, pool=pool)
                 run = latest_run(wh, pool)
@@ -215,16 +269,21 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def add_explain_commands(sub: Any, config: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "explain", parents=[config],
-        help="explain a player's rating: every event of a period and its share of the change",
-        description="For one player and one rating period of the pool's latest run: place, n, "
-        "r, field and partner factors, weight, normalisation, r' and the share of the change "
-        "of every event (spec/bridge-belo.md §13). PLAYER is a player id or a name.",
+        help="explain a player's rating: every event or game of a period and what it changed",
+        description="For one player and one rating period of the pool's latest run. Bridge: "
+        "place, n, r, field and partner factors, weight, normalisation, r' and the share of "
+        "the change of every event (spec/bridge-belo.md §13). Go: every game with the "
+        "opponent, colour, handicap, expected and actual result and the change. Preferans: "
+        "every game segment with the table's mean rating, the vists and the change. PLAYER "
+        "is a player id or a name (accents and word order ignored, a surname alone when "
+        "only one player has it).",
     )
     p.add_argument("player", metavar="PLAYER", help="player id or name")
     p.add_argument("--period", metavar="PERIOD",
                    help="e.g. 2013Q4 (default: the player's latest period with events)")
     p.add_argument("--pool", metavar="NAME",
-                   help="rating list (default: the first pool of the configuration)")
+                   help="rating list (default: the first pool of the configuration whose "
+                   "list rated the player)")
     p.add_argument("--partners", action="store_true",
                    help="the partners view instead: counted events together and mean r' per "
                    "partner over all periods of the run")

@@ -1,4 +1,5 @@
-"""``clubratings files``: the loaded files; withdraw one (take it back) or undo that.
+"""``clubratings files``: the loaded files; withdraw one (take it back) or undo that; release
+one held for its dates.
 
 ``withdraw`` and ``restore`` change what the next run rates, so they take the run lock like
 ``ingest``; ``list`` and ``show`` only read. The rules are warehouse/files.py's.
@@ -15,13 +16,13 @@ __all__ = ["add_files_commands"]
 def cmd_files(args: argparse.Namespace) -> int:
     from warehouse import open_warehouse
     from warehouse.files import (
-        file_details, find_file, list_files, restore_file, withdraw_file,
+        file_details, find_file, list_files, release_file, restore_file, withdraw_file,
     )
 
     from .cli import _fail, _load_config
 
     cfg = _load_config(args.config)
-    if args.action in ("show", "withdraw", "restore") and not args.file:
+    if args.action in ("show", "withdraw", "restore", "release") and not args.file:
         _fail(f"files {args.action} needs a FILE (its id, SHA-256 or file name)")
     with open_warehouse(cfg.warehouse) as wh:
         if args.action == "list":
@@ -37,6 +38,12 @@ def cmd_files(args: argparse.Namespace) -> int:
             print(f"file {file_id} withdrawn ({w.reason}): its events leave every later list; "
                   f"clubratings recompute && clubratings publish to update the lists; "
                   f"clubratings files restore {file_id} undoes it")
+            return 0
+        if args.action == "release":
+            why = release_file(wh, file_id)
+            print(f"file {file_id} released (it was held: {why}): its events are rated from "
+                  "the next run; clubratings recompute && clubratings publish to update the "
+                  "lists now")
             return 0
         if args.action == "restore":
             restore_file(wh, file_id)
@@ -69,10 +76,11 @@ def add_files_commands(sub: Any, config: argparse.ArgumentParser,
         description="list: every loaded file with its status; show FILE: its events, the "
         "corrections it brought and its withdrawals; withdraw FILE: take a loaded file back (its "
         "events leave every later list, with an audit row; the same bytes dropped again are "
-        "refused); restore FILE: undo the withdrawal. FILE is an id, a SHA-256 (or 6+ leading "
-        "characters) or a file name.",
+        "refused); restore FILE: undo the withdrawal; release FILE: confirm a file held for its "
+        "dates (an event in the future, or years away from the rest), so its events are rated. "
+        "FILE is an id, a SHA-256 (or 6+ leading characters) or a file name.",
     )
-    p.add_argument("action", choices=("list", "show", "withdraw", "restore"))
+    p.add_argument("action", choices=("list", "show", "withdraw", "restore", "release"))
     p.add_argument("file", nargs="?", metavar="FILE")
     p.add_argument("--reason", help="withdraw: why, kept in the audit row")
     p.set_defaults(func=_dispatch)
@@ -80,6 +88,6 @@ def add_files_commands(sub: Any, config: argparse.ArgumentParser,
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.action in ("withdraw", "restore"):
+    if args.action in ("withdraw", "restore", "release"):
         return int(_dispatch.locked(args))  # type: ignore[attr-defined]
     return cmd_files(args)

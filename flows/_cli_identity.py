@@ -162,21 +162,37 @@ def _interactive(cfg: Any, wh: Any, items: list[dict[str, Any]],
 # --- players, register, decisions --------------------------------------------------------------
 
 def cmd_players(args: argparse.Namespace) -> int:
+    from warehouse.explain import ExplainError, find_player
     from warehouse.review import merge_players, split_player
+
+    from .cli import _fail
 
     cfg, wh = _warehouse(args)
     with wh:
+        def resolve(text: str) -> int:  # an id as given, or a name (accents, order ignored)
+            return int(text) if text.strip().isdigit() else find_player(wh, text)
+
+        try:
+            if args.action == "split" and not args.player.strip().isdigit():
+                _fail("players split needs the id of the player merged away "
+                      "(clubratings players show NAME lists it)")
+            player = resolve(args.player)
+            into = resolve(args.into) if args.into is not None else None
+        except ExplainError as exc:
+            _fail(str(exc))
         if args.action == "merge":
-            d = merge_players(wh, args.player, args.into, note=args.note or "")
-            print(f"player {args.player} merged into {args.into} (decision {d.decision_id}); "
+            if into is None:
+                _fail("players merge needs --into PLAYER")
+            d = merge_players(wh, player, into, note=args.note or "")
+            print(f"player {player} merged into {into} (decision {d.decision_id}); "
                   "the next recompute counts their results together")
             _export(cfg, wh)
         elif args.action == "split":
-            d = split_player(wh, args.player, note=args.note or "")
-            print(f"player {args.player} split off again (decision {d.decision_id})")
+            d = split_player(wh, player, note=args.note or "")
+            print(f"player {player} split off again (decision {d.decision_id})")
             _export(cfg, wh)
         else:
-            _show(wh, args.player)
+            _show(wh, player)
     return 0
 
 
@@ -256,8 +272,10 @@ def add_identity_commands(sub: Any, config: argparse.ArgumentParser,
 
     p = sub.add_parser("players", parents=[config, wait], help="show, merge or split players")
     p.add_argument("action", choices=("show", "merge", "split"))
-    p.add_argument("player", type=int, metavar="PLAYER")
-    p.add_argument("--into", type=int, metavar="PLAYER", help="merge: the player kept")
+    p.add_argument("player", metavar="PLAYER",
+                   help="a player id or name (accents and word order ignored; a surname "
+                   "alone when only one player has it); split: the id merged away")
+    p.add_argument("--into", metavar="PLAYER", help="merge: the player kept (id or name)")
     p.add_argument("--note", help="a note kept with the decision")
     p.set_defaults(func=_players_checked)
 

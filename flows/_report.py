@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import html
 import json
 import sys
 import time
@@ -278,9 +277,10 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         counts["events_replaced"] += len(outcome.replaced_events)
         counts["players_created"] += outcome.players_created
         waiting = ", ".join(sorted({n for n, _ in outcome.waiting}))
-        files_by_club.setdefault(owner, []).append((
-            name, outcome.status, str(outcome.events), str(len(outcome.replaced_events)),
-            str(outcome.players_created), waiting or "-"))
+        if outcome.status != "duplicate":  # duplicates only as a count (per club, overview)
+            files_by_club.setdefault(owner, []).append((
+                name, outcome.status, str(outcome.events), str(len(outcome.replaced_events)),
+                str(outcome.players_created), waiting or "-"))
         if outcome.status == "rejected":
             rejected_rows.append((name, _reason(outcome)))
         warning_rows.extend((name, text) for text in outcome.warnings)
@@ -298,6 +298,8 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         club(str(r.organiser))["unrated"] += 1
         unrated_rows.append((str(r.organiser), _day(r.event_date), str(r.title),
                              str(r.section) or "-",
+                             str(r.review_keys).replace("held: ", "held for confirmation: ")
+                             if str(r.review_keys).startswith("held: ") else
                              f"waiting for review: {r.waiting_names} ({r.review_keys})"))
     waiting_by_club = wh.query(
         "SELECT e.organiser, count(DISTINCT r.item_key) AS n FROM review_items r "
@@ -404,29 +406,11 @@ def _markdown(title: str, sections: Sequence[Section], generated_at: str | None)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-_CSS = ("body{font-family:system-ui,sans-serif;margin:2em;max-width:75em}"
-        "table{border-collapse:collapse;margin-bottom:1em}"
-        "th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left}th{background:#eee}")
-
-
 def _html(title: str, sections: Sequence[Section], generated_at: str | None) -> str:
-    e = html.escape
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{e(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
-           f"<h1>{e(title)}</h1>"]
-    if generated_at:
-        out.append(f"<p>Generated {e(generated_at)}.</p>")
-    for s in sections:
-        out.append(f"<h2>{e(s.title)}</h2>")
-        out += [f"<p>{e(text)}</p>" for text in s.lines]
-        if s.header:
-            out.append("<table>")
-            out.append("<tr>" + "".join(f"<th>{e(h)}</th>" for h in s.header) + "</tr>")
-            out += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>"
-                    for row in s.rows]
-            out.append("</table>")
-    out += ["</body>", "</html>"]
-    return "\n".join(out) + "\n"
+    """The report as a page of the site (publishing.report_page: its style, escaped)."""
+    from publishing import report_page
+
+    return report_page(title, sections, generated_at)
 
 
 def write_report(report: ImportReport, public: Path) -> Path | None:

@@ -2,7 +2,7 @@
 
     ingest      sources + inbox ──► parsers ──► warehouse (one transaction per file)
     recompute   warehouse frames ──► ratings scheme ──► rating run stored with its configuration
-    publish     latest rating run per pool ──► public/<pool>/<period>.csv|.html
+    publish     latest rating run per pool ──► the editions site under public/<pool>/
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pandas as pd
 
 import ratings
 from parsers import ParseResult
-from publishing import SiteSettings, publish_pool, publish_site, read_optout
+from publishing import SiteSettings, publish_site, read_optout
 from warehouse import (
     Warehouse,
     find_run,
@@ -70,10 +70,12 @@ def code_version() -> str:
 
 @functools.lru_cache(maxsize=1)
 def rating_code_version() -> str:
-    """The package version plus a hash of the rating code (every module of ``ratings``):
-    recorded with every rating run, and part of what decides whether a stored run can be
-    reused. A changed engine recomputes; an unchanged one reuses."""
-    return f"{code_version()}+{source_hash(Path(ratings.__file__).parent)}"
+    """The package version plus a hash of the rating code (every module of ``ratings``, and
+    ``warehouse/_runs.py``, which decides what of a run is stored): recorded with every rating
+    run, and part of what decides whether a stored run can be reused. A changed engine
+    recomputes; an unchanged one reuses."""
+    stored = hashlib.sha256(Path(store_run.__code__.co_filename).read_bytes()).hexdigest()[:6]
+    return f"{code_version()}+{source_hash(Path(ratings.__file__).parent)}{stored}"
 
 
 def source_hash(package: Path) -> str:
@@ -241,15 +243,14 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
 
 
 def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
-    """The pool's per-period lists, then its editions on the site (docs/site.md); players
+    """The pool's editions on the site (docs/site.md); players
     named in ``optout.txt`` next to the configuration are left out of every public file."""
     grade = ratings.grade if pool.game == "go" else None
     optout = read_optout(cfg.root / "optout.txt")
-    files = publish_pool(wh, pool.name, cfg.public, grade=grade, hidden=optout)
     site = SiteSettings(optout=optout, quality=cfg.root / QUALITY_FILE,
                         provisional_events=pool.min_events, active_days=pool.active_days,
                         max_deviation=pool.max_deviation)
-    return files + publish_site(wh, pool.name, cfg.public, settings=site, grade=grade)
+    return publish_site(wh, pool.name, cfg.public, settings=site, grade=grade)
 
 
 def snapshot(wh: Warehouse, cfg: Config) -> Snapshot:

@@ -9,8 +9,8 @@ and add nothing of their own, so every door is serialised the same way and pays 
         project.prepare_identity()
         outcomes = project.ingest()          # one transaction per file, all or nothing
         runs = project.recompute()
-        written = project.publish()
         project.report(outcomes, runs)
+        written = project.publish()
         project.snapshot()
 
 A project already open in this process (a command that runs a flow) is joined, not opened twice.
@@ -213,6 +213,8 @@ class Project:
         digest.update(str(names).encode())
         for extra in (self.cfg.root / "optout.txt", self.cfg.root / _steps.QUALITY_FILE):
             digest.update(extra.read_bytes() if extra.is_file() else b"-")
+        report = self.cfg.public / "reports" / "latest.html"  # the index links it once it exists
+        digest.update(b"report" if report.is_file() else b"-")
         publishing = Path(__file__).resolve().parents[1] / "publishing"
         for path in sorted(publishing.rglob("*")):  # the code, templates and styles
             if path.is_file() and "__pycache__" not in path.parts:
@@ -246,7 +248,7 @@ class Project:
         command: str = "pipeline",
     ) -> dict[str, object]:
         """The nightly job, in this order: scrape (when sources are configured), registers and
-        decisions, ingest, recompute, publish, the import report, the snapshot. Each step is
+        decisions, ingest, recompute, the import report, publish, the snapshot. Each step is
         one line of the run log (``data/logs/runs.jsonl``). ``step(name, func)`` runs each
         step (the Prefect flow passes one that makes it a task); ``on_file`` is told of each
         file as it is loaded. Returns the files' outcomes, the pool runs, the files published,
@@ -264,8 +266,8 @@ class Project:
         outcomes = timed(log, "ingest", run_step, "ingest",
                          lambda: self.ingest(on_file=on_file))
         runs = timed(log, "recompute", run_step, "recompute", self.recompute)
+        report = run_step("report", lambda: self.report(outcomes, runs))  # the site links it
         written = timed(log, "publish", run_step, "publish", self.publish)
-        report = run_step("report", lambda: self.report(outcomes, runs))
         timed(log, "snapshot", run_step, "snapshot", self.snapshot)
         return {"files": outcomes, "runs": runs, "published": written, "scraped": scraped,
                 "report": report[0], "review": self.review_summary()}

@@ -1,10 +1,11 @@
-"""Publishing rating lists from the warehouse: CSV and HTML per pool and period, and the
-editions site (``publish_site``, see ``publishing/_site.py`` and docs/site.md)."""
+"""Publishing rating lists from the warehouse: the editions site (``publish_site``, see
+``publishing/_site.py`` and docs/site.md), one page, CSV and Parquet file per pool and edition,
+a page per player."""
 
-from ._lists import LIST_COLUMNS, ListRow, list_rows, publish_pool
-from ._site import SiteSettings, publish_site, read_optout
+from ._lists import LIST_COLUMNS, ListRow, list_rows
+from ._site import SiteSettings, publish_site, read_optout, report_page
 
 __all__ = [
-    "LIST_COLUMNS", "ListRow", "SiteSettings", "list_rows", "publish_pool", "publish_site",
-    "read_optout",
+    "LIST_COLUMNS", "ListRow", "SiteSettings", "list_rows", "publish_site", "read_optout",
+    "report_page",
 ]

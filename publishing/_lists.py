@@ -1,27 +1,22 @@
-"""Rating lists per period as CSV and HTML: ``public/<pool>/<period>.csv`` and ``.html``.
+"""The rows of a rating list: one period's ratings ranked, with the change since the previous
+list and the scheme's own columns (go: deviation, interval, grade; preferans: deals, vists per
+deal). The editions site (``_site.py``) builds its lists from these.
 
-The same warehouse content gives the same bytes: no timestamps, a total order on every row.
+The same warehouse content gives the same rows: a total order on every row.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import jinja2
 import pandas as pd
 
-from warehouse import Warehouse, latest_run, run_tables
 
-__all__ = [
-    "DEVIATION_COLUMNS", "LIST_COLUMNS", "PREFERANS_COLUMNS", "ListRow", "list_rows",
-    "publish_pool",
-]
+__all__ = ["DEVIATION_COLUMNS", "LIST_COLUMNS", "PREFERANS_COLUMNS", "ListRow", "list_rows"]
 
 LIST_COLUMNS = ("rank", "player", "club", "rating", "change", "events", "player_id")
 DEVIATION_COLUMNS = ("deviation", "interval", "grade")
@@ -29,14 +24,6 @@ PREFERANS_COLUMNS = ("deals", "vists_per_deal")
 """Added after ``events`` (the games) for preferans lists (spec/preferans.md)."""
 """Added after ``rating`` for schemes with a deviation (go, spec/go-rfg.md "Outputs users
 want"): the deviation S, the 95% interval R ± 2S, and the kyu/dan grade."""
-
-_ENV = jinja2.Environment(
-    loader=jinja2.PackageLoader("publishing", "templates"),
-    autoescape=jinja2.select_autoescape(["html"]),
-    keep_trailing_newline=True,
-    undefined=jinja2.StrictUndefined,
-)
-
 
 @dataclass(frozen=True, slots=True)
 class ListRow:
@@ -110,20 +97,6 @@ def list_rows(
     return rows
 
 
-def _csv_bytes(rows: Sequence[ListRow], deviation: bool, deals: bool = False) -> bytes:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    extra = DEVIATION_COLUMNS if deviation else ()
-    after = PREFERANS_COLUMNS if deals else ()
-    writer.writerow(LIST_COLUMNS[:4] + extra + LIST_COLUMNS[4:6] + after + LIST_COLUMNS[6:])
-    for r in rows:
-        more = [r.deviation, r.interval, r.grade] if deviation else []
-        later = [r.deals, r.vists_per_deal] if deals else []
-        writer.writerow([r.rank, _cell(r.player), _cell(r.club), r.rating, *more, r.change,
-                         r.events, *later, r.player_id])
-    return buf.getvalue().encode("utf-8")
-
-
 def _cell(text: str) -> str:
     """A text cell as a spreadsheet program will not run it: a leading ``=``, ``+``, ``-``,
     ``@`` (or tab, carriage return) would make it a formula, so it gets a leading ``'``."""
@@ -148,64 +121,3 @@ def _write_if_changed(path: Path, data: bytes) -> bool:
     tmp.write_bytes(data)
     os.replace(tmp, path)
     return True
-
-
-def publish_pool(
-    wh: Warehouse, pool: str, public: Path, *, grade: Callable[[float], str] | None = None,
-    hidden: frozenset[str] = frozenset(),
-) -> list[Path]:
-    """Write every period of the pool's latest rating run; returns the files written or kept.
-
-    ``grade`` names a rating's grade (go: kyu/dan) in lists with a deviation. Players whose id
-    or exact name is in ``hidden`` (the opt-out list) are left out; ranks close up.
-    """
-    run = latest_run(wh, pool)
-    if run is None:
-        return []
-    table = run_tables(wh, run.run_id)
-    if hidden:
-        table = table[~(table["player_id"].astype(str).isin(hidden) | table["name"].isin(hidden))]
-    out = public / pool
-    out.mkdir(parents=True, exist_ok=True)
-    starts = table.groupby("period")["period_start"].min()
-    periods = sorted(table["period"].unique(), key=lambda p: (starts[p], p))
-    options = sorted(run.options.items())
-    written: list[Path] = []
-    index = []
-    previous: pd.DataFrame | None = None
-    for i, period in enumerate(periods):
-        frame = table[table["period"] == period]
-        deals = _with_deals(frame)
-        totals = None
-        if deals:
-            so_far = table[table["period"].isin(periods[: i + 1])]
-            totals = so_far.groupby("player_id")[["deals", "vists"]].sum()
-        rows = list_rows(frame, previous, grade, totals)
-        previous = frame
-        deviation = _with_deviation(frame)
-        html = _ENV.get_template("list.html").render(
-            pool=pool, period=period, rows=rows, scheme=run.scheme, options=options,
-            deviation=deviation, deals=deals,
-            period_start=frame["period_start"].iloc[0].date().isoformat(),
-            period_end=frame["period_end"].iloc[0].date().isoformat(),
-            active=sum(1 for r in rows if r.events > 0),
-            previous=_slug(periods[i - 1]) if i > 0 else None,
-            next=_slug(periods[i + 1]) if i + 1 < len(periods) else None,
-            previous_label=periods[i - 1] if i > 0 else None,
-            next_label=periods[i + 1] if i + 1 < len(periods) else None,
-            slug=_slug(period),
-        )
-        for path, data in (
-            (out / f"{_slug(period)}.csv", _csv_bytes(rows, deviation, deals)),
-            (out / f"{_slug(period)}.html", html.encode("utf-8")),
-        ):
-            _write_if_changed(path, data)
-            written.append(path)
-        index.append({"period": period, "slug": _slug(period), "players": len(rows)})
-    index_path = out / "index.html"
-    _write_if_changed(
-        index_path,
-        _ENV.get_template("index.html").render(pool=pool, periods=index[::-1]).encode("utf-8"),
-    )
-    written.append(index_path)
-    return written

@@ -33,6 +33,7 @@ import csv
 import io
 import json
 from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -385,12 +386,20 @@ def _parquet_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
     return buf.getvalue()
 
 
+_COLUMN_LABELS = {"deviation": "Deviation", "interval": "95% interval", "grade": "Grade",
+                  "deals": "Deals", "vists_per_deal": "Vists per deal"}
+"""Headings of the scheme's own columns in an edition's table: go after the rating,
+preferans after the events."""
+_AFTER_EVENTS = ("deals", "vists_per_deal")
+
+
 def _json_rows(rows: Sequence[EditionRow]) -> list[dict[str, object]]:
     """The ranked players, as the list's script filters and sorts them."""
     return [{"rank": r.rank, "id": r.player_id, "player": r.player, "sortName": r.sort_name,
              "club": r.club, "rating": r.rating_value, "ratingText": r.rating,
              "change": r.change_value, "changeText": r.change, "events": r.events,
-             "history": r.history_events, "lastPlayed": r.last_played, "status": r.status}
+             "history": r.history_events, "lastPlayed": r.last_played, "status": r.status,
+             **{k: v for k, v in r.extra.items()}}
             for r in rows if r.standing == "ranked"]
 
 
@@ -472,8 +481,14 @@ def _edition_pages(
         ranked = [r for r in ed.rows if r.standing == "ranked"]
         gains, losses = _movers(ranked, settings.movers)
         by_name = sorted(ed.rows, key=lambda r: (r.sort_name, r.player_id))
+        before = [c for c in extra if c not in _AFTER_EVENTS]
+        after = [c for c in extra if c in _AFTER_EVENTS]
         html = _ENV.get_template("edition.html").render(
-            pool=pool, edition=ed, rows=ranked, data={"rows": _json_rows(ed.rows)},
+            pool=pool, edition=ed, rows=ranked,
+            data={"rows": _json_rows(ed.rows), "before": before, "after": after},
+            before=before, after=after, labels=_COLUMN_LABELS,
+            pool_game=str(run.options.get("pool.game", "bridge")),
+            crosstable=_crosstables(run),
             scheme=run.scheme, options=options, gains=gains, losses=losses,
             new=[r for r in ed.rows if r.status == "new"],
             provisional=[r for r in by_name if r.standing == "provisional"],
@@ -597,12 +612,78 @@ def _partner_rows(
     return Markup("".join(out))
 
 
+def _crosstables(run: RunRecord) -> bool:
+    """A go pool with one period per tournament has a crosstable per edition."""
+    return (run.options.get("pool.game") == "go"
+            and run.options.get("pool.periods", "tournament") in ("tournament", ""))
+
+
+def _crosstable_pages(
+    wh: Warehouse, pool: str, run: RunRecord, table: pd.DataFrame, editions: list[_Edition],
+    out: Path, hidden: set[int], written: list[Path],
+) -> None:
+    """Go, one period per tournament: ``<edition>/crosstable.html``, every player of the
+    tournament with the rating before and after, and each game with the opponent, colour,
+    result, expected result and the game's part of the change."""
+    games = wh.query(
+        """
+        SELECT period, player_id, opponent_id, result, colour, handicap, expected, change
+        FROM game_contributions WHERE run_id = ?
+        ORDER BY period, player_id, opponent_id, colour, result
+        """, [run.run_id])
+    names = dict(zip(table["player_id"].astype(int), table["name"].astype(str), strict=False))
+    results = {1.0: "+", 0.0: "\u2212", 0.5: "="}
+    for ed in editions:
+        mine = games[(games["period"] == ed.period)
+                     & ~games["player_id"].astype(int).isin(hidden)]
+        if mine.empty:
+            continue
+        ratings = table[table["period"] == ed.period].set_index("player_id")
+        per: dict[int, list[dict[str, object]]] = {}
+        for g in mine.to_dict("records"):
+            per.setdefault(int(g["player_id"]), []).append(g)
+        order = sorted(per, key=lambda pid: (-sum(float(g["result"]) for g in per[pid]),
+                                            -float(ratings.loc[pid, "rating"]),
+                                            names.get(pid, ""), pid))
+        number = {pid: i for i, pid in enumerate(order, 1)}
+        players = []
+        for pid in order:
+            before, after = (float(ratings.loc[pid, "rating_before"]),
+                             float(ratings.loc[pid, "rating"]))
+            cells = []
+            for g in per[pid]:
+                opponent = int(g["opponent_id"])
+                stones = int(g["handicap"])
+                cells.append({
+                    "opponent": None if opponent in hidden else number.get(opponent),
+                    "colour": str(g["colour"]) + (f"{stones}" if stones else ""),
+                    "result": results.get(float(g["result"]), _num(g["result"], 1)),
+                    "expected": _num(g["expected"], 2),
+                    "change": "" if g["change"] is None or pd.isna(g["change"])
+                    else f"{float(g['change']):+.1f}",
+                })
+            change = f"{after - before:+.1f}"
+            players.append({
+                "number": number[pid], "player_id": pid, "name": names.get(pid, str(pid)),
+                "before": _num(before, 1), "after": _num(after, 1),
+                "change": "0.0" if change in ("+0.0", "-0.0") else change,
+                "score": _place(sum(float(g["result"]) for g in per[pid])), "games": cells,
+            })
+        html = _ENV.get_template("crosstable.html").render(
+            pool=pool, edition=ed, players=players, games=len(mine) // 2 or len(mine),
+            rounds=max(len(p["games"]) for p in players), root="../../")  # type: ignore[arg-type]
+        _write(out / ed.slug / "crosstable.html", html.encode("utf-8"), written)
+
+
 def _remove_stale(out: Path, editions: list[_Edition], pages: set[Path]) -> None:
     """Delete what an earlier publication wrote and this one did not: player pages (a player
     merged away, or opted out) and editions no longer in the latest run."""
     for page in sorted((out / PLAYERS_DIR).glob("*.html")):
         if page not in pages:
             page.unlink()
+    for old in sorted([*out.glob("*.csv"), *out.glob("*.html")]):  # the per-period lists and
+        if old.name != "how.html":  # the pool index of earlier versions: one page set now
+            old.unlink()
     manifest = out / MANIFEST
     if not manifest.exists():
         return
@@ -665,6 +746,21 @@ def _quality_page(source: Path) -> bytes:
     return html.encode("utf-8")
 
 
+class ReportSection(Protocol):
+    title: str
+    lines: tuple[str, ...]
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+def report_page(title: str, sections: Sequence[ReportSection],
+                generated_at: str | None = None) -> str:
+    """The import report as a page of the site (``public/reports/``): the site's style, a
+    link back to the index, every section's lines and table, everything escaped."""
+    return _ENV.get_template("report.html").render(
+        title=title, sections=sections, generated_at=generated_at, root="../")
+
+
 def write_site_index(public: Path, quality: Path | None = None) -> list[Path]:
     """``public/index.html`` (every pool with a ``editions.json``, editions newest first), the
     shared assets and, when ``quality`` names an existing evaluation file, ``quality.html``;
@@ -681,7 +777,9 @@ def write_site_index(public: Path, quality: Path | None = None) -> list[Path]:
     has_quality = quality is not None and quality.is_file()
     if quality is not None and has_quality:
         _write(public / "quality.html", _quality_page(quality), written)
-    html = _ENV.get_template("index.html").render(pools=pools, root="", quality=has_quality)
+    html = _ENV.get_template("index.html").render(
+        pools=pools, root="", quality=has_quality,
+        report=(public / "reports" / "latest.html").is_file())
     _write(public / "index.html", html.encode("utf-8"), written)
     return written
 
@@ -706,6 +804,8 @@ def publish_site(
     written: list[Path] = []
     _edition_pages(pool, run, editions, out, settings, written)
     pages = _player_pages(wh, pool, run, editions, out, hidden, written)
+    if _crosstables(run):
+        _crosstable_pages(wh, pool, run, table, editions, out, hidden, written)
     _remove_stale(out, editions, pages)
     _write(out / MANIFEST, _manifest(pool, run, editions), written)
     _write(out / "how.html", _how_page(pool, run, editions, settings), written)

@@ -1,4 +1,6 @@
-"""Regenerate ``fixtures/club_season/*.csv``: a club's weekly pairs events in the CSV template.
+"""Regenerate ``fixtures/club_season/*.csv`` (July-December 2013) and
+``fixtures/club_season_later/*.csv`` (January 2014 - March 2015): a club's weekly pairs events
+in the CSV template (two players retire after 2013, two new pairs join in July 2014).
 
 The players are the real players of the JFR sample (``fixtures/jfr_pary/W-wb130808.html``: names,
 PZBS ids and clubs) plus a few club regulars, so the bundled history has recurring players across
@@ -22,8 +24,21 @@ JFR = ROOT / "fixtures/jfr_pary/W-wb130808.html"
 if not JFR.exists():  # before the fixture is copied in
     JFR = ROOT.parent / "shared/data/real/jfr_pary/W-wb130808.html"
 OUT = ROOT / "fixtures/club_season"
+LATER = ROOT / "fixtures/club_season_later"
+"""The months from January 2014 on: a folder of their own, so that what reads the 2013 season
+(tests, worked examples) keeps reading exactly that."""
 ORGANISER = "Klub Singleton Warszawa"
 SEED = 20130808
+
+END = dt.date(2015, 3, 31)
+"""The season runs July 2013 - March 2015: the bundled list has six quarterly editions after
+its cut-over (2013Q4-2015Q1)."""
+RETIRED = frozenset({"Halina Wójcik", "Stanisław Kamiński"})
+"""Stop coming after 2013: inactive in the editions more than a year later (2015Q1)."""
+NEWCOMERS = [("Agnieszka Nowicka", None), ("Marek Zając", None), ("Krzysztof Mazur", None),
+             ("Joanna Krawczyk", None)]
+"""Two new pairs from July 2014: provisional in the editions after it."""
+NEWCOMERS_FROM = dt.date(2014, 7, 1)
 
 EXTRA = [  # club regulars who do not appear in the JFR sample (no federation id given)
     ("Barbara Wiśniewska", None), ("Tadeusz Zieliński", None), ("Halina Wójcik", None),
@@ -56,17 +71,28 @@ def main() -> None:
     # Regular partnerships, re-formed now and then.
     partnerships = [tuple(names[i:i + 2]) for i in range(0, len(names) - 1, 2)]
     OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*.csv"):
-        old.unlink()
+    for folder in (OUT, LATER):
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("*.csv"):
+            old.unlink()
     by_month: dict[str, list[list[str]]] = {}
-    for date in thursdays(dt.date(2013, 7, 1), dt.date(2013, 12, 31)):
+    late = random.Random(SEED + 1)  # newcomers' strengths: the 2013 draws stay as they were
+    for name, _ in NEWCOMERS:
+        strength[name] = late.gauss(0, 1)
+    ids.update(NEWCOMERS)
+    for date in thursdays(dt.date(2013, 7, 1), END):
         if date == dt.date(2013, 8, 8):
             continue  # that Thursday's event is the real JFR file
+        if date >= NEWCOMERS_FROM and not any(p[0] == NEWCOMERS[0][0] for p in partnerships):
+            partnerships += [(NEWCOMERS[0][0], NEWCOMERS[1][0]),
+                             (NEWCOMERS[2][0], NEWCOMERS[3][0])]
         if rng.random() < 0.15:
             a, b = rng.sample(range(len(partnerships)), 2)
             (p1, p2), (q1, q2) = partnerships[a], partnerships[b]
             partnerships[a], partnerships[b] = (p1, q2), (q1, p2)
         present = [p for p in partnerships if rng.random() < 0.6]
+        if date > dt.date(2013, 12, 31):
+            present = [p for p in present if not RETIRED & set(p)]
         boards = rng.choice([24, 26, 27, 28])
         scores = {
             pair: 50 + 6 * (strength[pair[0]] + strength[pair[1]]) / 2 + rng.gauss(0, 5)
@@ -95,7 +121,8 @@ def main() -> None:
     header = ["organiser", "event", "date", "kind", "scoring", "boards", "unit", "place",
               "score", "player", "federation_id"]
     for month, rows in sorted(by_month.items()):
-        with open(OUT / f"singleton-{month}.csv", "w", newline="", encoding="utf-8") as fh:
+        folder = OUT if month < "2014" else LATER
+        with open(folder / f"singleton-{month}.csv", "w", newline="", encoding="utf-8") as fh:
             writer = csv.writer(fh, lineterminator="\n")
             writer.writerow(header)
             writer.writerows(rows)

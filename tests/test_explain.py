@@ -440,7 +440,7 @@ def test_cli_errors_are_one_line(project: Path, capsys: pytest.CaptureFixture[st
     code, out, err = _explain(project, capsys, "Jan Novak")
     assert code == 2 and out == ""
     assert err == ("clubratings: 'Jan Novak' names 2 players: 1 (Ján Novák), 9 (Ján Novák); "
-                   "give the player id\n")
+                   "give the player id or more of the name\n")
     code, _, err = _explain(project, capsys, "Nobody Here")
     assert code == 2 and err == "clubratings: no player named 'Nobody Here'\n"
     code, _, err = _explain(project, capsys, "99")

@@ -116,3 +116,40 @@ def test_a_withdrawn_correction_brings_the_replaced_event_back(
         titles = wh.con.execute("SELECT file_id, event_date::VARCHAR FROM active_events "
                                 "ORDER BY event_date").fetchall()
     assert titles[0] == (1, "2013-10-03")  # the original event is in force again
+
+
+def test_a_far_dated_file_is_held_for_confirmation_and_makes_no_empty_edition(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A club night typed as 2026 next to a 2013 history: loaded, held with its message, not
+    rated, no edition for the twelve empty years; released, it is rated, still with no empty
+    edition between; a future date is held even in an empty warehouse."""
+    root = _club(tmp_path)
+    assert _cli(root, capsys, "ingest")[0] == 0
+    before = _publish(root, capsys)
+    late = root / "inbox" / "club-2026-03-05.csv"
+    late.write_bytes(csv_file(club_event("2026-03-05")))
+    code, out, _ = _cli(root, capsys, "run")  # ingest, recompute, report, publish
+    assert code == 0
+    assert ("HELD for confirmation: event 'Club pairs' is dated 2026-03-05, more than 10 years "
+            "after the latest bridge event so far (2013-11-07)") in out
+    assert "clubratings files release 5" in out
+    bridge = {k: v for k, v in _lists(root).items() if k.startswith("bridge/")}
+    assert bridge == {k: v for k, v in before.items() if k.startswith("bridge/")}  # not rated
+    report = (root / "public" / "reports" / "latest.html").read_text(encoding="utf-8")
+    assert "held for confirmation: event" in report
+    assert "held" in _cli(root, capsys, "files", "list")[1]
+
+    code, out, _ = _cli(root, capsys, "files", "release", "5")
+    assert code == 0 and "released" in out
+    after = _publish(root, capsys)
+    editions = sorted({key.split("/")[1] for key in after if key.count("/") >= 2
+                       and key.startswith("bridge/") and "players" not in key})
+    assert editions == ["2013Q4", "2026Q1"]  # nothing for the quarters nobody played in
+
+    future = tmp_path / "fresh"
+    future.mkdir()
+    (future / "clubratings.toml").write_text(CONFIG, encoding="utf-8")
+    (future / "inbox").mkdir()
+    (future / "inbox" / "club-2031-01-09.csv").write_bytes(csv_file(club_event("2031-01-09")))
+    code, out, _ = _cli(future, capsys, "ingest")
+    assert code == 0 and "is dated 2031-01-09, in the future" in out

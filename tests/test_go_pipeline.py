@@ -32,11 +32,12 @@ def test_go_list_with_deviation_interval_and_grade(
         assert main([command, *config]) == 0
     out = capsys.readouterr().out
     assert "go: new run 1, 2017-02-11 Test Participation et Licence FFG.." in out
-    lists = sorted((go_project / "public" / "go").glob("*.csv"))
+    lists = sorted((go_project / "public" / "go").glob("*/list.csv"))
     assert len(lists) == 2
     rows = list(csv.DictReader(lists[0].open(encoding="utf-8")))
-    assert rows and set(rows[0]) == {"rank", "player", "club", "rating", "deviation",
-                                     "interval", "grade", "change", "events", "player_id"}
+    assert rows and set(rows[0]) == {"rank", "player_id", "player", "club", "rating",
+                                     "deviation", "interval", "grade", "change", "events",
+                                     "history_events", "last_played", "status", "standing"}
     for row in rows:
         rating, deviation = float(row["rating"]), float(row["deviation"])
         low, high = (int(x) for x in row["interval"].split(".."))

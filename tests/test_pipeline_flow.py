@@ -31,19 +31,24 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     assert first["review"] is None
     public = project / "public" / "bridge"
     # the bundled configuration starts the list from the history before its cut-over
-    # (spec §11): Q3 only computes start ratings, Q4 is the first published period
-    assert not (public / "2013Q3.csv").exists()
-    assert (public / "2013Q4.csv").exists() and (public / "2013Q4.html").exists()
-    go = sorted((project / "public" / "go").glob("*.csv"))
-    assert [p.name for p in go] == ["2017-02-11-Test-Participation-et-Licence-FFG.csv",
-                                    "2024-03-16-Bratislava-Spring-Open-2024.csv"]
-    assert go[0].read_text(encoding="utf-8").splitlines()[0] == (
-        "rank,player,club,rating,deviation,interval,grade,change,events,player_id")
-    preferans = (project / "public" / "preferans" / "2013-03.csv").read_text(encoding="utf-8")
+    # (docs/rules/bridge-belo.md §11): Q3 only computes start ratings, Q4 is the first edition
+    assert not (public / "2013Q3").exists()
+    assert (public / "2013Q4" / "list.csv").exists() and (public / "2013Q4" / "index.html").exists()
+    assert not list(public.glob("*.csv"))  # one page set: no per-period lists beside it
+    go = sorted(p.parent.name for p in (project / "public" / "go").glob("*/list.csv"))
+    assert go == ["2017-02-11-Test-Participation-et-Licence-FFG",
+                  "2024-03-16-Bratislava-Spring-Open-2024"]
+    header = (project / "public" / "go" / go[0] / "list.csv").read_text(
+        encoding="utf-8").splitlines()[0]
+    assert header == ("rank,player_id,player,club,rating,deviation,interval,grade,change,events,"
+                      "history_events,last_played,status,standing")
+    preferans = (project / "public" / "preferans" / "2013-03" / "list.csv").read_text(
+        encoding="utf-8")
     assert preferans.splitlines()[0] == (
-        "rank,player,club,rating,change,events,deals,vists_per_deal,player_id")
-    header, *rows = (public / "2013Q4.csv").read_text(encoding="utf-8").splitlines()
-    assert header.startswith("rank,player,club,rating,change,events")
+        "rank,player_id,player,club,rating,deals,vists_per_deal,change,events,"
+        "history_events,last_played,status,standing")
+    header, *rows = (public / "2013Q4" / "list.csv").read_text(encoding="utf-8").splitlines()
+    assert header.startswith("rank,player_id,player,club,rating,change,events")
     assert len(rows) >= 40
     before = _snapshot(project / "public")
     with open_warehouse(cfg.warehouse) as wh:

@@ -49,4 +49,4 @@ def test_the_rating_code_version_follows_the_rating_source(tmp_path: Path) -> No
     belo.write_text(belo.read_text(encoding="utf-8") + "\n# a changed engine\n",
                     encoding="utf-8")
     assert steps.source_hash(copy) != before
-    assert steps.rating_code_version().endswith("+" + before)
+    assert ("+" + before) in steps.rating_code_version()  # then what a run stores

@@ -113,6 +113,10 @@ def test_report_files_are_deterministic_and_a_quiet_run_writes_none(tmp_path: Pa
     _, runs, again = _run(cfg)  # the same files again: all duplicates, the run kept
     assert all(r.reused for r in runs) and again.quiet
     assert write_report(again, cfg.public) is None
+    # duplicates are counted per club, not listed file by file on every run
+    per_club = next(s for s in again.sections if s.title == "Per club")
+    assert sum(int(row[4]) for row in per_club.rows) == len(pending_files(cfg)) > 0
+    assert not [s for s in again.sections if s.title.startswith("Files: ")]
     assert sorted(p.name for p in (cfg.public / "reports").iterdir()) == before
 
 

@@ -211,3 +211,113 @@ def test_player_page_shows_the_chart(page: object, site: str) -> None:
     box = line.bounding_box()
     assert box is not None and box["width"] > 0
     assert page.locator("#history tbody tr").count() >= 1  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site of the embedded default (every bundled file: bridge, go, preferans), served
+    from 127.0.0.1; yields its base URL."""
+    import shutil
+
+    from flows import load_config
+    from flows.core import Project
+
+    root = tmp_path_factory.mktemp("bundled")
+    repo = Path(__file__).resolve().parents[1]
+    shutil.copytree(repo / "fixtures", root / "fixtures")
+    shutil.copytree(repo / "identity", root / "identity")
+    shutil.copy(repo / "clubratings.toml", root / "clubratings.toml")
+    cfg = load_config(root / "clubratings.toml")
+    with Project.open(cfg, command="test") as project:
+        project.run()  # the nightly job: ingest, recompute, report, publish, snapshot
+    handler = functools.partial(_QuietHandler, directory=str(cfg.public))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_preferans_list_shows_games_deals_and_vists_per_deal(browser: object,
+                                                             bundled_site: str) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.goto(bundled_site + "index.html")
+        page.locator("a[href='preferans/2013-03/index.html']").first.click()
+        page.wait_for_url("**/preferans/2013-03/index.html")
+        headings = page.locator("#list thead th").all_text_contents()
+        assert headings == ["Rank", "Player", "Club", "Rating", "Change", "Games", "Deals",
+                            "Vists per deal", "Last played"]
+        assert page.locator("#list tbody tr").count() == 9
+        page.locator("th[data-key=vists_per_deal] button").click()
+        vists = [float(x) for x in page.locator(
+            "#list tbody tr td:nth-child(8)").all_text_contents()]
+        assert vists == sorted(vists, reverse=True) and vists[0] > vists[-1]
+        deals = [int(x) for x in page.locator("#list tbody tr td:nth-child(7)").all_text_contents()]
+        assert all(d > 0 for d in deals)
+    finally:
+        page.close()
+
+
+def test_go_edition_shows_deviation_interval_and_grade(browser: object,
+                                                       bundled_site: str) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.goto(bundled_site + "go/2017-02-11-Test-Participation-et-Licence-FFG/index.html")
+        headings = page.locator("#list thead th").all_text_contents()
+        assert headings[3:7] == ["Rating", "Deviation", "95% interval", "Grade"]
+        first = page.locator("#list tbody tr").first.locator("td").all_text_contents()
+        low, high = (float(x) for x in first[5].split(".."))
+        assert low < float(first[3]) < high and first[6][-1] in "kd"
+    finally:
+        page.close()
+
+
+def test_import_report_is_a_page_of_the_site_reached_from_the_index(
+        browser: object, bundled_site: str) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.goto(bundled_site + "index.html")
+        page.get_by_role("link", name="Import report of the latest run").click()
+        page.wait_for_url("**/reports/latest.html")
+        assert page.locator("h1").text_content().startswith("Import report")
+        assert page.locator("link[rel=stylesheet]").get_attribute("href") == "../site.css"
+        headings = page.locator("h2").all_text_contents()
+        assert headings[:2] == ["Overview", "Per club"]
+        assert "Warnings from reading the files" in headings
+        assert "Names waiting for review" in headings
+        per_club = page.locator("section.report-section").nth(1).locator("tbody tr")
+        assert per_club.count() >= 3  # the bundled clubs, each with its counts
+        page.get_by_role("link", name="All lists").click()
+        page.wait_for_url("**/index.html")
+    finally:
+        page.close()
+
+
+def test_go_tournament_crosstable(browser: object, bundled_site: str) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.goto(bundled_site + "go/2017-02-11-Test-Participation-et-Licence-FFG/index.html")
+        page.get_by_role("link", name="Crosstable").click()
+        page.wait_for_url("**/crosstable.html")
+        rows = page.locator("#crosstable tbody tr")
+        assert rows.count() == 22
+        for i in range(rows.count()):
+            cells = rows.nth(i).locator("td")
+            before = float(cells.nth(2).text_content())
+            after, change = (cells.nth(-2).text_content(), cells.nth(-1).text_content())
+            assert abs(float(after) - before - float(change)) < 0.11
+            for link in rows.nth(i).locator("td.game a").all():
+                target = link.get_attribute("href")
+                assert page.locator(f"tr{target}").count() == 1  # an opponent of the table
+        games = page.locator("#crosstable td.game").all_text_contents()
+        assert games and all(any(r in g for r in "+\u2212=") for g in games)
+        scores = [float(x) for x in page.locator(
+            "#crosstable tbody tr td:nth-last-child(3)").all_text_contents()]
+        assert scores == sorted(scores, reverse=True)  # by score, then rating after
+    finally:
+        page.close()

@@ -11,7 +11,7 @@ import datetime as dt
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Literal
@@ -47,6 +47,9 @@ class LoadReport:
     waiting: tuple[tuple[str, str], ...] = ()
     """(name as written, review item key) of each new name waiting for a person; the events
     holding them are loaded but not rated until it is answered."""
+    held: str = ""
+    """Why the file is held for a person's confirmation (an event dated in the future, or far
+    outside the span of its game's events); "" when it is not held."""
 
     def summary(self) -> str:
         if self.status == "duplicate":
@@ -60,6 +63,10 @@ class LoadReport:
             names = ", ".join(sorted({n for n, _ in self.waiting}))
             text += (f"; {len(self.waiting)} name(s) wait for review ({names}): their events "
                      "are not rated until answered (clubratings review --list)")
+        if self.held:
+            text += (f"; HELD for confirmation: {self.held}; its events are not rated until a "
+                     f"person confirms the date (clubratings files release {self.file_id}) or "
+                     f"takes the file back (clubratings files withdraw {self.file_id})")
         return text
 
 
@@ -131,8 +138,14 @@ class Parsed:
 
 _TABLES = (
     "source_files", "events", "units", "players", "player_aliases", "unit_members",
-    "event_replacements", "review_items",
+    "event_replacements", "review_items", "file_holds",
 )
+HOLD_FUTURE_DAYS = 1
+"""An event dated more than this many days after today holds its file for confirmation."""
+HOLD_OUTSIDE_YEARS = 10
+"""... and so does an event more than this many years before the earliest or after the latest
+event of its game already in the warehouse (before the run: a backfill in any order is not
+held)."""
 # Explicit dtypes: an all-empty optional column must not arrive as a float column.
 _DTYPES: dict[str, dict[str, str]] = {
     "events": {
@@ -145,6 +158,7 @@ _DTYPES: dict[str, dict[str, str]] = {
     "unit_members": {"federation_id": "object", "club": "object", "evidence": "object",
                      "review_key": "object"},
     "review_items": {"club": "object", "decision_id": "object"},
+    "file_holds": {"released_at": "datetime64[us]"},
 }
 
 
@@ -160,12 +174,41 @@ class Loader:
 
     def __init__(
         self, wh: Warehouse, *, identity: IdentitySettings | None = None,
-        resolver: ResolverFactory = resolver_for,
+        resolver: ResolverFactory = resolver_for, today: dt.date | None = None,
     ) -> None:
         self.wh = wh
         self._identity = identity or IdentitySettings()
         self._resolver_factory = resolver
+        self._today = today
         self._refresh()
+        # each game's span of dates before this run (held files left out): what "far outside"
+        # is measured against, kept as it was while the run loads
+        self._span = {
+            str(r[0]): (r[1], r[2]) for r in wh.con.execute(
+                "SELECT game, min(event_date), max(event_date) FROM active_events "
+                "WHERE file_id NOT IN (SELECT file_id FROM file_holds "
+                "                      WHERE released_at IS NULL) GROUP BY game").fetchall()}
+
+    def _hold_reason(self, events: Sequence[Event]) -> str:
+        """Why a file with these events should wait for a person's confirmation ("" if not)."""
+        today = self._today or dt.date.today()
+        for ev in events:
+            if ev.date > today + dt.timedelta(days=HOLD_FUTURE_DAYS):
+                return f"event {ev.title!r} is dated {ev.date}, in the future"
+            span = self._span.get(ev.game)
+            if span is None:
+                continue
+            low, high = span
+            margin = dt.timedelta(days=round(365.25 * HOLD_OUTSIDE_YEARS))
+            if ev.date > high + margin:
+                return (f"event {ev.title!r} is dated {ev.date}, more than "
+                        f"{HOLD_OUTSIDE_YEARS} years after the latest {ev.game} event so far "
+                        f"({high})")
+            if ev.date < low - margin:
+                return (f"event {ev.title!r} is dated {ev.date}, more than "
+                        f"{HOLD_OUTSIDE_YEARS} years before the earliest {ev.game} event so "
+                        f"far ({low})")
+        return ""
 
     def file_id_of(self, sha256: str) -> int | None:
         """The file id of these bytes if they were loaded before (from memory)."""
@@ -334,6 +377,10 @@ class Loader:
                  created_at=now, status="open", decision_id=None)
         self._resolver.review_entries.clear()
         status: Literal["loaded", "correction"] = "correction" if replaced else "loaded"
+        held = self._hold_reason(f.result.events)
+        if held:
+            _add(rows["file_holds"], file_id=file_id, reason=held, held_at=now,
+                 released_at=None)
         _add(rows["source_files"],
              file_id=file_id, sha256=sha, path=f.path, name=name, size=len(f.data),
              format=f.result.format, raw_path=raw_rel, loaded_at=now, status=status,
@@ -345,7 +392,7 @@ class Loader:
              ))
         self._loaded[sha] = file_id
         return LoadReport(name, sha, status, file_id, len(f.result.events), tuple(replaced),
-                          created, tuple(waiting))
+                          created, tuple(waiting), held)
 
 
 def _json(value: object) -> str:

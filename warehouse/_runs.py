@@ -171,12 +171,21 @@ def store_run(
                 run_id=run_id, player_id=contributions["player"].astype("int64"),
                 opponent_id=contributions["opponent"].astype("int64"),
             )
-            for column, default in (("expected", float("nan")), ("weight", 1.0)):
+            for column, default in (("expected", float("nan")), ("weight", 1.0),
+                                    ("change", float("nan"))):
                 if column not in g:
                     g[column] = default
             wh.insert_frame("game_contributions", g[[
                 "run_id", "period", "player_id", "opponent_id", "result", "handicap", "colour",
-                "expected", "weight",
+                "expected", "weight", "change",
+            ]])
+        elif "rs" in contributions and not contributions.empty:  # preferans segments
+            g = contributions.assign(run_id=run_id,
+                                     player_id=contributions["player"].astype("int64"),
+                                     table_rating=contributions["rs"])
+            wh.insert_frame("segment_contributions", g[[
+                "run_id", "period", "player_id", "game", "segment", "date", "deals", "vists",
+                "table_rating", "rating_before", "change",
             ]])
         elif "counted" in contributions and not contributions.empty:  # placement (bridge)
             c = contributions.assign(

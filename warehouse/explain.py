@@ -132,7 +132,9 @@ def player_name(wh: Warehouse, player_id: int) -> str:
 
 def find_player(wh: Warehouse, text: str) -> int:
     """The canonical player meant by ``text``: a player id, or a name matched by its name key
-    (``parsers.names.name_key``) against players' names and every spelling seen.
+    (``parsers.names.name_key``: case, accents and word order ignored) against players' names
+    and every spelling seen, else a part of a name (``Zielinski`` for Tadeusz Zieliński) when
+    only one player's name holds every word of it.
 
     Raises :class:`ExplainError` for an unknown player (naming close names when there are some)
     and for a name several players share (listing their ids).
@@ -149,11 +151,19 @@ def find_player(wh: Warehouse, text: str) -> int:
         "WHERE p.name_key = ? "
         "UNION SELECT player_id FROM player_spellings WHERE name_key = ?", [key, key],
     ).fetchall()})
+    if not ids and key:  # a part of the name: every word of it in the player's name
+        words = set(key.split())
+        ids = sorted({int(pid) for pid, k in wh.con.execute(
+            "SELECT c.canonical_id, p.name_key FROM players p JOIN player_canonical c "
+            "USING (player_id) UNION SELECT player_id, name_key FROM player_spellings",
+        ).fetchall() if k and words <= set(str(k).split())})
     if len(ids) == 1:
         return ids[0]
     if ids:
-        listed = ", ".join(f"{i} ({player_name(wh, i)})" for i in ids)
-        raise ExplainError(f"{text!r} names {len(ids)} players: {listed}; give the player id")
+        listed = ", ".join(f"{i} ({player_name(wh, i)})" for i in ids[:10])
+        more = f" and {len(ids) - 10} more" if len(ids) > 10 else ""
+        raise ExplainError(f"{text!r} names {len(ids)} players: {listed}{more}; give the "
+                           "player id or more of the name")
     names = [str(r[0]) for r in wh.con.execute("SELECT DISTINCT name FROM players").fetchall()]
     close = difflib.get_close_matches(text, names, n=3, cutoff=0.75)
     hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
@@ -276,3 +286,78 @@ def partners(
         "ORDER BY v.events DESC, v.mean_r_prime DESC, v.partner_id",
         [run, canonical],
     )
+
+
+@dataclass(frozen=True)
+class GameExplanation:
+    """A go or preferans player's rating in one period: each game (go) or game segment
+    (preferans) with what was expected, what happened and the change it brought."""
+
+    player_id: int
+    name: str
+    pool: str
+    run_id: int
+    scheme: str
+    game: str
+    """``go`` or ``preferans``."""
+    period: str
+    periods: tuple[str, ...]
+    rating_before: float
+    rating: float
+    rows: pd.DataFrame
+    """go: ``opponent_id, opponent, colour, handicap, expected, result, change``; preferans:
+    ``date, game, segment, deals, table_rating, vists, change``."""
+
+
+def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | None = None,
+                  run_id: int | None = None) -> GameExplanation:
+    """Explain a go or preferans player's rating in ``period`` (default: their latest period
+    with games) of the pool's current run, game by game."""
+    canonical = _canonical(wh, player_id)
+    if canonical is None:
+        raise ExplainError(f"no player {player_id}")
+    run, scheme, options = _run(wh, pool, run_id)
+    game = options.get("pool.game", "")
+    name = player_name(wh, canonical)
+    table = "game_contributions" if game == "go" else "segment_contributions"
+    periods = tuple(str(r[0]) for r in wh.con.execute(
+        f"SELECT period FROM {table} WHERE run_id = ? AND player_id = ? GROUP BY period "
+        "ORDER BY min(rowid)", [run, canonical]).fetchall())
+    if not periods:
+        raise ExplainError(f"player {canonical} ({name}) has no games in rating run {run}")
+    if period is None:
+        period = periods[-1]
+    elif period not in periods:
+        raise ExplainError(f"player {canonical} ({name}) has no games in period {period!r} of "
+                           f"rating run {run}; periods with games: {', '.join(periods)}")
+    if game == "go":
+        rows = wh.query(
+            "SELECT g.opponent_id, p.name AS opponent, g.colour, g.handicap, g.expected, "
+            "g.result, g.change FROM game_contributions g JOIN players p "
+            "ON p.player_id = g.opponent_id WHERE g.run_id = ? AND g.player_id = ? "
+            "AND g.period = ? ORDER BY g.rowid", [run, canonical, period])
+    else:
+        rows = wh.query(
+            "SELECT date, game, segment, deals, table_rating, vists, change "
+            "FROM segment_contributions WHERE run_id = ? AND player_id = ? AND period = ? "
+            "ORDER BY date, game, segment", [run, canonical, period])
+    rating = wh.con.execute(
+        "SELECT rating_before, rating FROM ratings WHERE run_id = ? AND period = ? "
+        "AND player_id = ?", [run, period, canonical]).fetchall()
+    before, after = (float(rating[0][0]), float(rating[0][1])) if rating else (math.nan, math.nan)
+    return GameExplanation(canonical, name, pool, run, scheme, game, period, periods, before,
+                           after, rows)
+
+
+def pool_of(wh: Warehouse, player_id: int, pools: list[str]) -> str | None:
+    """The first of ``pools`` whose current run rated ``player_id`` with some event or game."""
+    canonical = _canonical(wh, player_id)
+    for pool in pools:
+        run = latest_run(wh, pool)
+        if run is None:
+            continue
+        found = wh.con.execute("SELECT 1 FROM ratings WHERE run_id = ? AND player_id = ? "
+                               "AND events > 0 LIMIT 1", [run.run_id, canonical]).fetchall()
+        if found:
+            return pool
+    return None

@@ -21,7 +21,7 @@ from ._errors import WarehouseError
 
 __all__ = [
     "FileInfo", "FileNotFound", "LoadedFile", "Withdrawal", "file_details", "find_file",
-    "list_files", "restore_file", "withdraw_file", "withdrawal_of",
+    "list_files", "release_file", "restore_file", "withdraw_file", "withdrawal_of",
 ]
 
 
@@ -37,7 +37,8 @@ class LoadedFile:
     format: str
     loaded_at: dt.datetime
     status: str
-    """``loaded``, ``correction`` or ``withdrawn``."""
+    """``loaded``, ``correction``, ``held`` (waiting for a person to confirm its dates) or
+    ``withdrawn``."""
     events: int
     events_in_force: int
 
@@ -65,7 +66,8 @@ class FileInfo:
 _FILES = """
 SELECT f.file_id, f.name, f.sha256, f.format, f.loaded_at,
        CASE WHEN f.file_id IN (SELECT file_id FROM withdrawn_files) THEN 'withdrawn'
-            ELSE f.status END AS status,
+            WHEN f.file_id IN (SELECT file_id FROM file_holds WHERE released_at IS NULL)
+            THEN 'held' ELSE f.status END AS status,
        f.n_events,
        (SELECT count(*) FROM active_events a WHERE a.file_id = f.file_id) AS in_force
 FROM source_files f
@@ -191,3 +193,17 @@ def withdrawal_of(wh: Warehouse, sha256: str) -> tuple[int, Withdrawal] | None:
         return None
     current = _in_force(wh, int(rows[0][0]))
     return None if current is None else (int(rows[0][0]), current)
+
+
+def release_file(wh: Warehouse, file_id: int, *, now: dt.datetime | None = None) -> str:
+    """Confirm a held file (its dates are right): its events are rated from the next recompute
+    on. Returns why it was held; the hold row stays as the audit trail."""
+    file_details(wh, file_id)  # FileNotFound
+    rows = wh.con.execute("SELECT reason FROM file_holds WHERE file_id = ? AND released_at "
+                          "IS NULL", [file_id]).fetchall()
+    if not rows:
+        raise WarehouseError(f"file {file_id} is not held")
+    stamp = now or dt.datetime.now().replace(microsecond=0)
+    with wh.transaction() as con:
+        con.execute("UPDATE file_holds SET released_at = ? WHERE file_id = ?", [stamp, file_id])
+    return str(rows[0][0])

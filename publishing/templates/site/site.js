@@ -6,13 +6,16 @@
   var source = document.getElementById("list-data");
   var table = document.getElementById("list");
   if (!source || !table) { return; }
-  var rows = JSON.parse(source.textContent).rows;
+  var data = JSON.parse(source.textContent);
+  var rows = data.rows;
+  var before = data.before || [], after = data.after || [];  // the scheme's own columns
   var body = table.tBodies[0];
   var club = document.getElementById("filter-club");
   var name = document.getElementById("filter-name");
   var status = document.getElementById("filter-status");
   var count = document.getElementById("row-count");
-  var numeric = { rank: true, rating: true, change: true, events: true };
+  var numeric = { rank: true, rating: true, change: true, events: true, deviation: true,
+                  deals: true, vists_per_deal: true };
   var order = { key: "rank", descending: false };
 
   function fold(text) {
@@ -45,15 +48,19 @@
     }
     cell(tr, row.club, "wide");
     cell(tr, row.ratingText, "num");
+    before.forEach(function (key) { cell(tr, row[key] || "", key === "grade" ? "num" : "num wide"); });
     var change = row.changeText;
     cell(tr, change, "num" + (change.charAt(0) === "+" ? " up" : change.charAt(0) === "-" ? " down" : ""));
     cell(tr, String(row.events), "num");
+    after.forEach(function (key) { cell(tr, row[key] || "", "num"); });
     cell(tr, row.lastPlayed, "wide");
     return tr;
   }
 
   function compare(a, b) {
     var x = a[order.key], y = b[order.key], result;
+    if (typeof x === "string" && numeric[order.key]) { x = x === "" ? null : parseFloat(x); }
+    if (typeof y === "string" && numeric[order.key]) { y = y === "" ? null : parseFloat(y); }
     if (numeric[order.key]) {
       if (x === null && y === null) { result = 0; }
       else if (x === null) { return 1; }        // players without a change go last
