@@ -3,7 +3,7 @@
 :func:`generate_history` builds a results frame (the contract of the :mod:`ratings` package
 docstring) for a federation of clubs over several years, deterministically from a seed and
 without a Python loop per row or per event. :func:`bare_kernel` recomputes BELO2 over such a frame
-with the plain default rules of spec/bridge-belo.md (§1-§9, ``flat`` newcomers of §10) as lean
+with the plain default rules of docs/rules/bridge-belo.md (§1-§9, ``flat`` newcomers of §10) as lean
 numpy: everything that does not depend on ratings is prepared once, then one loop over the
 periods uses only ``np.bincount`` and fancy indexing.
 
@@ -144,7 +144,7 @@ def _boards(rng: np.random.Generator, kind: Ints) -> Floats:
         rng.integers(24, 65, count),  # teams
         rng.integers(20, 29, count),  # individual
     ]).astype(np.float64)
-    # A few events do not say how many boards were played (spec §6: weight 1).
+    # A few events do not say how many boards were played (docs/rules/bridge-belo.md §6: weight 1).
     return np.where(rng.random(count) < 0.02, np.nan, boards)
 
 
@@ -278,19 +278,19 @@ class KernelInput:
     player: Ints  # player code per row
     event: Ints  # event code per row, local to its period
     unit: Ints  # unit code per row, local to its period
-    r: Floats  # spec §1, formula 3
-    v: Floats  # spec §6, event weight
-    best: Floats  # 1000 (n - 0.5) / n, for the skip rule of spec §3
+    r: Floats  # docs/rules/bridge-belo.md §1, formula 3
+    v: Floats  # docs/rules/bridge-belo.md §6, event weight
+    best: Floats  # 1000 (n - 0.5) / n, for the skip rule of docs/rules/bridge-belo.md §3
     cnt_u: Floats  # members of the row's unit
     cnt_e: Floats  # players of the row's event
     individual: Bools
-    enough: Bools  # spec §5: at least 3 rated units (every player is rated under flat)
+    enough: Bools  # docs/rules/bridge-belo.md §5: at least 3 rated units (every player is rated under flat)
     row_bounds: Ints
     event_bounds: Ints
     unit_bounds: Ints
     admit_bounds: Ints  # players, ordered by first period, admitted in period k: admit[k:k+1]
     admit_order: Ints
-    year_end: Bools  # period k is the last of its calendar year (spec §9, periodic)
+    year_end: Bools  # period k is the last of its calendar year (docs/rules/bridge-belo.md §9, periodic)
 
 
 def _quarter(dates: pd.Series) -> Ints:
@@ -321,7 +321,7 @@ def prepare_kernel(frame: pd.DataFrame) -> KernelInput:
     n = n_e[event]
     place = frame["place"].to_numpy(np.float64)[order]
     boards = frame["boards"].to_numpy(np.float64)[order]
-    # spec §6, formula 9 (linear, the default): v = 1 + (b - 25)/50, 1 when unknown, floor 0.2.
+    # docs/rules/bridge-belo.md §6, formula 9 (linear, the default): v = 1 + (b - 25)/50, 1 when unknown, floor 0.2.
     v = np.maximum(np.where(np.isnan(boards), 1.0, 1.0 + (boards - 25.0) / 50.0), 0.2)
 
     row_bounds = np.searchsorted(q_s, np.arange(n_periods + 1))
@@ -329,7 +329,7 @@ def prepare_kernel(frame: pd.DataFrame) -> KernelInput:
     event_bounds = np.r_[event, event[-1] + 1][row_bounds]
     unit_bounds = np.r_[unit, unit[-1] + 1][row_bounds]
 
-    # spec §10, flat: a player is admitted (rated 500) in the period of their first event.
+    # docs/rules/bridge-belo.md §10, flat: a player is admitted (rated 500) in the period of their first event.
     pl_s = pl_code[order]
     first_period = np.full(len(players), n_periods, dtype=np.int64)
     np.minimum.at(first_period, pl_s, q_s)
@@ -341,7 +341,7 @@ def prepare_kernel(frame: pd.DataFrame) -> KernelInput:
         player=pl_s.astype(np.int64),
         event=event - event_bounds[q_s],
         unit=unit - unit_bounds[q_s],
-        # spec §1, formula 3: r = 1000 (n + 0.5 - u) / n.
+        # docs/rules/bridge-belo.md §1, formula 3: r = 1000 (n + 0.5 - u) / n.
         r=1000.0 * (n + 0.5 - place) / n,
         v=v,
         best=1000.0 * (n - 0.5) / n,
@@ -369,13 +369,13 @@ def run_kernel(k: KernelInput, history: float = 50.0) -> Floats:
         if hi > lo:
             rating = _period(k, rating, lo, hi, q, keep)
         if k.year_end[q]:
-            # spec §9, periodic: every rated player scaled so that the mean is 500.
+            # docs/rules/bridge-belo.md §9, periodic: every rated player scaled so that the mean is 500.
             rating[admitted] *= 500.0 / rating[admitted].mean()
     return rating
 
 
 def _period(k: KernelInput, rating: Floats, lo: int, hi: int, q: int, keep: float) -> Floats:
-    """One period against the frozen ``rating`` (spec §8); returns the ratings after it."""
+    """One period against the frozen ``rating`` (docs/rules/bridge-belo.md §8); returns the ratings after it."""
     pl, ev, un = k.player[lo:hi], k.event[lo:hi], k.unit[lo:hi]
     n_ev = int(k.event_bounds[q + 1] - k.event_bounds[q])
     n_un = int(k.unit_bounds[q + 1] - k.unit_bounds[q])
@@ -386,27 +386,27 @@ def _period(k: KernelInput, rating: Floats, lo: int, hi: int, q: int, keep: floa
     others = cnt_e - cnt_u
     mates = cnt_u - 1.0
     with np.errstate(invalid="ignore", divide="ignore"):
-        # spec §3: Rt over the other units' players; BELO2 c = Rt^2 / (500 Ru).
+        # docs/rules/bridge-belo.md §3: Rt over the other units' players; BELO2 c = Rt^2 / (500 Ru).
         Rt = (sum_e - sum_u) / others
         c = Rt * Rt / (500.0 * (sum_u / cnt_u))
-        # spec §4, damped (formula 7) with Rp the mean of the other members; 1 without mates
+        # docs/rules/bridge-belo.md §4, damped (formula 7) with Rp the mean of the other members; 1 without mates
         # and in individual events.
         Rp = (sum_u - R) / mates
         partner = np.where(
             k.individual[lo:hi] | (mates == 0), 1.0, 1.0 + 0.5 * (R - Rp) / (R + Rp),
         )
         raw = k.r[lo:hi] * c * partner
-        # spec §5 (min rated units), §3 (a field to rate against, skip rule).
+        # docs/rules/bridge-belo.md §5 (min rated units), §3 (a field to rate against, skip rule).
         counted = k.enough[lo:hi] & (others > 0) & ~(c * k.best[lo:hi] * partner < R)
     vc = np.where(counted, k.v[lo:hi], 0.0)
     raw = np.where(counted, raw, 0.0)
-    # spec §9, per event: f = sum(v R) / sum(v r').
+    # docs/rules/bridge-belo.md §9, per event: f = sum(v R) / sum(v r').
     den = np.bincount(ev, vc * raw, n_ev)
     f = np.bincount(ev, vc * R, n_ev) / np.where(den > 0, den, 1.0)
     size = len(rating)
     W = np.bincount(pl, vc, size)
     S = np.bincount(pl, vc * raw * f[ev], size)
-    # spec §8, exponential: R + (1 - (1 - 1/H)^W) (rbar - R).
+    # docs/rules/bridge-belo.md §8, exponential: R + (1 - (1 - 1/H)^W) (rbar - R).
     played = W > 0
     rbar = S / np.where(played, W, 1.0)
     return np.where(played, rating + (1.0 - keep ** W) * (rbar - rating), rating)
@@ -415,7 +415,7 @@ def _period(k: KernelInput, rating: Floats, lo: int, hi: int, q: int, keep: floa
 def bare_kernel(frame: pd.DataFrame, history: float = 50.0) -> pd.DataFrame:
     """BELO2 final ratings (``player, rating`` sorted by player) with the plain default rules.
 
-    The rules of the ``belo2`` profile with ``newcomer=flat`` (spec §10: every new player
+    The rules of the ``belo2`` profile with ``newcomer=flat`` (docs/rules/bridge-belo.md §10: every new player
     starts at 500): field factor c, damped partner factor with Rp the others' mean, linear board
     weight floored at 0.2, skip rule, at least 3 rated units, per-event normalisation,
     exponential combination over calendar quarters, yearly normalisation to mean 500. Compare

@@ -59,7 +59,7 @@ def generate_games(games: int, players: int, years: int, seed: int) -> pd.DataFr
     vists = np.rint(expected + noise - (expected + noise).mean(axis=1, keepdims=True))
     vists[:, 2] = -(vists[:, 0] + vists[:, 1])  # whole vists summing to exactly zero
     length = np.rint(deals * rng.uniform(0.8, 1.6, games))
-    length[rng.random(games) < 0.01] = 0.0  # long passing games (spec "Makarov")
+    length[rng.random(games) < 0.01] = 0.0  # long passing games (docs/rules/preferans.md "Makarov")
     variant = rng.choice(np.array(["sochi", "leningrad", "rostov"], dtype=object), games,
                          p=[0.5, 0.35, 0.15])
     start = np.datetime64("2015-01-01")

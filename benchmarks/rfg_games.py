@@ -2,12 +2,12 @@
 
 Generates ``--games`` games (default 1,000,000) of a national go federation over ``--years``
 years (default 20) with :func:`generate_games`: players with a latent strength on the RFG scale
-(spec/go-rfg.md "Scale") who enter and leave, tournaments of 4-7 rounds (mostly 5) of 8 to
+(docs/rules/go-rfg.md "Scale") who enter and leave, tournaments of 4-7 rounds (mostly 5) of 8 to
 about 100 players drawn from the players active that month, each round pairing players of
 nearby strength, results drawn from the strength difference, and a minority of handicap
 tournaments (the stronger player gives one stone per declared grade of difference). Every game
 is one row from a random side, with the declared grades (``rank``, ``opponent_rank``) the
-first entry of spec/go-rfg.md reads.
+first entry of docs/rules/go-rfg.md reads.
 
 The period of every scheme is the calendar month (``--period month``, the default; the spec
 allows "a time interval") or the tournament (``--period tournament``, as the RFG rates
@@ -83,7 +83,7 @@ JIGO_SHARE = 0.003
 
 
 def _grade_labels() -> npt.NDArray[np.object_]:
-    # spec/go-rfg.md "Scale": step 0 (rating 0) = 21 kyu, step 20 = 1 kyu, 21 = 1 dan .. 29 = 9 dan.
+    # docs/rules/go-rfg.md "Scale": step 0 (rating 0) = 21 kyu, step 20 = 1 kyu, 21 = 1 dan .. 29 = 9 dan.
     return np.array([f"{s - 20}d" if s >= 21 else f"{21 - s}k" for s in range(30)], dtype=object)
 
 
@@ -201,7 +201,7 @@ def generate_games(games: int = 1_000_000, players: int | None = None, years: in
     gap = step[a] - step[b]
     stones = np.where(handicap_tour[t], np.minimum(np.abs(gap), 9), 0)
     a_white = np.where(stones > 0, gap > 0, rng.random(n) < 0.5)
-    # spec/go-rfg.md "Win probability": a handicap of F stones is worth 100 (F - 0.5) points to
+    # docs/rules/go-rfg.md "Win probability": a handicap of F stones is worth 100 (F - 0.5) points to
     # black; the result is drawn from the handicap-adjusted strength difference.
     h = np.where(stones >= 1, 100.0 * (stones - 0.5), 0.0)
     diff = strength[a] - strength[b] + np.where(a_white, -h, h)

@@ -1,7 +1,7 @@
-"""``clubratings explain PLAYER``: why a player's rating is what it is (spec/bridge-belo.md §13).
+"""``clubratings explain PLAYER``: why a player's rating is what it is (docs/rules/bridge-belo.md §13).
 
 One line per event of the period with every factor and the event's share of the change, the
-normalisations, the phantom's part (spec §10) when there is one, and a footer showing that the
+normalisations, the phantom's part (docs/rules/bridge-belo.md §10) when there is one, and a footer showing that the
 shares add up to the change. ``--partners`` prints the partners view, ``--json`` the same data
 as JSON. Plain aligned text: no terminal library needed.
 """
@@ -101,11 +101,11 @@ def format_explanation(ex: Any) -> list[str]:
                      + ("" if ex.phantom_combined is None
                         else f", its shares sum to {ex.phantom_combined - p.rating_before:+.1f}"))
         if ex.retired and ex.phantom_combined is not None:
-            # spec §10: after the newcomer's last phantom event the two ratings are averaged.
+            # docs/rules/bridge-belo.md §10: after the newcomer's last phantom event the two ratings are averaged.
             lines.append(f"phantom retired: the rating becomes the mean of {ex.combined:.1f} "
                          f"and {ex.phantom_combined:.1f} = {ex.before_normalisation:.1f}")
     if ex.normalised:
-        # spec §9, periodic normalisation: every rating is multiplied by one factor.
+        # docs/rules/bridge-belo.md §9, periodic normalisation: every rating is multiplied by one factor.
         lines.append(
             f"periodic normalisation x{ex.periodic_factor:.6f}: {ex.before_normalisation:.1f} "
             f"-> {ex.before_normalisation * ex.periodic_factor:.1f}"
@@ -117,7 +117,7 @@ def format_explanation(ex: Any) -> list[str]:
 
 
 def format_partners(player_id: int, name: str, run_id: int, frame: pd.DataFrame) -> list[str]:
-    """The partners table (spec §13, "Partneri")."""
+    """The partners table (docs/rules/bridge-belo.md §13, "Partneri")."""
     lines = [f"player {player_id} {name}, rating run {run_id}: partners"]
     if frame.empty:
         return [*lines, "no counted events with a partner"]
@@ -272,7 +272,7 @@ def add_explain_commands(sub: Any, config: argparse.ArgumentParser) -> None:
         help="explain a player's rating: every event or game of a period and what it changed",
         description="For one player and one rating period of the pool's latest run. Bridge: "
         "place, n, r, field and partner factors, weight, normalisation, r' and the share of "
-        "the change of every event (spec/bridge-belo.md §13). Go: every game with the "
+        "the change of every event (docs/rules/bridge-belo.md §13). Go: every game with the "
         "opponent, colour, handicap, expected and actual result and the change. Preferans: "
         "every game segment with the table's mean rating, the vists and the change. PLAYER "
         "is a player id or a name (accents and word order ignored, a surname alone when "

@@ -1,4 +1,4 @@
-"""``clubratings mcmahon``: run a McMahon tournament with dynamic levels (spec/go-mcmahon-levels.md).
+"""``clubratings mcmahon``: run a McMahon tournament with dynamic levels (docs/rules/go-mcmahon-levels.md).
 
     mcmahon start PLAYERS.csv --rounds N --essential K [--bars "2100:0,1800:-1"] --out STATE.json
     mcmahon pair STATE.json [--absent ID ...]       next round's pairs, kept in the state
@@ -467,7 +467,7 @@ def add_mcmahon_commands(sub: Any, config: argparse.ArgumentParser) -> None:
     top = sub.add_parser(
         "mcmahon", help="run a McMahon go tournament with dynamic levels",
         description="A McMahon tournament with a dynamic level per player instead of "
-        "Buchholz (spec/go-mcmahon-levels.md): start, pair, record results, standings.",
+        "Buchholz (docs/rules/go-mcmahon-levels.md): start, pair, record results, standings.",
     )
     cmds = top.add_subparsers(dest="mcmahon_command", required=True, metavar="STEP")
 

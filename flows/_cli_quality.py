@@ -1,6 +1,6 @@
 """``clubratings simulate`` and ``clubratings evaluate``: the rating quality lab on the command line.
 
-- ``simulate movements``: the tournament-fairness table of spec/simulation.md (docs/movements.md);
+- ``simulate movements``: the tournament-fairness table of docs/rules/simulation.md (docs/movements.md);
 - ``simulate federation``: a simulated federation as result files the parsers read (and its
   latent strengths), for end-to-end runs through the pipeline;
 - ``evaluate``: every scheme replayed over a simulated federation, scored against the truth
@@ -95,7 +95,7 @@ def add_quality_commands(sub: Any) -> None:
     p = sub.add_parser(
         "simulate", help="simulated tournaments and federations (the quality lab)",
         description="Simulate club tournaments (which movement ranks pairs most fairly) or a "
-        "whole federation with latent player strengths (spec/simulation.md).",
+        "whole federation with latent player strengths (docs/rules/simulation.md).",
     )
     kinds = p.add_subparsers(dest="what", required=True, metavar="{movements,federation}")
     m = kinds.add_parser(

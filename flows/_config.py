@@ -21,7 +21,7 @@ file, the built-in defaults below apply with the current folder as the root.
     game = "bridge"
     scheme = "belo2"
     options = { period = "quarter", cutover = "2016-01-01" }
-    scoring = ["MP"]             # separate lists (spec §12): only these scoring methods ...
+    scoring = ["MP"]             # separate lists (docs/rules/bridge-belo.md §12): only these scoring methods ...
     kinds = ["pairs"]            # ... and these kinds; leave out for all
     abroad = { "PZBS" = 550 }    # organisers abroad and their assumed field rating (§5)
 """
@@ -54,7 +54,7 @@ class PoolConfig:
     scheme: str = "belo2"
     options: Mapping[str, str] = field(default_factory=dict)
     scoring: tuple[str, ...] = ()
-    """Only events with these scoring methods (spec/bridge-belo.md §12); empty: all."""
+    """Only events with these scoring methods (docs/rules/bridge-belo.md §12); empty: all."""
     kinds: tuple[str, ...] = ()
     """Only events of these kinds (§12); empty: all."""
     abroad: Mapping[str, float | None] = field(default_factory=dict)
@@ -69,7 +69,7 @@ class PoolConfig:
     max_deviation: float | None = None
     """``list.max_deviation`` (go): a deviation above this keeps a player provisional."""
     periods: str = "tournament"
-    """Go pools: what one rating period is (spec/go-rfg.md "One rating period"): a
+    """Go pools: what one rating period is (docs/rules/go-rfg.md "One rating period"): a
     ``tournament``, or the ``month`` / ``quarter`` / ``year`` of the game."""
 
 

@@ -29,7 +29,7 @@ def events_to_results(events: Iterable[Event]) -> pd.DataFrame:
                     str(i), pd.Timestamp(ev.date), ev.kind, ev.scoring,
                     float("nan") if ev.boards is None else float(ev.boards),
                     str(j), float(unit.place), p.name.strip(),
-                    # a league's matches and standings (spec/bridge-belo.md §7)
+                    # a league's matches and standings (docs/rules/bridge-belo.md §7)
                     ev.parent, bool(ev.parent) and ev.round is not None and len(ev.units) == 2,
                     float("nan") if unit.score is None else float(unit.score), p.club or "",
                 ))

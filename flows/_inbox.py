@@ -1,6 +1,6 @@
 """Taking files in: parse, load in one transaction, then archive or reject.
 
-What the inbox promises a webmaster (spec/inputs.md): a dropped file is loaded completely or not
+What the inbox promises a webmaster (docs/rules/inputs.md): a dropped file is loaded completely or not
 at all; a file that cannot be read moves to ``inbox/rejected/`` with ``<file>.reason.txt`` saying
 where it broke; the same bytes twice load nothing twice; a corrected file replaces its event.
 """

@@ -5,7 +5,7 @@
         ──► inbox/<host>__<path>.<ext> ──► the same ingest as a dropped file
 
 A fetched page is written into the inbox under a stable name derived from its URL, so the
-inbox's rules apply unchanged (spec/inputs.md): the same bytes load nothing twice, a changed
+inbox's rules apply unchanged (docs/rules/inputs.md): the same bytes load nothing twice, a changed
 page is a correction of its event, an unreadable page moves to ``inbox/rejected/`` with its
 reason. Nothing here parses: a parse error is the ingest's business and is never retried.
 

@@ -179,7 +179,7 @@ class PoolRun:
 
 
 def pool_results(wh: Warehouse, pool: PoolConfig) -> pd.DataFrame:
-    """The pool's results frame: its game, its scoring methods and kinds (spec/bridge-belo.md
+    """The pool's results frame: its game, its scoring methods and kinds (docs/rules/bridge-belo.md
     §12, separate lists), events abroad marked with their assumed field rating (§5). A go pool
     gets the games frame instead (one row per game, periods as the pool says)."""
     if pool.game == "go":
@@ -204,7 +204,7 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     code version) is kept rather than stored again."""
     params = ratings.parse_options(pool.scheme, pool.options)
     # The full resolved configuration, recorded with the run: every scheme option plus the
-    # pool's choice of events (spec §12) and its events abroad (§5).
+    # pool's choice of events (docs/rules/bridge-belo.md §12) and its events abroad (§5).
     options = ratings.params_to_options(params) | {
         "pool.game": pool.game,
         "pool.periods": pool.periods if pool.game == "go" else "",

@@ -1,6 +1,6 @@
 """Dates as result files write them: numeric forms and month names in four languages.
 
-spec/inputs.md ("Realistic difficulties to expect"): dates come as ``12.3.2012``,
+docs/rules/inputs.md ("Realistic difficulties to expect"): dates come as ``12.3.2012``,
 ``12. marca 2012``, ``2012-03-12``, or only in a title. Accepted here:
 
 - ISO ``2012-03-12``;

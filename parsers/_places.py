@@ -1,6 +1,6 @@
 """Places as result lists write them, shared places for ties, and places checked against scores.
 
-spec/inputs.md ("What a result file has to yield"): ties are shared places, e.g. ``5-6``. The
+docs/rules/inputs.md ("What a result file has to yield"): ties are shared places, e.g. ``5-6``. The
 model (``_model.Place``) stores the mean of the places a tie occupies, so two units tied for
 5th-6th both get 5.5 and the places of ``n`` units always sum to ``1 + 2 + ... + n``.
 

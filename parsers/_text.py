@@ -1,7 +1,7 @@
 """Bytes to text for result files: declared or detected character sets, whitespace clean-up.
 
 Central European result pages come in UTF-8, windows-1250 or ISO-8859-2, and are often
-mislabelled or unlabelled (spec/inputs.md, "Realistic difficulties to expect"). The rules, in order:
+mislabelled or unlabelled (docs/rules/inputs.md, "Realistic difficulties to expect"). The rules, in order:
 
 1. a byte-order mark wins;
 2. a declared charset (HTML ``<meta charset>``, a caller's hint) is honoured when the bytes decode
@@ -41,7 +41,7 @@ __all__ = [
 Method = Literal["bom", "declared", "utf-8", "detected"]
 
 _CANDIDATES = ("cp1250", "iso8859_2")
-"""Single-byte charsets of Central European result files (spec/inputs.md)."""
+"""Single-byte charsets of Central European result files (docs/rules/inputs.md)."""
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -201,7 +201,7 @@ def decode_bytes(data: bytes, declared: str | None = None) -> Decoded:
 def parse_decimal(text: str) -> float | None:
     """``"61.83"``, ``" 56,43 %"``, ``"-12.5"`` -> float; blank -> None; junk -> ``ValueError``.
 
-    Decimal point or decimal comma (spec/inputs.md: ``56,43 %``); a trailing ``%`` is dropped.
+    Decimal point or decimal comma (docs/rules/inputs.md: ``56,43 %``); a trailing ``%`` is dropped.
     """
     stripped = normalise_space(text).removesuffix("%").strip().replace("\u2212", "-")
     if not stripped:

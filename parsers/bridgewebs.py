@@ -33,7 +33,7 @@ Columns of a ranking block (header names case-insensitive; aliases in brackets):
 
 - ``POSITION`` (``POS``, ``PLACE``, ``RANK``): the place. UK lists mark ties with ``=``: ``3=``
   (or ``=3``) on every tied pair, which gives the averaged place (3.5 for two pairs); ``5-6`` and
-  an empty cell below a placed pair are ties too (spec/inputs.md: ties as shared places);
+  an empty cell below a placed pair are ties too (docs/rules/inputs.md: ties as shared places);
 - ``PAIR`` (``NO``, ``PAIRNO``, ``NUMBER``): the pair number, the unit's label;
 - ``NAME1``, ``NAME2`` (``NAME3`` for a substitute): the players as written; names such as
   ``Phantom``, ``Sit out``, ``Bye`` are not players (the pair keeps its place, with no players,

@@ -8,7 +8,7 @@ required ``event, date, kind, scoring, boards, unit, place, player``; optional
   ``kind``, ``scoring``, ``boards`` and ``game`` must agree within an event;
 - within an event rows group into units by ``unit``; every row of a unit must repeat the same
   ``place`` and ``score``. Units are listed by place (stable: equal places keep file order);
-- ties (spec/inputs.md: shared places such as ``5-6``): ``5-6`` or ``5.-6.`` on each tied unit, or
+- ties (docs/rules/inputs.md: shared places such as ``5-6``): ``5-6`` or ``5.-6.`` on each tied unit, or
   the same plain number repeated (``5``, ``5``, then ``7``). Either way the tied units get the
   mean of the places they occupy (5.5); ``place_text`` keeps what the file wrote;
 - ``score`` takes a decimal point or a decimal comma (``56,43``), a trailing ``%`` is allowed;
@@ -53,7 +53,7 @@ _SCORINGS: dict[str, Scoring] = {
     "mp": "MP", "imp": "IMP", "vp": "VP", "bam": "BAM", "hybrid": "hybrid", "unknown": "unknown",
 }
 _PLAYERS_PER_UNIT: dict[str, tuple[int, int]] = {
-    # spec/inputs.md: pairs sometimes have three players (a substitute), teams four to eight.
+    # docs/rules/inputs.md: pairs sometimes have three players (a substitute), teams four to eight.
     "individual": (1, 1), "pairs": (2, 3), "teams": (2, 8),
 }
 

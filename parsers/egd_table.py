@@ -2,7 +2,7 @@
 
 European go tournament software (MacMahon, Gotha, OpenGotha "export to EGF") writes it for the
 European Go Database. The layout (EGF rating-list "tournament table format", as the EGD parser
-reads it; spec/inputs.md, "Other games"):
+reads it; docs/rules/inputs.md, "Other games"):
 
 - everything after ``;`` is a comment; header comments carry tags: ``; CL[A]`` class,
   ``; EV[name]``, ``; PC[country, city]``, ``; DT[2023-05-20,2023-05-21]`` (first and last

@@ -1,6 +1,6 @@
 """HTML cross tables of go tournaments (OpenGotha standings, Russian, Czech/Slovak, Polish pages).
 
-A go cross table has one row per player and one column per round (spec/inputs.md, "Other
+A go cross table has one row per player and one column per round (docs/rules/inputs.md, "Other
 games"): a header with the player's number or place, the name, grade, club and round columns
 ``1``, ``2``, ... (``R 1``, ``1 тур``, ``1. kolo``, ``Runda 1``); each round cell names the
 opponent, the result and optionally colour and handicap. Two cell grammars are read:

@@ -9,7 +9,7 @@ spacer column, and one row per pair follows. ``wk`` (the members' ranking), ``ok
 Quirks handled:
 
 - **ties**: the pairs below the first of a tie have an *empty* place cell (``&nbsp;``); some
-  pages write ``5-6`` instead. Both give the averaged place (5.5) (spec/inputs.md: ties as shared
+  pages write ``5-6`` instead. Both give the averaged place (5.5) (docs/rules/inputs.md: ties as shared
   places). ``Unit.place_text`` keeps the cell as written, so it is ``""`` on the empty rows;
 - **names**: one ``<a>`` per player, lines separated by ``<br>``; the link goes to the PZBS Cezar
   member register (``.../cezar/?mycl=1&p=21&r=06542``) whose ``r`` is the member id, kept as text
@@ -35,7 +35,7 @@ are not on this page (None). Rows in messages are counted from the first pair (r
 Checks: a pair placed below another must not score more, tied pairs must score the same, places
 must follow on (``1, 2, 2, 4``): each failure is a warning (``InconsistentResult`` in strict mode).
 
-Sections (spec/inputs.md: "several tables on one page (sections A/B, NS/EW lines of a Mitchell)"):
+Sections (docs/rules/inputs.md: "several tables on one page (sections A/B, NS/EW lines of a Mitchell)"):
 a page - the full results or one of the ranking pages JFR writes beside them for a sector or a
 line - may carry several rankings, each with its own ``m-ce | nr | ...`` header. A header starts a
 new section when it opens another ``<table>`` or when a *caption row* sits right above it: a row

@@ -14,9 +14,9 @@ Quirks handled:
 
 - **score**: the *last* column headed ``VP``, ``PKT``, ``punkty``, ``razem`` or ``suma``: the
   total after carry-over and penalties. Decimal point or comma. Scoring is always ``VP``;
-- **ties** (spec/inputs.md: shared places): an empty place cell below a placed row, a range
+- **ties** (docs/rules/inputs.md: shared places): an empty place cell below a placed row, a range
   ``3-4`` or a repeated place give the averaged place (3.5); ``place_text`` keeps the cell;
-- **members** (spec/inputs.md: teams have four to eight players): one per ``<br>`` line or
+- **members** (docs/rules/inputs.md: teams have four to eight players): one per ``<br>`` line or
   separated by commas/semicolons, in the ``skład`` column; without that column, the lines of the
   team cell after the team's name. Each link is one player; a link to the PZBS Cezar register
   (``...cezar/?...&r=06542``) gives the member id, kept as written. Unlinked names (foreign
@@ -78,7 +78,7 @@ __all__ = ["FORMAT", "detect", "parse"]
 NAME = "jfr_teamy"
 _TABLE = "results"
 _MEMBERS = (4, 8)
-"""spec/inputs.md: teams have four to eight players."""
+"""docs/rules/inputs.md: teams have four to eight players."""
 
 # --- detection ------------------------------------------------------------------------------
 

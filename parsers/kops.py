@@ -19,7 +19,7 @@ Quirks handled:
   (``03499``, zero-padded to five digits like JFR Pary's; the link's ``r=3499`` drops the zeros),
   kept as written. An empty line is a player without an id; a line that is not digits is noted
   and ignored; a different number of lines than players is a warning (ids assigned in order);
-- **ties** (spec/inputs.md: shared places): a range ``9-10``, a repeated place or an empty place
+- **ties** (docs/rules/inputs.md: shared places): a range ``9-10``, a repeated place or an empty place
   cell below a placed row all give the averaged place (9.5); ``place_text`` keeps the cell;
 - **charset**: ISO-8859-2 declared; an undeclared or mislabelled page is detected (``_text``);
 - **scoring**: ``%`` is matchpoints; ``+/-`` / ``IMP`` IMPs; a plain ``WYNIK`` column (KoPS's

@@ -1,8 +1,8 @@
 """The documented league file (docs/league-template.md): match tables of a league season.
 
-spec/bridge-belo.md §7: a league or long group competition is not one event. Every **match** is a
+docs/rules/bridge-belo.md §7: a league or long group competition is not one event. Every **match** is a
 two-unit event (winner place 1, loser place 2, a draw 1.5 each) and the final standings are one
-more event; the rating engine weighs them later. spec/inputs.md: "long competitions (league, group
+more event; the rating engine weighs them later. docs/rules/inputs.md: "long competitions (league, group
 competitions) come as match tables", teams of four to eight players.
 
 Two containers with the same content:
@@ -84,7 +84,7 @@ MATCH_COLUMNS = (
 _KEY_ALIASES = {"group": "section", "name": "league", "title": "league", "organizer": "organiser"}
 _BYES = frozenset({"bye", "voľno", "volno", "pauza", "wolne"})
 _TEAM_SIZE = (4, 8)
-"""spec/inputs.md: teams have four to eight players."""
+"""docs/rules/inputs.md: teams have four to eight players."""
 _VP_TOLERANCE = 0.01
 _DASH = "\u2013"
 
@@ -681,7 +681,7 @@ def _read_matches(records: list[_Record], header: _Header, teams: dict[str, _Tea
 
 
 def _match_event(match: _Match, header: _Header) -> Event:
-    """spec/bridge-belo.md §7: winner place 1, loser place 2, a draw 1.5 each; winner first."""
+    """docs/rules/bridge-belo.md §7: winner place 1, loser place 2, a draw 1.5 each; winner first."""
     home_score, away_score = match.scores()
     sides = [(match.home, home_score), (match.away, away_score)]
     if home_score == away_score:

@@ -4,7 +4,7 @@ One module for the parsers (splitting a unit's names cell into names) and for id
 resolution (an order-, case- and diacritics-insensitive key, the keys of an abbreviated first
 name, the ``JNo`` initials codes). Everything here is a pure function of its text.
 
-**Forms of one name** (spec/inputs.md, "Realistic difficulties to expect"): ``Novák Ján``,
+**Forms of one name** (docs/rules/inputs.md, "Realistic difficulties to expect"): ``Novák Ján``,
 ``Ján Novák``, ``NOVÁK Ján``, ``Novak Jan``, ``NOVAK J.``, ``J. Novák``, ``Novák, Ján``, with
 titles (``Ing. Ján Novák, PhD.``, ``dr. Kovács János``, ``inż. Jerzy Zięba``), generation
 markers (``ifj. Kovács János``), hyphenated surnames (``Nowak-Kowalska Anna``) and bracketed
@@ -23,7 +23,7 @@ notes (``Novák Ján (SVK)``, ``(G)`` for a guest). :func:`parse_name` reads the
    word remains; the suffix is part of the key, so ``Kovács János`` and ``ifj. Kovács János``
    are two people.
 
-**Initials** (spec/inputs.md, "One club writes initials instead of names"): ``JNo`` is the first
+**Initials** (docs/rules/inputs.md, "One club writes initials instead of names"): ``JNo`` is the first
 letter of the first name plus the first two letters of the surname; :func:`is_initials` tells a
 code, :func:`initials_code` folds one for comparison with :meth:`NameForm.initials_codes`.
 
@@ -84,7 +84,7 @@ def fold(text: str) -> str:
 
 
 def is_initials(token: str) -> bool:
-    """Whether ``token`` is a ``JNo`` code (spec/inputs.md, "initials instead of names").
+    """Whether ``token`` is a ``JNo`` code (docs/rules/inputs.md, "initials instead of names").
 
     An upper-case letter (the first name), an upper-case letter and one or two lower-case
     letters (the surname), in any alphabet with diacritics: ``JNo``, ``MŠť``, ``ĽKo``, ``ŁZi``,
@@ -205,7 +205,7 @@ class NameForm:
     def initials_codes(self) -> frozenset[str]:
         """The ``JNo`` codes (folded) this person could be written as, for both name orders.
 
-        First letter of a given name + first two letters of the surname (spec/inputs.md):
+        First letter of a given name + first two letters of the surname (docs/rules/inputs.md):
         ``Ján Novák`` -> ``{"jno", "nja"}``; a hyphenated surname counts as one
         (``Eva Nováková-Kráľová`` -> ``{"eno", "nev"}``). The surname is the first or the last
         token (not a single letter, so ``NOVAK J.`` -> ``{"jno"}``), the given name any other
@@ -258,7 +258,7 @@ def name_key(text: str) -> str:
 # --- a unit's names cell --------------------------------------------------------------------
 
 _SEPARATORS = re.compile(r"\s+[-\u2013\u2014]\s+|\s*[/;+&\n]\s*")
-"""Always between names (spec/inputs.md: ``Novák - Kováč``, ``Novák/Kováč``,
+"""Always between names (docs/rules/inputs.md: ``Novák - Kováč``, ``Novák/Kováč``,
 ``Novák J. – Kováč P.``): a dash with spaces around, ``/``, ``;``, ``+``, ``&``, a line break."""
 _INITIALS_SPLIT = re.compile(r"[\s\-\u2013\u2014/,;+&]+")
 _JOINING_DASH = re.compile(r"[-\u2013\u2014]")
@@ -344,7 +344,7 @@ def split_pair(text: str, kind: str | None = None) -> list[str]:
     - ``individual``: the whole cell is one name.
     - A cell made only of ``JNo`` codes (``JNo-PKo``, ``JNo PKo``, ``JNo/PKo``) gives the codes.
     - Otherwise the cell is cut at a dash with spaces around (`` - ``, `` – ``, `` — ``), ``/``,
-      ``&``, ``+``, ``;`` and line breaks (spec/inputs.md, "joined as ...").
+      ``&``, ``+``, ``;`` and line breaks (docs/rules/inputs.md, "joined as ...").
     - **Commas.** A piece made only of titles or generation markers stays with the name before
       it (``Novák Ján, Ing.``). For ``teams`` whose cell uses neither ``;`` nor line breaks,
       every comma separates names (``Nowak, Kowal, Mazur``). Otherwise a comma separates names

@@ -1,6 +1,6 @@
 """OpenGotha tournament files: the XML OpenGotha saves a go tournament in.
 
-The file (OpenGotha's ``tournament.dtd``; spec/inputs.md, "Other games"):
+The file (OpenGotha's ``tournament.dtd``; docs/rules/inputs.md, "Other games"):
 
     <Tournament dataVersion="201" ...>
       <Players><Player name="Chauvin" firstName="Robin" rank="2D" country="FR" club="69Ly"

@@ -1,7 +1,7 @@
 """Preferans club game logs: one row per player per game (or segment), as CSV, XLSX/ODS or HTML.
 
-spec/inputs.md ("Other games"): a club's log gives, per player and game, the game id, date,
-variant, deals, pulka length, player and vists; spec/preferans.md ("Substitutions") splits a game
+docs/rules/inputs.md ("Other games"): a club's log gives, per player and game, the game id, date,
+variant, deals, pulka length, player and vists; docs/rules/preferans.md ("Substitutions") splits a game
 interrupted by a substitution into *segments*, each a rating event of its own. docs/preferans-log.md
 describes the columns for clubs.
 
@@ -28,7 +28,7 @@ Reading:
   the file's title (the first line above the table, the HTML ``<title>``), else ``unknown club``
   with a warning.
 
-Validation (spec/preferans.md, "Input validation"; strict by nature, a club's official log): a
+Validation (docs/rules/preferans.md, "Input validation"; strict by nature, a club's official log): a
 game breaking a rule rejects the whole file, naming the game id, the rule and the table/sheet, row,
 column and value. ``InconsistentResult``: vists of a segment do not sum to zero within 0.5; deals
 below 1; a player twice in a segment; a segment of other than 3-4 players; two different dates,
@@ -113,7 +113,7 @@ VARIANTS: dict[str, str] = {
     }.items()
     for word in words
 }
-"""Variant spellings (folded) -> canonical name (spec/preferans.md: Sochi, Rostov, Leningrad)."""
+"""Variant spellings (folded) -> canonical name (docs/rules/preferans.md: Sochi, Rostov, Leningrad)."""
 
 _CLUB_LINE = re.compile(
     r"^\s*(club|клуб|organi[sz]er|организатор)\s*[:\-\u2013\u2014]\s*(.+?)\s*$", re.IGNORECASE,
@@ -125,7 +125,7 @@ _RU_MONTHS = {
 }
 _RU_DATE = re.compile(r"^(\d{1,2})\s+([а-яё]+)\s+(\d{4})$", re.IGNORECASE)
 _SUM_TOLERANCE = 0.5
-"""spec/preferans.md, "Input validation": vists sum to zero, tolerance 0.5 for rounded inputs."""
+"""docs/rules/preferans.md, "Input validation": vists sum to zero, tolerance 0.5 for rounded inputs."""
 
 
 def canonical_variant(text: str) -> str | None:
@@ -456,7 +456,7 @@ def _lines(rows: Sequence[Sequence[Cell]]) -> list[str]:
 
 
 def _check_columns(header: _Header, row: Sequence[Cell], file: str) -> None:
-    """Every required column is there (spec/inputs.md, "Other games")."""
+    """Every required column is there (docs/rules/inputs.md, "Other games")."""
     missing = [r for r in REQUIRED if r not in header.columns]
     if missing:
         first = row[0]
@@ -531,7 +531,7 @@ def _one_value(segment: _Segment, role: Role, file: str) -> object:
 
 
 def _check_players(segment: _Segment, file: str) -> None:
-    """spec/preferans.md: players distinct; a table seats 3 players (4 with a sitting-out
+    """docs/rules/preferans.md: players distinct; a table seats 3 players (4 with a sitting-out
     dealer); settled vists sum to zero within 0.5."""
     seen: dict[str, _Row] = {}
     for row in segment.rows:

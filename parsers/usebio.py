@@ -61,7 +61,7 @@ Quirks handled:
   ``NATIONAL_ID_NUMBER`` as the federation id, kept as text (leading zeros matter: ``0748821``);
   a PLAYER's ``CLUB_NAME``, if any, is its club (``CLUB_ID_NUMBER`` alone is not a club name);
 - **phantoms**: a pair/team whose players are all called PHANTOM / ROBOT / BYE / SIT OUT (or
-  have no name) is not players (spec/inputs.md; the preamble of every format): a ranked one
+  have no name) is not players (docs/rules/inputs.md; the preamble of every format): a ranked one
   keeps its place with no players, an unranked one is dropped; both with an info note;
 - **boards**: the number of distinct ``BOARD_NUMBER`` of BOARD elements that have
   TRAVELLER_LINEs in the ranking's scope, counted per session; the HANDSET's BOARDs are hand

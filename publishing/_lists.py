@@ -21,8 +21,8 @@ __all__ = ["DEVIATION_COLUMNS", "LIST_COLUMNS", "PREFERANS_COLUMNS", "ListRow", 
 LIST_COLUMNS = ("rank", "player", "club", "rating", "change", "events", "player_id")
 DEVIATION_COLUMNS = ("deviation", "interval", "grade")
 PREFERANS_COLUMNS = ("deals", "vists_per_deal")
-"""Added after ``events`` (the games) for preferans lists (spec/preferans.md)."""
-"""Added after ``rating`` for schemes with a deviation (go, spec/go-rfg.md "Outputs users
+"""Added after ``events`` (the games) for preferans lists (docs/rules/preferans.md)."""
+"""Added after ``rating`` for schemes with a deviation (go, docs/rules/go-rfg.md "Outputs users
 want"): the deviation S, the 95% interval R ± 2S, and the kyu/dan grade."""
 
 @dataclass(frozen=True, slots=True)

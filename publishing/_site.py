@@ -284,7 +284,7 @@ def rating_chart(
 
 
 def _explanations(wh: Warehouse, run_id: int) -> pd.DataFrame:
-    """Per player the events of the run with place, n, r' and share (spec/bridge-belo.md §13)."""
+    """Per player the events of the run with place, n, r' and share (docs/rules/bridge-belo.md §13)."""
     return wh.query(
         """
         SELECT player_id, period, event_id, event_date, coalesce(title, '') AS title,

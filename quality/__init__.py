@@ -1,5 +1,5 @@
 """The rating quality lab: simulated tournaments and federations, and how well a list measures
-strength (spec/simulation.md).
+strength (docs/rules/simulation.md).
 
 - :mod:`quality.movements` -- the tournament-fairness simulator (pair model, barometer, Howell,
   Mitchell) and its unfairness table;

@@ -1,6 +1,6 @@
 """Baselines for placement results: Elo, Glicko-2 and Plackett-Luce (openskill) over bridge events.
 
-Bridge events rank units of 1-8 players (spec/simulation.md, "Using it to test rating schemes").
+Bridge events rank units of 1-8 players (docs/rules/simulation.md, "Using it to test rating schemes").
 Every baseline turns the same results frame (:mod:`ratings` package docstring, "results") into a
 :class:`SchemeRun`, the shape the evaluation treats all schemes alike with:
 

@@ -1,6 +1,6 @@
 """Chronological replay of every rating scheme over a simulated federation, scored against the truth.
 
-spec/simulation.md, "Using it to test rating schemes": every scheme is run on the simulated
+docs/rules/simulation.md, "Using it to test rating schemes": every scheme is run on the simulated
 results and scored by KN / LN and rank correlation of its final list against the latent order;
 the seed's two-club experiment asks how many inter-club events it takes until the clubs
 separate. :func:`evaluate` computes, per scheme (:data:`DEFAULT_SCHEMES`):
@@ -47,7 +47,7 @@ import numpy.typing as npt
 import pandas as pd
 
 import ratings
-from ratings import MEAN_RATING, NEWCOMER_RATING  # spec/bridge-belo.md §10 start values
+from ratings import MEAN_RATING, NEWCOMER_RATING  # docs/rules/bridge-belo.md §10 start values
 
 from . import baselines, metrics
 from .baselines import SchemeRun, UnitStats
@@ -82,7 +82,7 @@ BELO_SCHEMES: dict[str, tuple[str, dict[str, str]]] = {
     "belo2-subsidy": ("belo2", {"newcomer": "subsidy"}),
     "belo2-flat": ("belo2", {"newcomer": "flat"}),
 }
-"""Evaluation name -> (registered BELO scheme, options); spec/bridge-belo.md §10 newcomers:
+"""Evaluation name -> (registered BELO scheme, options); docs/rules/bridge-belo.md §10 newcomers:
 ``phantom`` (the default), ``subsidy`` and ``flat`` (no subsidy, start at 500)."""
 
 _BASELINES: dict[str, Callable[[pd.DataFrame], SchemeRun]] = {
@@ -110,7 +110,7 @@ def run_scheme(name: str, results: pd.DataFrame,
     if name in BELO_SCHEMES:
         scheme, options = BELO_SCHEMES[name]
         params = ratings.parse_options(scheme, options)
-        # spec/bridge-belo.md §10: a flat newcomer starts at 500, subsidy and phantom at 300.
+        # docs/rules/bridge-belo.md §10: a flat newcomer starts at 500, subsidy and phantom at 300.
         start = MEAN_RATING if params.newcomer == "flat" else NEWCOMER_RATING
         run = ratings.rate(scheme, results, options=options, initial=initial)
         return SchemeRun(run.ratings, {"rating": float(start)})

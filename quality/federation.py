@@ -1,6 +1,6 @@
 """The federation simulator: players with a latent strength, clubs, partnerships and events.
 
-spec/simulation.md, "Using it to test rating schemes": a simulated federation with players of
+docs/rules/simulation.md, "Using it to test rating schemes": a simulated federation with players of
 known (latent) strength, clubs that rarely meet, partnerships that change, newcomers and
 leavers, weekly club events and occasional inter-club congresses, over years. :func:`simulate`
 turns a :class:`FederationSettings` (or the name of one of :data:`PRESETS`) into a
@@ -37,7 +37,7 @@ attending players without their partner are paired at random, and a pair of two 
 both had no regular partner (a broken partnership, a newcomer, a partner who left) and belong
 to the same club becomes a regular partnership. A player whose partner is only absent plays
 with a stand-in and keeps the partner. An odd player out joins a random pair as its substitute
-(a pair of three, spec/inputs.md). A team is two pairs (three when the number of pairs is odd).
+(a pair of three, docs/rules/inputs.md). A team is two pairs (three when the number of pairs is odd).
 
 **Results.** A unit's performance in an event is the mean latent strength of its players plus
 normal noise of standard deviation ``noise``, or ``noise * sqrt(24 / boards)`` with
@@ -94,7 +94,7 @@ CSV_COLUMNS = (
 FEDERATION_ORGANISER = "Sim Federation"
 """Organiser written for inter-club congresses (their ``club`` in ``events`` is ``""``)."""
 
-_MIN_UNITS = 3  # spec/bridge-belo.md §5: an event needs at least three rated units
+_MIN_UNITS = 3  # docs/rules/bridge-belo.md §5: an event needs at least three rated units
 _REFERENCE_BOARDS = 24.0  # board effect: sd = noise * sqrt(24 / boards)
 _DAYS = np.timedelta64(1, "D")
 
@@ -188,7 +188,7 @@ def _spaced(high: float, low: float, step: float) -> tuple[float, ...]:
 
 
 PRESETS: dict[str, FederationSettings] = {
-    # spec/simulation.md, last paragraph; seed 004 ("Čo vlastne tento rating meria?"): club A
+    # docs/rules/simulation.md, last paragraph; seed 004 ("Čo vlastne tento rating meria?"): club A
     # with players of true rating 750, 740, ..., 660 (ten players; the seed's list ends
     # "670 a 680", read as 660), club B with 600, 590, ..., 400 (21 players), everyone starting
     # at 500, twenty tournaments in each club, then inter-club events (40 here). Pairs only,
@@ -406,7 +406,7 @@ def _pairs(
     player = np.column_stack((first, second)).ravel()
     pair = np.repeat(np.arange(count, dtype=np.int64), 2)
     if len(spare):
-        # spec/inputs.md: a pair may have three players (a substitute).
+        # docs/rules/inputs.md: a pair may have three players (a substitute).
         player = np.concatenate((player, spare))
         pair = np.concatenate((pair, rng.integers(count, size=1)))
     return player, pair, count

@@ -1,4 +1,4 @@
-"""How fair a ranking is: unfairness measures and rank correlations (spec/simulation.md).
+"""How fair a ranking is: unfairness measures and rank correlations (docs/rules/simulation.md).
 
 A ranking is compared with the expected order (true strength): pair or player ``i`` is expected
 at place ``e_i`` and finished at place ``a_i`` (1 = best, ties averaged).
@@ -8,7 +8,7 @@ at place ``e_i`` and finished at place ``a_i`` (1 = best, ties averaged).
 - ``KN-`` = sum of (a_i - e_i)^2 over those placed worse than expected (a_i > e_i);
 - ``kn_max(n)`` = KN of the fully reversed ranking, so ``KN / kn_max`` is a percentage;
 - ``pairwise_fairer`` = how often one setup is fairer than another, more robust than the mean
-  (spec/simulation.md, "Unfairness of a final ranking").
+  (docs/rules/simulation.md, "Unfairness of a final ranking").
 
 For rating lists, :func:`list_unfairness` and :func:`rank_correlation` compare a list with the
 latent strength of the players both know.
@@ -61,7 +61,7 @@ def unfairness_arrays(
         raise ValueError(f"actual and expected places differ in length: {a.shape!r} vs {e.shape!r}")
     diff = a - e
     square = diff * diff
-    # spec/simulation.md: KN- counts only those placed worse than expected (a_i > e_i)
+    # docs/rules/simulation.md: KN- counts only those placed worse than expected (a_i > e_i)
     return (
         square.sum(axis=-1),
         np.abs(diff).sum(axis=-1),
@@ -127,7 +127,7 @@ def pairwise_fairer(kn_a: npt.ArrayLike, kn_b: npt.ArrayLike) -> float:
     """Share of tournaments where A's KN is below B's, ties counted half.
 
     ``kn_a`` and ``kn_b`` are paired: element ``t`` of both comes from tournament ``t``
-    (spec/simulation.md: "how often is setup A fairer than setup B").
+    (docs/rules/simulation.md: "how often is setup A fairer than setup B").
     """
     a = np.asarray(kn_a, dtype=float)
     b = np.asarray(kn_b, dtype=float)

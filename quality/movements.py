@@ -1,6 +1,6 @@
 """Which movement ranks pairs most fairly: the tournament-fairness simulator.
 
-spec/simulation.md, "Pair model" and "Movements compared" (seed 004, post of 10 March 2012).
+docs/rules/simulation.md, "Pair model" and "Movements compared" (seed 004, post of 10 March 2012).
 Twelve pairs of known strength play many simulated matchpoint tournaments under each *setup*
 (a movement with its first-round seating); every final ranking is scored by KN, LN and KN-
 against the strength order (:mod:`quality.metrics`).
@@ -52,7 +52,7 @@ IntArray = npt.NDArray[np.intp]
 PAIRS = 12
 TABLES = PAIRS // 2
 
-# spec/simulation.md, "Pair model": error rates c (performance 100 - U[0, c]) for the standard
+# docs/rules/simulation.md, "Pair model": error rates c (performance 100 - U[0, c]) for the standard
 # and the strong field; "early" is the first model of the seed, performance U[0, V].
 FIELDS: dict[str, tuple[str, tuple[float, ...]]] = {
     "standard": ("error", tuple(float(c) for c in range(30, 90, 5))),
@@ -60,7 +60,7 @@ FIELDS: dict[str, tuple[str, tuple[float, ...]]] = {
     "early": ("ceiling", tuple(float(v) for v in range(100, 40, -5))),
 }
 
-# spec/simulation.md, "Movements compared": first-round seatings, (NS, EW) with pair numbers 1..12.
+# docs/rules/simulation.md, "Movements compared": first-round seatings, (NS, EW) with pair numbers 1..12.
 SEATINGS: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12)),
     2: ((1, 2), (4, 3), (5, 6), (8, 7), (9, 10), (12, 11)),
@@ -214,7 +214,7 @@ def draw_performance(
 ) -> FloatArray:
     """Performance of every pair on every board: ``(T, boards, pairs)``.
 
-    spec/simulation.md, "Pair model": error model ``100 - h``, ``h ~ U[0, c_i]``; the early
+    docs/rules/simulation.md, "Pair model": error model ``100 - h``, ``h ~ U[0, c_i]``; the early
     model draws ``U[0, V_i]``. Boards are drawn for the longest setup, so every setup of one seed
     plays the same boards.
     """
@@ -232,7 +232,7 @@ def matchpoints(results: npt.ArrayLike) -> FloatArray:
     """NS matchpoints of each table on a board: 2 per NS result beaten, 1 per equal one.
 
     ``results`` has the tables on the last axis (NS minus EW performance); EW's matchpoints
-    are ``2 * (tables - 1)`` minus NS's (spec/simulation.md, "Pair model").
+    are ``2 * (tables - 1)`` minus NS's (docs/rules/simulation.md, "Pair model").
     """
     r = np.asarray(results, dtype=float)
     mine = r[..., :, None]
@@ -329,7 +329,7 @@ def play(setup: Setup, performance: FloatArray, rng: np.random.Generator) -> Pla
         if fixed is not None:
             ns, ew = fixed[0][:, r], fixed[1][:, r]
         elif r > 0:
-            # spec/simulation.md, barometer: re-seated by the current ranking, ties at random
+            # docs/rules/simulation.md, barometer: re-seated by the current ranking, ties at random
             ns, ew = reseat(scores, rng.random(scores.shape))
         seen_ns.append(ns)
         seen_ew.append(ew)

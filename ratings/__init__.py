@@ -15,7 +15,7 @@ Input frames
     kind        ``individual`` | ``pairs`` | ``teams`` (other games' kinds pass through;
                 BELO treats ``individual`` specially)
     scoring     text (``MP``, ``IMP``, ...); not used by BELO, filter on it for
-                separate lists (spec/bridge-belo.md §12)
+                separate lists (docs/rules/bridge-belo.md §12)
     boards      number of boards of the event, NaN when unknown
     unit        text, the competing unit's id, unique within the event
     place       the unit's place, 1 = best, ties already averaged; 1 <= place <= n
@@ -39,7 +39,7 @@ A :class:`RatingRun` with three frames:
   labels ``2013Q3`` (quarter), ``2013-08`` (month), ``2013`` (year).
 - ``contributions``: ``period, event_id, date, player, unit, place, n, r, field_factor,
   partner_factor, weight, norm_factor, r_prime, counted, reason`` -- one row per player per
-  event (spec §13); ``reason`` says why a row did not count, ``''`` when it did.
+  event (docs/rules/bridge-belo.md §13); ``reason`` says why a row did not count, ``''`` when it did.
 - ``normalisations``: ``period, factor`` -- one row per periodic normalisation applied.
 
 ``RatingRun.final`` is the latest rating per player (``player, rating``).

@@ -1,4 +1,4 @@
-"""BELO and BELO2: the placement-based bridge rating of spec/bridge-belo.md.
+"""BELO and BELO2: the placement-based bridge rating of docs/rules/bridge-belo.md.
 
 Implemented: §1 contribution, §2 update, §3 field factor (``k`` or ``belo2``) and skip rule,
 §4 partner correction (``partner``, ``partner_rating``, ``partner_weight``), §5 unrated members,
@@ -59,19 +59,19 @@ Floats: TypeAlias = npt.NDArray[np.float64]
 Codes: TypeAlias = npt.NDArray[np.intp]
 
 MEAN_RATING = 500.0
-"""The rating scale's mean (spec §Vocabulary); a ``flat`` newcomer starts here (§10)."""
+"""The rating scale's mean (docs/rules/bridge-belo.md §Vocabulary); a ``flat`` newcomer starts here (§10)."""
 
 MIN_WEIGHT = 0.2
-"""Floor of the event weight (spec §6)."""
+"""Floor of the event weight (docs/rules/bridge-belo.md §6)."""
 
 NEWCOMER_RATING = 300.0
-"""Start of a ``subsidy`` or ``phantom`` newcomer (spec §10)."""
+"""Start of a ``subsidy`` or ``phantom`` newcomer (docs/rules/bridge-belo.md §10)."""
 
 PHANTOM_RATING = 700.0
-"""Start of a newcomer's phantom: 300 + 700 = 2 * 500 (spec §10)."""
+"""Start of a newcomer's phantom: 300 + 700 = 2 * 500 (docs/rules/bridge-belo.md §10)."""
 
 SUBSIDY = 200.0
-"""Points the club of a ``subsidy`` newcomer gives up together (spec §10)."""
+"""Points the club of a ``subsidy`` newcomer gives up together (docs/rules/bridge-belo.md §10)."""
 
 PHANTOM_PREFIX = "~phantom:"
 """Pool ids of phantoms: the prefix and the newcomer's id. Never published."""
@@ -82,54 +82,54 @@ class BeloParams:
     """Options of the BELO schemes; every field is settable as ``--set name=value``.
 
     The two registered profiles differ only in ``field``: ``belo`` uses ``k``, ``belo2`` (the
-    default profile, spec §3 "Decision") uses ``belo2``.
+    default profile, docs/rules/bridge-belo.md §3 "Decision") uses ``belo2``.
     """
 
     field: FieldFactor = option("belo2", Choice(("k", "belo2")))
-    """Field factor, spec §3: ``k = Rt/500`` or ``c = Rt^2 / (500 Ru)``."""
+    """Field factor, docs/rules/bridge-belo.md §3: ``k = Rt/500`` or ``c = Rt^2 / (500 Ru)``."""
     partner: Partner = option("damped", Choice(("none", "linear", "damped")))
-    """Partner correction, spec §4: none, formula 6 (linear) or formula 7 (damped)."""
+    """Partner correction, docs/rules/bridge-belo.md §4: none, formula 6 (linear) or formula 7 (damped)."""
     partner_rating: PartnerRating = option("others_mean", Choice(("others_mean", "unit_mean")))
-    """``Rp`` of spec §4: mean of the other members, or mean of the whole unit (2012 post)."""
+    """``Rp`` of docs/rules/bridge-belo.md §4: mean of the other members, or mean of the whole unit (2012 post)."""
     partner_weight: PartnerWeight = option("none", Choice(("none", "ratio")))
     """Spec §4 "Vplyv partnera": ``ratio`` multiplies the event weight by ``min(1, Rp / R)``."""
     board_weight: BoardWeight = option("linear", Choice(("linear", "proportional", "none")))
-    """Event weight from the number of boards, spec §6 formulas 9 / 10."""
+    """Event weight from the number of boards, docs/rules/bridge-belo.md §6 formulas 9 / 10."""
     period: PeriodUnit = option("quarter", Choice(("quarter", "month", "year")))
-    """Rating period, spec §8."""
+    """Rating period, docs/rules/bridge-belo.md §8."""
     period_combine: PeriodCombine = option("exponential", Choice(("exponential", "additive")))
-    """How a period's contributions are combined, spec §8 "Decision"."""
+    """How a period's contributions are combined, docs/rules/bridge-belo.md §8 "Decision"."""
     event_normalisation: OnOff = option("on", Choice(("on", "off")))
-    """Per-event normalisation, spec §9."""
+    """Per-event normalisation, docs/rules/bridge-belo.md §9."""
     periodic_normalisation: PeriodicNormalisation = option(
         "year", Choice(("year", "period", "never"))
     )
-    """Periodic normalisation to mean 500, spec §9: after each calendar year, each period, never."""
+    """Periodic normalisation to mean 500, docs/rules/bridge-belo.md §9: after each calendar year, each period, never."""
     history: float = option(50.0, Number(integer=False, minimum=1.0))
-    """History length ``H``, spec §2. At least 1: below that ``1 - 1/H`` is negative and the
+    """History length ``H``, docs/rules/bridge-belo.md §2. At least 1: below that ``1 - 1/H`` is negative and the
     exponential combination of §8 has no meaning."""
     min_rated_units: int = option(3, Number(integer=True, minimum=1))
-    """An event counts only with at least this many units with a rated player, spec §5."""
+    """An event counts only with at least this many units with a rated player, docs/rules/bridge-belo.md §5."""
     abroad: Abroad = option("exclude", Choice(("exclude", "assumed")))
-    """Events abroad (results column ``abroad``), spec §5: left out, or rated against the
+    """Events abroad (results column ``abroad``), docs/rules/bridge-belo.md §5: left out, or rated against the
     assumed field rating of the event (column ``field_rating``, e.g. 550 or 600)."""
     match_result: MatchResult = option("place", Choice(("place", "vp_share")))
-    """A league match's contribution, spec §7: by place (750 / 250 / 500) or
+    """A league match's contribution, docs/rules/bridge-belo.md §7: by place (750 / 250 / 500) or
     ``1000 VP_own / (VP_own + VP_opp)`` from the units' ``score``."""
     skip_rule: OnOff = option("on", Choice(("on", "off")))
-    """Skip an event that could only lower the player's rating even if won, spec §3."""
+    """Skip an event that could only lower the player's rating even if won, docs/rules/bridge-belo.md §3."""
     newcomer: Newcomer = option("phantom", Choice(("flat", "subsidy", "phantom")))
-    """Start rule for players without a rating, spec §10 (default ``phantom``)."""
+    """Start rule for players without a rating, docs/rules/bridge-belo.md §10 (default ``phantom``)."""
     phantom_events: int = option(15, Number(integer=True, minimum=1))
-    """Rated events a ``phantom`` newcomer keeps the phantom for, spec §10."""
+    """Rated events a ``phantom`` newcomer keeps the phantom for, docs/rules/bridge-belo.md §10."""
     cutover: str = option("", Date())
     """Spec §11: results before this date are the history the start ratings are computed
     from (passes to convergence); from it on ratings are computed forward. Empty: no start-up."""
     max_passes: int = option(10, Number(integer=True, minimum=1))
-    """Start-up passes at most, spec §11."""
+    """Start-up passes at most, docs/rules/bridge-belo.md §11."""
     startup_tolerance: float = option(0.5, Number(integer=False, minimum=0.0,
                                                   minimum_exclusive=True))
-    """Start-up stops when no rating changes more than this between passes, spec §11."""
+    """Start-up stops when no rating changes more than this between passes, docs/rules/bridge-belo.md §11."""
 
     def __post_init__(self) -> None:
         check_options(self)
@@ -148,7 +148,7 @@ class _Rows:
     Text stays in the checked frame: ``src`` is each row's position there, and only the
     finished contributions read the text back. ``player`` is a pool slot (see :class:`_Pool`),
     ``club`` a club code (-1: none), ``period`` the pandas period ordinal of the row's date.
-    A phantom's row (spec §10) copies its newcomer's row with the phantom's slot.
+    A phantom's row (docs/rules/bridge-belo.md §10) copies its newcomer's row with the phantom's slot.
     """
 
     src: Ints
@@ -221,11 +221,11 @@ def _prepare(checked: pd.DataFrame, params: BeloParams, slot_of_code: Ints) -> _
     n = col(checked["n"].to_numpy(np.float64))
     place = col(checked["place"].to_numpy(np.float64))
     match = col(checked["match"].to_numpy(bool))
-    # spec/bridge-belo.md §1, formula 3: r = 1000 (n + 0.5 - u) / n; its mean over units is 500.
+    # docs/rules/bridge-belo.md §1, formula 3: r = 1000 (n + 0.5 - u) / n; its mean over units is 500.
     r = 1000.0 * (n + 0.5 - place) / n
     if params.match_result == "vp_share" and match.any():
         r = _vp_share(r, event, unit, match, col(checked["score"].to_numpy(np.float64)))
-    # spec §6 per event (boards are one number per event), then spread to the rows
+    # docs/rules/bridge-belo.md §6 per event (boards are one number per event), then spread to the rows
     boards = np.zeros(len(ranks))
     boards[event] = col(checked["boards"].to_numpy(np.float64))
     weight = _event_weight(boards, params.board_weight)[event]
@@ -255,7 +255,7 @@ def _prepare(checked: pd.DataFrame, params: BeloParams, slot_of_code: Ints) -> _
 
 
 def _vp_share(r: Floats, event: Ints, unit: Ints, match: Bools, score: Floats) -> Floats:
-    # spec §7, vp_share: r = 1000 VP_own / (VP_own + VP_opp) for the matches of a league; the
+    # docs/rules/bridge-belo.md §7, vp_share: r = 1000 VP_own / (VP_own + VP_opp) for the matches of a league; the
     # total is over the event's units (each unit's score once).
     first = np.r_[True, (event[1:] != event[:-1]) | (unit[1:] != unit[:-1])]
     size = int(event.max()) + 1
@@ -271,7 +271,7 @@ def _vp_share(r: Floats, event: Ints, unit: Ints, match: Bools, score: Floats) -
 
 def _league_factor(checked: pd.DataFrame, src: Ints, league: Bools, player: Ints,
                    match: Bools) -> Floats:
-    # spec §7: each match of a league and its final standings weigh M / (M + 1), M = the
+    # docs/rules/bridge-belo.md §7: each match of a league and its final standings weigh M / (M + 1), M = the
     # matches played in that league (counted per player: teams field varying line-ups).
     at = np.flatnonzero(league)
     parent = pd.factorize(checked["parent"].take(src[at]))[0].astype(np.int64)
@@ -288,7 +288,7 @@ def _league_factor(checked: pd.DataFrame, src: Ints, league: Bools, player: Ints
 @dataclass
 class _Pool:
     """Ratings by slot: players ``0..P-1`` (every player id in text order), then each player's
-    phantom at ``P + slot`` (spec §10); NaN where a slot is not in the pool. Per player: the
+    phantom at ``P + slot`` (docs/rules/bridge-belo.md §10); NaN where a slot is not in the pool. Per player: the
     rated events their phantom still has (0: none) and the latest club (subsidies)."""
 
     rating: Floats
@@ -307,7 +307,7 @@ class _Pool:
 
 
 def _last_clubs(pool: _Pool, rows: _Rows) -> None:
-    """Each player's club as last written in the period (spec §10, subsidy)."""
+    """Each player's club as last written in the period (docs/rules/bridge-belo.md §10, subsidy)."""
     at = np.flatnonzero(rows.club >= 0)[::-1]
     if at.size:
         slots, first = np.unique(rows.player[at], return_index=True)
@@ -319,7 +319,7 @@ def _admit(pool: _Pool, rows: _Rows, params: BeloParams) -> _Rows:
     and add the phantom members of the units of newcomers whose phantom is still active."""
     if params.newcomer == "subsidy":
         _last_clubs(pool, rows)
-    # spec §5: players marked unrated (foreign guests, say) never enter the pool.
+    # docs/rules/bridge-belo.md §5: players marked unrated (foreign guests, say) never enter the pool.
     seen = np.zeros(pool.players, dtype=bool)
     seen[rows.player[~rows.unrated]] = True
     new = np.flatnonzero(seen & np.isnan(pool.rating[: pool.players]))
@@ -407,7 +407,7 @@ def _group_count(codes: Codes, flags: npt.NDArray[np.bool_], size: int) -> npt.N
 
 
 def _event_weight(boards: Floats, rule: BoardWeight) -> Floats:
-    # spec/bridge-belo.md §6: linear (formula 9) v = 1 + (b - 25)/50, proportional (formula 10)
+    # docs/rules/bridge-belo.md §6: linear (formula 9) v = 1 + (b - 25)/50, proportional (formula 10)
     # v = b/25, none v = 1; unknown b gives 1; v is floored at 0.2.
     if rule == "linear":
         v = 1.0 + (boards - 25.0) / 50.0
@@ -426,7 +426,7 @@ def _event_weight(boards: Floats, rule: BoardWeight) -> Floats:
 
 @dataclass(frozen=True, slots=True)
 class _Contributions:
-    """One period's contribution rows as arrays (spec §13); text is added once at the end."""
+    """One period's contribution rows as arrays (docs/rules/bridge-belo.md §13); text is added once at the end."""
 
     period: int
     src: Ints
@@ -449,7 +449,7 @@ class _PeriodOutcome:
 
 
 def _rate_period(frozen: Floats, rows: _Rows, params: BeloParams, index: int) -> _PeriodOutcome:
-    """Rate one period's events against the ratings frozen at its start (spec §8).
+    """Rate one period's events against the ratings frozen at its start (docs/rules/bridge-belo.md §8).
 
     ``frozen`` (by pool slot) already holds every player of ``rows`` (the newcomer rule has run).
     """
@@ -468,7 +468,7 @@ def _rate_period(frozen: Floats, rows: _Rows, params: BeloParams, index: int) ->
     n, r, v, place = rows.n, rows.r, rows.weight, rows.place
     individual, match, abroad, assumed = rows.individual, rows.match, rows.abroad, rows.field_rating
 
-    # Sums and counts of frozen ratings of rated players per unit and per event (spec §5: unrated
+    # Sums and counts of frozen ratings of rated players per unit and per event (docs/rules/bridge-belo.md §5: unrated
     # players are left out of Rt, Ru and Rp).
     sum_u = _group_sum(un, R0, n_units)[un]
     cnt_u = _group_count(un, rated, n_units)
@@ -478,56 +478,56 @@ def _rate_period(frozen: Floats, rows: _Rows, params: BeloParams, index: int) ->
     cnt_u = cnt_u[un]
 
     with np.errstate(invalid="ignore", divide="ignore"):
-        # spec §3: Rt = mean rating of the rated players of all OTHER units.
+        # docs/rules/bridge-belo.md §3: Rt = mean rating of the rated players of all OTHER units.
         others = cnt_e - cnt_u
         Rt = np.where(others > 0, (sum_e - sum_u) / np.maximum(others, 1), np.nan)
-        # spec §5: an event abroad is rated against its assumed field rating.
+        # docs/rules/bridge-belo.md §5: an event abroad is rated against its assumed field rating.
         use_assumed = abroad & np.isfinite(assumed) & (params.abroad == "assumed")
         Rt = np.where(use_assumed, assumed, Rt)
         Ru = np.where(cnt_u > 0, sum_u / np.maximum(cnt_u, 1), np.nan)
         if params.field == "k":
-            # spec §3, formula 5 (BELO): k = Rt / 500.
+            # docs/rules/bridge-belo.md §3, formula 5 (BELO): k = Rt / 500.
             field = Rt / MEAN_RATING
         else:
-            # spec §3, BELO2: c = Rt^2 / (500 Ru), Ru the mean rating of the unit's own players.
+            # docs/rules/bridge-belo.md §3, BELO2: c = Rt^2 / (500 Ru), Ru the mean rating of the unit's own players.
             field = Rt * Rt / (MEAN_RATING * Ru)
 
-        # spec §4: Rp = mean rating of the OTHER members (others_mean), or the unit mean.
+        # docs/rules/bridge-belo.md §4: Rp = mean rating of the OTHER members (others_mean), or the unit mean.
         mates = cnt_u - 1
         Rp_others = np.where(mates > 0, (sum_u - R0) / np.maximum(mates, 1), np.nan)
         Rp = Rp_others if params.partner_rating == "others_mean" else Ru
         if params.partner == "none":
             partner = np.ones_like(R)
         else:
-            # spec §4: linear l = 1 + (R - Rp)/(R + Rp) (formula 6), damped
+            # docs/rules/bridge-belo.md §4: linear l = 1 + (R - Rp)/(R + Rp) (formula 6), damped
             # l = 1 + 0.5 (R - Rp)/(R + Rp) (formula 7).
             scale = 1.0 if params.partner == "linear" else 0.5
             partner = 1.0 + scale * (R - Rp) / (R + Rp)
-        # Individual events, and units without another rated member: factor 1 (spec §4).
+        # Individual events, and units without another rated member: factor 1 (docs/rules/bridge-belo.md §4).
         alone = individual | np.isnan(Rp_others)
         partner = np.where(alone, 1.0, partner)
         partner = np.where(rated, partner, np.nan)
         if params.partner_weight == "ratio":
-            # spec §4 "Vplyv partnera": the event weight times min(1, Rp / R).
+            # docs/rules/bridge-belo.md §4 "Vplyv partnera": the event weight times min(1, Rp / R).
             v = np.where(alone | ~rated, v, v * np.minimum(1.0, Rp_others / R))
 
         raw = r * field * partner
 
     # Which rows count, and why not.
-    # spec §5 min_rated_units; a league match (spec §7) has two units and needs both rated.
+    # docs/rules/bridge-belo.md §5 min_rated_units; a league match (docs/rules/bridge-belo.md §7) has two units and needs both rated.
     enough_units = np.where(match, rated_units >= 2, rated_units >= params.min_rated_units)
     enough_units = enough_units | use_assumed
     has_field = ~np.isnan(Rt)
     excluded_abroad = abroad & ~use_assumed
     if params.skip_rule == "on":
-        # spec §3, skip rule: if factor * 1000 (n - 0.5)/n * partner_factor < R, even winning
+        # docs/rules/bridge-belo.md §3, skip rule: if factor * 1000 (n - 0.5)/n * partner_factor < R, even winning
         # would lower the rating, so the event does not count for that player. League matches
         # follow the league rule below instead.
         best = field * 1000.0 * (n - 0.5) / n * partner
         skipped = has_field & (best < R) & ~match
     else:
         skipped = np.zeros_like(rated)
-    # spec §7, league rule: if a win would lower the winner's rating, the match counts for
+    # docs/rules/bridge-belo.md §7, league rule: if a win would lower the winner's rating, the match counts for
     # neither side (a loss or a draw of the stronger side always counts). "The winner's rating"
     # is read as the winning unit's: the mean of (r' - R) over its rated players.
     if match.any():
@@ -542,10 +542,10 @@ def _rate_period(frozen: Floats, rows: _Rows, params: BeloParams, index: int) ->
 
     vc = np.where(counted, v, 0.0)
     if params.event_normalisation == "on":
-        # spec §9, per-event normalisation: one factor f per event with
+        # docs/rules/bridge-belo.md §9, per-event normalisation: one factor f per event with
         # sum_i v_i (f r'_i - R_i) = 0 over the rated participants counted in the event,
         # i.e. f = sum(v R) / sum(v r'). Not for an event abroad rated against an assumed field
-        # (spec §5): its few rated players would only be compared with each other again.
+        # (docs/rules/bridge-belo.md §5): its few rated players would only be compared with each other again.
         num = _group_sum(ev, vc * R0, n_events)
         den = _group_sum(ev, np.where(counted, vc * raw, 0.0), n_events)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -556,7 +556,7 @@ def _rate_period(frozen: Floats, rows: _Rows, params: BeloParams, index: int) ->
     norm = np.where(counted, norm, np.nan)
     r_prime = np.where(counted, norm * raw, np.nan)
 
-    # spec §8: combine the period's contributions per player.
+    # docs/rules/bridge-belo.md §8: combine the period's contributions per player.
     who = pos[counted]
     # A player's sums across events add their terms in ascending order (group_sum), so neither
     # the order of the rows nor the names of the events can change the last bit.
@@ -567,12 +567,12 @@ def _rate_period(frozen: Floats, rows: _Rows, params: BeloParams, index: int) ->
     H = float(params.history)
     played = W > 0
     if params.period_combine == "exponential":
-        # spec §8, exponential: R_new = R_old + (1 - (1 - 1/H)^W) (rbar - R_old),
+        # docs/rules/bridge-belo.md §8, exponential: R_new = R_old + (1 - (1 - 1/H)^W) (rbar - R_old),
         # W = sum v, rbar = sum(v r') / W.
         rbar = np.where(played, S / np.where(played, W, 1.0), frozen)
         after = frozen + (1.0 - (1.0 - 1.0 / H) ** W) * (rbar - frozen)
     else:
-        # spec §8, additive (formula 4 summed): R_new = R_old + sum(v (r' - R_old)) / H.
+        # docs/rules/bridge-belo.md §8, additive (formula 4 summed): R_new = R_old + sum(v (r' - R_old)) / H.
         after = frozen + (S - W * frozen) / H
     after = np.where(played, after, frozen)
 
@@ -598,14 +598,14 @@ def _groups(key: Ints, phantom: Bools) -> Codes:
 def _reasons(params: BeloParams) -> list[str]:
     """Why a row did not count, by code (0: it counted); the first that applies is given."""
     return ["", "unrated player", "event abroad",
-            f"fewer than {params.min_rated_units} rated units",  # spec §5
-            "no rated players in other units",  # spec §3: no field to rate against
-            "skip rule",  # spec §3
-            "league win rule"]  # spec §7
+            f"fewer than {params.min_rated_units} rated units",  # docs/rules/bridge-belo.md §5
+            "no rated players in other units",  # docs/rules/bridge-belo.md §3: no field to rate against
+            "skip rule",  # docs/rules/bridge-belo.md §3
+            "league win rule"]  # docs/rules/bridge-belo.md §7
 
 
 def _normalises_after(period: pd.Period, rule: PeriodicNormalisation) -> bool:
-    # spec §9, periodic: "year" after the last period of each calendar year (Q4 / December /
+    # docs/rules/bridge-belo.md §9, periodic: "year" after the last period of each calendar year (Q4 / December /
     # the year itself), "period" after every period, "never" not at all.
     if rule == "period":
         return True
@@ -630,7 +630,7 @@ class _Shown:
 
 @dataclass(frozen=True, slots=True)
 class _Settled:
-    """One period's rows of the phantoms frame (spec §10), by newcomer slot."""
+    """One period's rows of the phantoms frame (docs/rules/bridge-belo.md §10), by newcomer slot."""
 
     period: int
     slots: Ints
@@ -654,7 +654,7 @@ class _Run:
 
 def _settle_phantoms(pool: _Pool, before: Floats, events: Ints | None,
                      index: int) -> _Settled | None:
-    """After a period (spec §10): count the phantoms' rated events; a phantom whose newcomer has
+    """After a period (docs/rules/bridge-belo.md §10): count the phantoms' rated events; a phantom whose newcomer has
     played ``phantom_events`` rated events with it retires, and the newcomer's rating becomes
     the mean of the two. The others stay (dormant when the newcomer did not play; also in a
     period without events, ``events`` None). The returned ratings are filled in by the caller
@@ -679,7 +679,7 @@ def _settle_phantoms(pool: _Pool, before: Floats, events: Ints | None,
 
 def _run_periods(rows: _Rows, pool: _Pool, params: BeloParams,
                  periods: pd.PeriodIndex) -> _Run:
-    """Rate ``periods`` one after the other (spec §8); only this loop is Python."""
+    """Rate ``periods`` one after the other (docs/rules/bridge-belo.md §8); only this loop is Python."""
     ordinals = periods.asi8
     starts = np.searchsorted(rows.period, ordinals, side="left")
     ends = np.searchsorted(rows.period, ordinals, side="right")
@@ -703,7 +703,7 @@ def _run_periods(rows: _Rows, pool: _Pool, params: BeloParams,
         if _normalises_after(period, params.periodic_normalisation):
             present = np.isfinite(pool.rating)
             if present.any():
-                # spec §9, periodic normalisation: multiply every rated player's rating (dormant
+                # docs/rules/bridge-belo.md §9, periodic normalisation: multiply every rated player's rating (dormant
                 # phantoms included) so that their mean is exactly 500; the factor is recorded.
                 factor = MEAN_RATING / float(np.mean(pool.rating[present]))
                 pool.rating = pool.rating * factor
@@ -719,7 +719,7 @@ def _run_periods(rows: _Rows, pool: _Pool, params: BeloParams,
     return _Run(shown, contributions, normalisations, phantoms, pool)
 
 
-# --- start-up from history (spec §11) ----------------------------------------------------------
+# --- start-up from history (docs/rules/bridge-belo.md §11) ----------------------------------------------------------
 
 
 def _startup(history: _Rows, start: Floats, params: BeloParams) -> tuple[Floats, pd.DataFrame]:
@@ -793,7 +793,7 @@ def _contributions_frame(run: _Run, periods: pd.PeriodIndex, checked: pd.DataFra
     frame["period"] = text_column([str(p) for p in periods], index)
     frame["event_id"] = checked["event_id"].array.take(src)
     frame["date"] = checked["date"].to_numpy()[src]
-    # a phantom's row stands under its newcomer (spec §10, §13: the phantom's part)
+    # a phantom's row stands under its newcomer (docs/rules/bridge-belo.md §10, §13: the phantom's part)
     frame["player"] = checked["player"].array.take(src)
     frame["unit"] = checked["unit"].array.take(src)
     frame["place"] = checked["place"].to_numpy()[src]
@@ -853,7 +853,7 @@ def rate_belo(
 
     ``results`` and ``initial`` are described in the :mod:`ratings` package docstring; neither
     is modified. Players in ``initial`` are rated (and carried) from the first period on. With a
-    ``cutover`` date, the results before it only compute the start ratings (spec §11) and the
+    ``cutover`` date, the results before it only compute the start ratings (docs/rules/bridge-belo.md §11) and the
     ratings are reported from the cut-over period on.
     """
     check_options(params)

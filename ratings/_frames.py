@@ -49,13 +49,13 @@ RESULTS_COLUMNS = (
     "event_id", "date", "kind", "scoring", "boards", "unit", "place", "player",
 )
 OPTIONAL_RESULTS_COLUMNS: dict[str, object] = {
-    "parent": "",            # the league / long competition the event belongs to (spec §7)
+    "parent": "",            # the league / long competition the event belongs to (docs/rules/bridge-belo.md §7)
     "match": False,          # the event is one match of that league (two units)
-    "score": float("nan"),   # the unit's score (VPs of a league match, spec §7 vp_share)
-    "club": "",              # the player's club (newcomer subsidy, spec §10)
-    "abroad": False,         # the event was played abroad (spec §5)
-    "field_rating": float("nan"),  # the assumed field rating of an event abroad (spec §5)
-    "unrated": False,        # a player without a rating, e.g. a foreign guest (spec §5)
+    "score": float("nan"),   # the unit's score (VPs of a league match, docs/rules/bridge-belo.md §7 vp_share)
+    "club": "",              # the player's club (newcomer subsidy, docs/rules/bridge-belo.md §10)
+    "abroad": False,         # the event was played abroad (docs/rules/bridge-belo.md §5)
+    "field_rating": float("nan"),  # the assumed field rating of an event abroad (docs/rules/bridge-belo.md §5)
+    "unrated": False,        # a player without a rating, e.g. a foreign guest (docs/rules/bridge-belo.md §5)
 }
 """Columns a results frame may carry, with the value a missing column stands for."""
 INITIAL_COLUMNS = ("player", "rating")
@@ -81,13 +81,13 @@ class RatingRun:
       period (players without events carried forward with ``events == 0``), sorted by period
       then player. Columns :data:`RATINGS_COLUMNS`.
     - ``contributions``: one row per player per event, how the event entered the rating
-      (spec/bridge-belo.md §13). Columns :data:`CONTRIBUTIONS_COLUMNS`.
-    - ``normalisations``: one row per periodic normalisation applied (spec §9).
+      (docs/rules/bridge-belo.md §13). Columns :data:`CONTRIBUTIONS_COLUMNS`.
+    - ``normalisations``: one row per periodic normalisation applied (docs/rules/bridge-belo.md §9).
       Columns :data:`NORMALISATIONS_COLUMNS`.
-    - ``phantoms``: the hidden phantom players of ``newcomer=phantom`` (spec §10), one row per
+    - ``phantoms``: the hidden phantom players of ``newcomer=phantom`` (docs/rules/bridge-belo.md §10), one row per
       phantom per period while it exists: ``player`` is the newcomer it belongs to, ``state``
       ``active`` | ``dormant`` | ``retired``. Never published. Columns :data:`PHANTOMS_COLUMNS`.
-    - ``startup``: one row per start-up pass (spec §11), empty without a cut-over.
+    - ``startup``: one row per start-up pass (docs/rules/bridge-belo.md §11), empty without a cut-over.
     """
 
     ratings: pd.DataFrame

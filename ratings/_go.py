@@ -1,6 +1,6 @@
 """Go helpers shared by the go rating schemes: the games frame, grades, handicap, win probability.
 
-The RFG scale (spec/go-rfg.md "Scale"): the ideal player is at 3000, a player's distance to
+The RFG scale (docs/rules/go-rfg.md "Scale"): the ideal player is at 3000, a player's distance to
 it is ``d = 3000 - R``; rating 0 is 21 kyu, each 100 points one grade, 2000 = 1 kyu,
 2100 = 1 dan.
 
@@ -45,20 +45,20 @@ Floats: TypeAlias = npt.NDArray[np.float64]
 Distance: TypeAlias = Literal["geometric", "rms"]
 
 IDEAL = 3000.0
-"""Rating of the ideal player (spec/go-rfg.md "Scale")."""
+"""Rating of the ideal player (docs/rules/go-rfg.md "Scale")."""
 
 MIN_DISTANCE = 1.0
 """Smallest distance to 3000 the formulas work with: ratings are kept at most 2999, so that
 ``d``, ``S* = d/4`` and ``D`` stay positive (the spec's formulas divide by them)."""
 
 DAN_FLOOR = 2100.0
-"""1 dan (spec/go-rfg.md "Scale"); below it the ``rms`` distance is the constant 1000."""
+"""1 dan (docs/rules/go-rfg.md "Scale"); below it the ``rms`` distance is the constant 1000."""
 
 KYU_DISTANCE = 1000.0
-"""``D`` of the ``rms`` distance when a player is below 1 dan (spec/go-rfg.md "Win probability")."""
+"""``D`` of the ``rms`` distance when a player is below 1 dan (docs/rules/go-rfg.md "Win probability")."""
 
 TITLES: dict[str, float] = {"KMS": 2150.0, "MS": 2350.0, "GR": 2550.0}
-"""Title levels used in the sources (spec/go-rfg.md "Scale"): candidate master, master, grand
+"""Title levels used in the sources (docs/rules/go-rfg.md "Scale"): candidate master, master, grand
 master of sport."""
 
 GAMES_COLUMNS = ("period", "player", "opponent", "result", "handicap", "colour")
@@ -72,7 +72,7 @@ _COLOURS = {"b": "b", "w": "w", "black": "b", "white": "w"}
 
 
 def _grade_name(step: int) -> str:
-    # spec/go-rfg.md "Scale": step 0 (rating 0) = 21 kyu, step 20 (2000) = 1 kyu,
+    # docs/rules/go-rfg.md "Scale": step 0 (rating 0) = 21 kyu, step 20 (2000) = 1 kyu,
     # step 21 (2100) = 1 dan.
     return f"{step - 20}d" if step >= 21 else f"{21 - step}k"
 
@@ -80,7 +80,7 @@ def _grade_name(step: int) -> str:
 def grade(rating: float) -> str:
     """The kyu/dan grade of ``rating``, rounded to the nearest multiple of 100.
 
-    spec/go-rfg.md "Scale": 0 = 21k, 1800 = 3k, 2000 = 1k, 2100 = 1d, 2200 = 2d. A rating exactly
+    docs/rules/go-rfg.md "Scale": 0 = 21k, 1800 = 3k, 2000 = 1k, 2100 = 1d, 2200 = 2d. A rating exactly
     between two grades rounds up (2050 -> "1d"; the source allows either reading: "a strong
     1 kyu or a weak 1 dan"); :func:`grade_floor` gives the other reading.
     """
@@ -115,7 +115,7 @@ def title(rating: float) -> str:
 
 
 def true_handicap(stones: npt.ArrayLike) -> Floats:
-    """spec/go-rfg.md "Win probability": ``H = F - 0.5`` for ``F >= 1`` (one stone, a move
+    """docs/rules/go-rfg.md "Win probability": ``H = F - 0.5`` for ``F >= 1`` (one stone, a move
     without komi, is worth 50 points), ``H = 0`` for an even game."""
     f = np.asarray(stones, dtype=np.float64)
     return np.where(f >= 1.0, f - 0.5, 0.0)
@@ -127,7 +127,7 @@ def handicap_points(stones: npt.ArrayLike) -> Floats:
 
 
 def distance(r1: npt.ArrayLike, r2: npt.ArrayLike, kind: Distance = "geometric") -> Floats:
-    """The game's distance ``D`` to the ideal player (spec/go-rfg.md "Win probability").
+    """The game's distance ``D`` to the ideal player (docs/rules/go-rfg.md "Win probability").
 
     ``geometric`` (the source text): ``sqrt((3000 - R1)(3000 - R2))``. ``rms`` (later official
     versions): ``sqrt(((3000 - R1)^2 + (3000 - R2)^2) / 2)`` when both players are dan players
@@ -143,7 +143,7 @@ def distance(r1: npt.ArrayLike, r2: npt.ArrayLike, kind: Distance = "geometric")
 
 
 def p(dr: npt.ArrayLike, d: npt.ArrayLike) -> Floats:
-    """``p(DR, D) = 0.5 + DR / D`` clipped to ``[0, 1]`` (spec/go-rfg.md "Win probability",
+    """``p(DR, D) = 0.5 + DR / D`` clipped to ``[0, 1]`` (docs/rules/go-rfg.md "Win probability",
     and its Decision on clipping)."""
     value = 0.5 + np.asarray(dr, dtype=np.float64) / np.asarray(d, dtype=np.float64)
     return np.asarray(np.clip(value, 0.0, 1.0), dtype=np.float64)

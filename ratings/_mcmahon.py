@@ -1,33 +1,33 @@
-"""McMahon tournaments with a dynamic level instead of Buchholz (spec/go-mcmahon-levels.md).
+"""McMahon tournaments with a dynamic level instead of Buchholz (docs/rules/go-mcmahon-levels.md).
 
 Pure: no I/O. A tournament is a frozen :class:`TournamentState`; every step returns a new one.
 
-- :func:`start_level` -- the level ``U0`` from the RFG rating (spec "Start");
-- :func:`level_update` / :func:`jigo_update` -- the level after a game (spec "Level update");
+- :func:`start_level` -- the level ``U0`` from the RFG rating (docs/rules/go-mcmahon-levels.md "Start");
+- :func:`level_update` / :func:`jigo_update` -- the level after a game (docs/rules/go-mcmahon-levels.md "Level update");
 - :func:`start_tournament`, :func:`apply_round` -- players, start points from the organiser's
   bars, then one round of results at a time (levels of every round are kept in the state);
 - :func:`replay` -- a finished tournament rebuilt from its games;
-- :func:`pair_round` -- the next round's pairs (spec "Pairing a round");
-- :func:`standings` -- final places with every criterion shown (spec "Final places");
+- :func:`pair_round` -- the next round's pairs (docs/rules/go-mcmahon-levels.md "Pairing a round");
+- :func:`standings` -- final places with every criterion shown (docs/rules/go-mcmahon-levels.md "Final places");
 - :func:`level_history` -- the level of every player after every round;
 - :func:`state_to_json` / :func:`state_from_json` -- the state as plain JSON data.
 
-Decisions where the source (seeds/002) leaves a gap:
+Decisions where the source (docs/rules/go-mcmahon-levels.md) leaves a gap:
 
 - **Jigo.** The update is ``10 * (result - 1/2) + round(0.1 * Dc)``: a win is ``+5``, a loss
   ``-5``, a jigo ``0``, plus the level term. In a jigo the lower player gains
   ``round_half_up(0.1 * |Dc|)`` capped at 5 and the higher player loses the same; equal levels
   change nothing. So a jigo never gives more than a win nor costs more than a loss.
 - **Handicap.** ``handicap_levels`` is the handicap the *winner* received, in levels (negative
-  when the winner gave it); it is subtracted inside ``Dc`` (spec "Handicap tournaments").
+  when the winner gave it); it is subtracted inside ``Dc`` (docs/rules/go-mcmahon-levels.md "Handicap tournaments").
   :func:`handicap_levels` converts stones with the RFG true handicap (``F - 0.5`` for ``F >= 1``,
-  spec/go-rfg.md "Win probability") at 100 rating points a stone and
+  docs/rules/go-rfg.md "Win probability") at 100 rating points a stone and
   ``dU/dR = 100 / (3000 - R)`` at the pair's mean level: about 3 levels a stone at 21 kyu,
   5 at 11 kyu, 10 at 1 kyu.
 - **Byes and forfeits.** A bye (``0+``) and a forfeit win give 1 McMahon point, an absence and a
-  forfeit loss 0; nobody's level moves without a game (spec "Level update"). For the opponents'
+  forfeit loss 0; nobody's level moves without a game (docs/rules/go-mcmahon-levels.md "Level update"). For the opponents'
   mean level a bye *and a forfeit win* count the player's own final level; an absence and a
-  forfeit loss add nothing (spec "Final places"). A forfeited game is not a meeting: the two may
+  forfeit loss add nothing (docs/rules/go-mcmahon-levels.md "Final places"). A forfeited game is not a meeting: the two may
   be paired again.
 - **Who gets the bye.** The lowest-placed present player (McMahon points, level, start number)
   without a bye yet; a second bye is preferred to a repeated game.
@@ -83,16 +83,16 @@ Bars: TypeAlias = tuple[tuple[float, int], ...]
 """McMahon bars: (lowest rating of the group, start points), highest rating first."""
 
 IDEAL = 3000.0
-"""The ideal player's RFG rating (spec/go-rfg.md "Scale")."""
+"""The ideal player's RFG rating (docs/rules/go-rfg.md "Scale")."""
 
 TERM_CAP = 5
-"""Largest magnitude of the rounded level term, except for an upset winner (spec "Level update")."""
+"""Largest magnitude of the rounded level term, except for an upset winner (docs/rules/go-mcmahon-levels.md "Level update")."""
 
 STATE_FORMAT = "clubratings-mcmahon"
 STATE_VERSION = 1
 
 CRITERIA = ("mcmahon", "head_to_head", "opponents_level", "level", "rating", "start_number")
-"""Final-place criteria in priority order (spec "Final places"); ``start_number`` is the last
+"""Final-place criteria in priority order (docs/rules/go-mcmahon-levels.md "Final places"); ``start_number`` is the last
 resort when start ratings are equal."""
 
 STANDINGS_COLUMNS = (
@@ -113,14 +113,14 @@ class TournamentError(RatingError):
 
 
 def start_level(rating: float) -> int:
-    """``U0 = round(399 - 100 ln((3000 - R) / 100))`` (spec "Start"); needs ``R < 3000``."""
+    """``U0 = round(399 - 100 ln((3000 - R) / 100))`` (docs/rules/go-mcmahon-levels.md "Start"); needs ``R < 3000``."""
     if not rating < IDEAL:
         raise TournamentError(f"rating {rating!r} is not below {IDEAL:g}; no start level")
     return _round_half_up(399.0 - 100.0 * math.log((IDEAL - rating) / 100.0))
 
 
 def _round_half_up(x: float) -> int:
-    """Round with .5 towards +infinity (spec "Level update", rounding)."""
+    """Round with .5 towards +infinity (docs/rules/go-mcmahon-levels.md "Level update", rounding)."""
     return math.floor(x + 0.5)
 
 
@@ -132,7 +132,7 @@ def _term(dc: float) -> int:
 
 
 def level_update(u_winner: int, u_loser: int, *, handicap_levels: float = 0.0) -> tuple[int, int]:
-    """The two levels after a decided game (spec "Level update after round n").
+    """The two levels after a decided game (docs/rules/go-mcmahon-levels.md "Level update after round n").
 
     ``Dc`` of the winner is ``u_loser - u_winner - handicap_levels`` (the handicap the winner
     received, in levels; see :func:`handicap_levels`). The winner gains ``5 + t`` with
@@ -163,9 +163,9 @@ def jigo_update(u_a: int, u_b: int, *, handicap_levels: float = 0.0) -> tuple[in
 
 
 def handicap_levels(stones: int, mean_level: float) -> float:
-    """Levels worth ``stones`` of handicap at the pair's mean level (spec "Handicap tournaments").
+    """Levels worth ``stones`` of handicap at the pair's mean level (docs/rules/go-mcmahon-levels.md "Handicap tournaments").
 
-    True handicap ``H = stones - 0.5`` for ``stones >= 1`` (spec/go-rfg.md), 100 rating points a
+    True handicap ``H = stones - 0.5`` for ``stones >= 1`` (docs/rules/go-rfg.md), 100 rating points a
     stone, ``dU/dR = 100 / (3000 - R)`` with ``3000 - R = 100 exp((399 - U) / 100)``, the
     inverse of :func:`start_level`.
     """
@@ -178,7 +178,7 @@ def handicap_levels(stones: int, mean_level: float) -> float:
 
 
 def rating_from_grade(grade: str) -> float:
-    """RFG rating of a grade: 21k = 0, +100 a grade, 1k = 2000, 1d = 2100 (spec/go-rfg.md
+    """RFG rating of a grade: 21k = 0, +100 a grade, 1k = 2000, 1d = 2100 (docs/rules/go-rfg.md
     "Scale"); ``kyu``/``dan`` may be written out (``12 kyu``)."""
     text = grade.strip().lower()
     for word, letter in (("kyu", "k"), ("dan", "d")):
@@ -217,7 +217,7 @@ def parse_bars(text: str) -> Bars:
 
 def start_score(rating: float, bars: Bars) -> int:
     """Start McMahon points: those of the highest bar at or below ``rating``; below the lowest
-    bar one point less than that bar; 0 for everyone without bars (spec "Start")."""
+    bar one point less than that bar; 0 for everyone without bars (docs/rules/go-mcmahon-levels.md "Start")."""
     if not bars:
         return 0
     for lowest, points in bars:
@@ -237,7 +237,7 @@ class Entrant:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player of the tournament with everything fixed at the start (spec "Start")."""
+    """A player of the tournament with everything fixed at the start (docs/rules/go-mcmahon-levels.md "Start")."""
 
     id: PlayerId
     name: str
@@ -345,7 +345,7 @@ def start_tournament(
 
     Start numbers follow the rating, highest first (ties by name, then id). With
     ``check_top_group`` the top McMahon group must hold at least twice ``essential_places``
-    players (spec "Start").
+    players (docs/rules/go-mcmahon-levels.md "Start").
     """
     items = list(entrants)
     if rounds < 1:
@@ -394,7 +394,7 @@ def _check_game(g: Game) -> None:
 def _game_levels(g: Game, levels: Mapping[PlayerId, int]) -> tuple[int, int]:
     """Levels of ``a`` and ``b`` after game ``g`` from the levels before the round."""
     ua, ub = levels[g.a], levels[g.b]
-    if not g.played:  # spec "Level update": no game, no change
+    if not g.played:  # docs/rules/go-mcmahon-levels.md "Level update": no game, no change
         return ua, ub
     hb = handicap_levels(g.handicap, (ua + ub) / 2.0)  # levels b received
     if g.score_a == g.score_b:
@@ -407,7 +407,7 @@ def _game_levels(g: Game, levels: Mapping[PlayerId, int]) -> tuple[int, int]:
 
 
 def apply_round(state: TournamentState, results: RoundResults) -> TournamentState:
-    """The state after the next round: McMahon points and levels updated (spec "Level update").
+    """The state after the next round: McMahon points and levels updated (docs/rules/go-mcmahon-levels.md "Level update").
 
     Every level moves from the levels *before* the round. Players in no game, bye or absence
     are absent. The pending pairing is cleared.
@@ -460,7 +460,7 @@ def replay(
 
 
 def _ranking(state: TournamentState, ids: Iterable[PlayerId]) -> list[PlayerId]:
-    """McMahon points, then current level, then start number (spec "Pairing a round" 1)."""
+    """McMahon points, then current level, then start number (docs/rules/go-mcmahon-levels.md "Pairing a round" 1)."""
     points, levels = state.points(), state.levels()
     number = {p.id: p.start_number for p in state.players}
     return sorted(ids, key=lambda pid: (-points[pid], -levels[pid], number[pid]))
@@ -470,7 +470,7 @@ def _preferences(
     order: list[PlayerId], points: Mapping[PlayerId, float], levels: Mapping[PlayerId, int],
     fold: bool,
 ) -> dict[PlayerId, list[PlayerId]]:
-    """Each player's candidates, best first (spec "Pairing a round" 2-3).
+    """Each player's candidates, best first (docs/rules/go-mcmahon-levels.md "Pairing a round" 2-3).
 
     Nearest by level within the player's McMahon group, then the groups below (a player who
     finds nobody moves down), then the groups above. With ``fold`` the top half of the top
@@ -505,7 +505,7 @@ def _preferences(
 
 @dataclass(slots=True)
 class _Search:
-    """Backtracking over the preference lists (spec "Pairing a round" 4)."""
+    """Backtracking over the preference lists (docs/rules/go-mcmahon-levels.md "Pairing a round" 4)."""
 
     order: list[PlayerId]
     prefs: dict[PlayerId, list[PlayerId]]
@@ -565,7 +565,7 @@ def pair_round(
     state: TournamentState, *, essential_places: int | None = None,
     absent: Iterable[PlayerId] = (),
 ) -> Pairing:
-    """The next round's pairs (spec "Pairing a round").
+    """The next round's pairs (docs/rules/go-mcmahon-levels.md "Pairing a round").
 
     Present players (all but ``absent``) are ordered by McMahon points, level and start number.
     The top McMahon group is folded when it holds at least twice as many players as rounds
@@ -604,7 +604,7 @@ def pair_round(
         for bye in byes:
             order = [p for p in ordered if p != bye]
             top = [p for p in order if order and points[p] == points[order[0]]]
-            fold = len(top) >= 2 * remaining  # spec "Pairing a round" 2
+            fold = len(top) >= 2 * remaining  # docs/rules/go-mcmahon-levels.md "Pairing a round" 2
             prefs = _preferences(order, points, levels, fold)
             pairs = _Search(order, prefs, met, max_repeats, budget).run()
             if pairs is None:
@@ -618,7 +618,7 @@ def pair_round(
             if bye is not None and bye in state.had_bye():
                 notes.append(f"{bye} gets a second bye (no pairing without repeated games "
                              "gives it to a player without one)")
-            if number == 1 and len(top) < 2 * essential:  # spec "Start"
+            if number == 1 and len(top) < 2 * essential:  # docs/rules/go-mcmahon-levels.md "Start"
                 notes.append(f"the top McMahon group has {len(top)} present player(s), fewer "
                              f"than twice the {essential} essential places")
             return Pairing(round=number, pairs=tuple(pairs), bye=bye, absent=away,
@@ -646,7 +646,7 @@ def _records(state: TournamentState) -> dict[PlayerId, _Record]:
     counted: dict[PlayerId, list[int]] = {p.id: [] for p in state.players}
     games = dict.fromkeys(counted, 0)
     for rnd in state.played:
-        for pid in rnd.byes:  # spec "Final places", byes: own final level
+        for pid in rnd.byes:  # docs/rules/go-mcmahon-levels.md "Final places", byes: own final level
             counted[pid].append(final[pid])
         for g in rnd.games:
             for me, other, score in ((g.a, g.b, g.score_a), (g.b, g.a, g.score_b)):
@@ -703,7 +703,7 @@ def _next_place(
     """Who takes the next place, and for each other player the criterion that dropped them.
 
     After a criterion separates some candidates, the rest are compared again from the first
-    criterion (spec "Final places").
+    criterion (docs/rules/go-mcmahon-levels.md "Final places").
     """
     candidates = list(remaining)
     dropped: dict[PlayerId, str] = {}
@@ -722,7 +722,7 @@ def _next_place(
 
 
 def standings(state: TournamentState) -> pd.DataFrame:
-    """Final places with every criterion (spec "Final places"), one row per player.
+    """Final places with every criterion (docs/rules/go-mcmahon-levels.md "Final places"), one row per player.
 
     Columns :data:`STANDINGS_COLUMNS`: ``head_to_head`` is the score in played games against
     the players with the same McMahon points (NaN without such a game);

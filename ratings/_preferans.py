@@ -1,22 +1,22 @@
-"""Preferans club ratings (spec/preferans.md): Makarov, Shatun and the non-diverging formula.
+"""Preferans club ratings (docs/rules/preferans.md): Makarov, Shatun and the non-diverging formula.
 
-A game (a pulka, or one *segment* of a game split by a substitution, spec "Substitutions") is
+A game (a pulka, or one *segment* of a game split by a substitution, docs/rules/preferans.md "Substitutions") is
 one rating event for its 3 (or 4, with a sitting-out dealer) seated players. Each formula is
 linear in the settled vists ``v_i`` and in the handicap ``Rs - R_i``, ``Rs`` being the mean
 rating of the game's players before the game::
 
     dR_i = alpha * v_i + beta * (Rs - R_i)
 
-- ``makarov`` (spec "Makarov"): ``a = s L^2 / (L^2 + A^2)``, ``b = a / B``, ``alpha = a``,
+- ``makarov`` (docs/rules/preferans.md "Makarov"): ``a = s L^2 / (L^2 + A^2)``, ``b = a / B``, ``alpha = a``,
   ``beta = b L``; ``A = 71``, ``B = 100``, ``R0 = 1000``, ``L`` the pulka length.
-- ``shatun`` (spec "Shatun's correction"): the same with the number of deals ``n`` in place of
+- ``shatun`` (docs/rules/preferans.md "Shatun's correction"): the same with the number of deals ``n`` in place of
   ``L`` (option ``duration = deals``) and ``A = 25``.
-- ``nondiverging`` (spec "Non-diverging handicap formula"): ``f = 1 - exp(-n / N)``,
+- ``nondiverging`` (docs/rules/preferans.md "Non-diverging handicap formula"): ``f = 1 - exp(-n / N)``,
   ``alpha = f s / n``, ``beta = f``, i.e. ``R+ = R + f (s v / n + Rs - R)``; ``N = 100``,
   ``R0 = 0``.
 
 ``s`` is the variant's coefficient (options ``s_sochi = 1``, ``s_rostov = 0.67``,
-``s_leningrad = 0.5``, spec "Game inputs").
+``s_leningrad = 0.5``, docs/rules/preferans.md "Game inputs").
 
 Order of application (option ``order``)
 ---------------------------------------
@@ -43,7 +43,7 @@ a million games take about 3 s end to end (``benchmarks/preferans_games.py``).
 
 Decisions
 ---------
-1. Vists within the tolerance (spec "Input validation": the sum within 0.5) are centred before
+1. Vists within the tolerance (docs/rules/preferans.md "Input validation": the sum within 0.5) are centred before
    rating: each player's vists minus the game's mean, so the total is conserved exactly. The
    contributions and the ratings frame show the centred vists (the ``v`` the formula used).
 2. ``game`` ids sort naturally: ids written only with digits first, by their numeric value,
@@ -128,7 +128,7 @@ VARIANTS: tuple[Variant, ...] = ("sochi", "rostov", "leningrad")
 """Canonical variant names (the contract's lower-case spellings)."""
 
 VIST_TOLERANCE = 0.5
-"""spec "Input validation": vists of a game must sum to zero within 0.5 (rounded inputs)."""
+"""docs/rules/preferans.md "Input validation": vists of a game must sum to zero within 0.5 (rounded inputs)."""
 
 _SLACK = 1e-9  # float noise allowed on top of the tolerance (0.1 + 0.2 + 0.2 is not 0.5)
 
@@ -161,7 +161,7 @@ _PERIOD = Choice(("month", "quarter", "year"))
 
 @dataclass(frozen=True, slots=True)
 class MakarovParams:
-    """Options of the ``makarov`` and ``shatun`` schemes (spec "Makarov", "Shatun's
+    """Options of the ``makarov`` and ``shatun`` schemes (docs/rules/preferans.md "Makarov", "Shatun's
     correction"); ``shatun`` is :data:`SHATUN_DEFAULTS` (``duration = deals``, ``A = 25``)."""
 
     duration: Duration = option("length", Choice(("length", "deals")))
@@ -182,12 +182,12 @@ class MakarovParams:
 
 
 SHATUN_DEFAULTS = MakarovParams(duration="deals", A=25.0)
-"""spec "Shatun's correction": deals instead of length, ``A = 25``, ``B = 100``, ``R0 = 1000``."""
+"""docs/rules/preferans.md "Shatun's correction": deals instead of length, ``A = 25``, ``B = 100``, ``R0 = 1000``."""
 
 
 @dataclass(frozen=True, slots=True)
 class NonDivergingParams:
-    """Options of the ``nondiverging`` scheme (spec "Non-diverging handicap formula")."""
+    """Options of the ``nondiverging`` scheme (docs/rules/preferans.md "Non-diverging handicap formula")."""
 
     N: float = option(100.0, _POSITIVE)
     """Deals that make a result trustworthy: ``f = 1 - exp(-n / N)`` (spec Decision: 100)."""
@@ -201,7 +201,7 @@ class NonDivergingParams:
 
 
 def reliability(m: npt.ArrayLike, A: float) -> Floats:
-    """Makarov's reliability ``m^2 / (m^2 + A^2)`` (spec "Makarov"): 0.2 at ``A/2``, 0.5 at
+    """Makarov's reliability ``m^2 / (m^2 + A^2)`` (docs/rules/preferans.md "Makarov"): 0.2 at ``A/2``, 0.5 at
     ``A``, 0.8 at ``2A``; 0 at ``m = 0``."""
     m2 = np.square(np.asarray(m, dtype=np.float64))
     return np.asarray(m2 / (m2 + A * A), dtype=np.float64)
@@ -400,7 +400,7 @@ def _segment_bounds(game_rank: Ints, segment: Ints) -> tuple[Ints, Ints]:
 
 
 def _check_rows(c: dict[str, npt.NDArray[Any]], where: _Where) -> None:
-    """Per-row rules: deals a whole number >= 1, length >= 0 (spec "Input validation")."""
+    """Per-row rules: deals a whole number >= 1, length >= 0 (docs/rules/preferans.md "Input validation")."""
     deals, length = c["deals"], c["length"]
     bad = (deals < 1) | (deals != np.floor(deals))
     if bad.any():
@@ -422,7 +422,7 @@ def _show(column: str, value: Any) -> str:
 
 def _check_segments(c: dict[str, npt.NDArray[Any]], firsts: Ints, seg_of_row: Ints,
                     where: _Where, players: pd.Index) -> None:
-    """Per-segment rules (spec "Input validation", contract "Games frame"): one date, variant,
+    """Per-segment rules (docs/rules/preferans.md "Input validation", contract "Games frame"): one date, variant,
     deals and length per segment; distinct players; vists summing to 0 within 0.5."""
     first_row = firsts[seg_of_row]
     ends = np.append(firsts[1:], len(seg_of_row))
@@ -499,7 +499,7 @@ def check_games(games: pd.DataFrame) -> pd.DataFrame:
     value: a missing column or empty id; a date, variant, deals, length or vists that is
     missing or does not parse; an unknown variant; deals not a whole number >= 1; length < 0;
     rows of one segment disagreeing on date, variant, deals or length; a player listed twice in
-    a segment; vists of a segment not summing to 0 within 0.5 (spec "Input validation").
+    a segment; vists of a segment not summing to 0 within 0.5 (docs/rules/preferans.md "Input validation").
     Cells that do not read are reported at their first row in input order; the rules after
     that (deals, length, agreement, players, vists) at the first game in (game, segment)
     order. Dates are read as ISO (``2021-03-01``) or day.month.year (``01.03.2021``).
@@ -561,8 +561,8 @@ class _Coefficients:
 
 
 def _makarov(params: MakarovParams, s: Floats, deals: Floats, length: Floats) -> _Coefficients:
-    # spec "Makarov": dR = a v - b L (R - Rs), a = s L^2/(L^2 + A^2), b = a/B;
-    # spec "Shatun's correction": the same with n for L (duration = deals).
+    # docs/rules/preferans.md "Makarov": dR = a v - b L (R - Rs), a = s L^2/(L^2 + A^2), b = a/B;
+    # docs/rules/preferans.md "Shatun's correction": the same with n for L (duration = deals).
     m = length if params.duration == "length" else deals
     a = s * reliability(m, params.A)
     b = a / params.B
@@ -571,7 +571,7 @@ def _makarov(params: MakarovParams, s: Floats, deals: Floats, length: Floats) ->
 
 def _nondiverging(params: NonDivergingParams, s: Floats, deals: Floats, length: Floats,
                   ) -> _Coefficients:
-    # spec "Non-diverging handicap formula": R+ = R + (1 - exp(-n/N)) (s v/n + Rs - R).
+    # docs/rules/preferans.md "Non-diverging handicap formula": R+ = R + (1 - exp(-n/N)) (s v/n + Rs - R).
     f = -np.expm1(-deals / params.N)
     return _Coefficients(alpha=f * s / deals, beta=f, explain={"f": f})
 

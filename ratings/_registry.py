@@ -70,7 +70,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
         Scheme(
             name="belo",
             description="BELO, placement-based bridge rating with field factor k = Rt/500 "
-            "(spec/bridge-belo.md)",
+            "(docs/rules/bridge-belo.md)",
             params_type=BeloParams,
             defaults=belo,
             rate=rate_belo,
@@ -78,7 +78,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
         Scheme(
             name="belo2",
             description="BELO2, placement-based bridge rating with field factor "
-            "c = Rt^2 / (500 Ru) (spec/bridge-belo.md)",
+            "c = Rt^2 / (500 Ru) (docs/rules/bridge-belo.md)",
             params_type=BeloParams,
             defaults=belo2,
             rate=rate_belo,
@@ -119,7 +119,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
         Scheme(
             name="rfg",
             description="RFG go rating: generalised Elo with deviations, handicap, time decay, "
-            "anomaly correction and first entry (spec/go-rfg.md)",
+            "anomaly correction and first entry (docs/rules/go-rfg.md)",
             params_type=RfgParams,
             defaults=RfgParams(),
             rate=rate_rfg,
@@ -128,7 +128,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
         Scheme(
             name="rfg-bootstrap",
             description="RFG 'from scratch' recalculation: B = 1, K = 4 (3000 - R) / 100 "
-            "(spec/go-rfg.md, Bootstrap)",
+            "(docs/rules/go-rfg.md, Bootstrap)",
             params_type=RfgBootstrapParams,
             defaults=RfgBootstrapParams(),
             rate=rate_rfg_bootstrap,
@@ -140,7 +140,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
         Scheme(
             name="makarov",
             description="Makarov's preferans club rating: dR = a v - b L (R - Rs), "
-            "a = s L^2/(L^2 + 71^2), b = a/100, start 1000 (spec/preferans.md)",
+            "a = s L^2/(L^2 + 71^2), b = a/100, start 1000 (docs/rules/preferans.md)",
             params_type=MakarovParams,
             defaults=MakarovParams(),
             rate=rate_makarov,
@@ -149,7 +149,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
         Scheme(
             name="shatun",
             description="Makarov's formula with Shatun's correction: deals n for length L, "
-            "A = 25 (spec/preferans.md)",
+            "A = 25 (docs/rules/preferans.md)",
             params_type=MakarovParams,
             defaults=SHATUN_DEFAULTS,
             rate=rate_makarov,
@@ -158,7 +158,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
         Scheme(
             name="nondiverging",
             description="Non-diverging handicap preferans rating: R + (1 - exp(-n/N)) "
-            "(s v/n + Rs - R), N = 100, start 0 (spec/preferans.md)",
+            "(s v/n + Rs - R), N = 100, start 0 (docs/rules/preferans.md)",
             params_type=NonDivergingParams,
             defaults=NonDivergingParams(),
             rate=rate_nondiverging,

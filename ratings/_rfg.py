@@ -1,4 +1,4 @@
-"""RFG: the Russian Go Federation rating (spec/go-rfg.md) and its "from scratch" bootstrap.
+"""RFG: the Russian Go Federation rating (docs/rules/go-rfg.md) and its "from scratch" bootstrap.
 
 Implemented, by spec section:
 
@@ -12,7 +12,8 @@ Implemented, by spec section:
 - "Anomalous results": ``SN_an``, ``DN_an``, ``K_an`` with the N < 4 / 4 / 5 rules and the
   reduction above 2000; the growth correction of the input rating with the maximum-likelihood
   ``R_an`` and ``q = K_an^2``; the deviation raise after the period (Decision); the reduced
-  influence of anomalous opponents (seeds/003).
+  influence of anomalous opponents (the start-up text, docs/rules/go-rfg.md
+  "Anomalous results").
 - "First entry": input rating ``R_an`` from the games against rated players (after the
   others' anomaly corrections), ``S = d / 4``. A newcomer who meets only newcomers keeps their
   provisional rating: the grade they declared (games columns ``rank`` / ``opponent_rank``,
@@ -39,7 +40,8 @@ Decisions on what the sources leave open (each documented where it is applied):
 7. Ratings are kept below 3000 - 1 (``_go.MIN_DISTANCE``) so the formulas stay defined.
 8. Bootstrap: ``DN_an = max(sqrt(sum_j P_j (1 - P_j)), S_init)`` with
    ``S_init^2 = max(0, mean over the period's players of (DN^2 - sum_j P_j (1 - P_j)))``
-   (seeds/003: the total variance is the Bernoulli variance plus the initial-rating error);
+   (docs/rules/go-rfg.md "Bootstrap": the total variance is the Bernoulli variance plus the
+   initial-rating error);
    the N-rules and the reduction above 2000 apply as in the full scheme; the growth
    correction and anomalous-opponent factors too; there is no deviation (NaN).
 9. Anchors: players rated before the period (not entering in it) with at least
@@ -121,17 +123,17 @@ def _check_entry_rating(value: float) -> None:
 
 @dataclass(frozen=True, slots=True)
 class RfgParams:
-    """Options of scheme ``rfg`` (spec/go-rfg.md); every field is settable as ``--set``."""
+    """Options of scheme ``rfg`` (docs/rules/go-rfg.md); every field is settable as ``--set``."""
 
     distance: Distance = option("geometric", Choice(("geometric", "rms")))
     """``D`` of the win probability: geometric mean distance (source text) or the later
-    root-mean-square for dan players / 1000 below 2100 (spec "Win probability")."""
+    root-mean-square for dan players / 1000 below 2100 (docs/rules/go-rfg.md "Win probability")."""
     decay: OnOff = option("on", Choice(("on", "off")))
-    """Time decay of the deviation between periods (spec "Time decay"); needs dates."""
+    """Time decay of the deviation between periods (docs/rules/go-rfg.md "Time decay"); needs dates."""
     anomaly: OnOff = option("on", Choice(("on", "off")))
-    """Anomaly detection and its corrections (spec "Anomalous results")."""
+    """Anomaly detection and its corrections (docs/rules/go-rfg.md "Anomalous results")."""
     deviation_raise: OnOff = option("on", Choice(("on", "off")))
-    """Raise an anomalous player's deviation after the period (spec "Anomalous results",
+    """Raise an anomalous player's deviation after the period (docs/rules/go-rfg.md "Anomalous results",
     Decision)."""
     provisional: Provisional = option("rank", Choice(("rank", "fixed")))
     """Provisional rating of a newcomer: the declared grade (games columns ``rank`` /
@@ -142,7 +144,7 @@ class RfgParams:
     """Subtract the mean change of the anchors from everyone after each period (spec
     "Anchors")."""
     anchor_games: int = option(10, Number(integer=True, minimum=1))
-    """Games in the period an anchor needs (spec "Anchors", Decision)."""
+    """Games in the period an anchor needs (docs/rules/go-rfg.md "Anchors", Decision)."""
 
     def __post_init__(self) -> None:
         check_options(self)
@@ -151,7 +153,7 @@ class RfgParams:
 
 @dataclass(frozen=True, slots=True)
 class RfgBootstrapParams:
-    """Options of scheme ``rfg-bootstrap`` (spec/go-rfg.md "Bootstrap", seeds/003)."""
+    """Options of scheme ``rfg-bootstrap`` (docs/rules/go-rfg.md "Bootstrap")."""
 
     distance: Distance = option("geometric", Choice(("geometric", "rms")))
     """``D`` of the win probability, as for ``rfg``."""
@@ -190,7 +192,7 @@ class _Rules:
 
 
 def ml_distance(p: npt.ArrayLike, d_avg: npt.ArrayLike, h_avg: npt.ArrayLike = 0.0) -> Floats:
-    """The maximum-likelihood distance to 3000 (spec "Anomalous results", seeds/003):
+    """The maximum-likelihood distance to 3000 (docs/rules/go-rfg.md "Anomalous results"):
 
         d_an = d_avg (sqrt((2p - 1)^2 / 16 + 1 - h_avg / d_avg) - (2p - 1) / 4)^2
 
@@ -207,7 +209,7 @@ def ml_distance(p: npt.ArrayLike, d_avg: npt.ArrayLike, h_avg: npt.ArrayLike = 0
 
 
 def bootstrap_k(rating: npt.ArrayLike, factor: float = 4.0) -> Floats:
-    """``K_dyn = factor (3000 - R) / 100`` (spec "Bootstrap"; 28 at 2300)."""
+    """``K_dyn = factor (3000 - R) / 100`` (docs/rules/go-rfg.md "Bootstrap"; 28 at 2300)."""
     return np.asarray(factor * _dist(np.asarray(rating, dtype=np.float64)) / 100.0,
                       dtype=np.float64)
 
@@ -217,7 +219,7 @@ def _dist(rating: Floats) -> Floats:
 
 
 def _influence(rating: Floats, deviation: Floats) -> Floats:
-    # spec "One rating period": 1/B^2 = 1 + 3 (S / (pi S*))^2, S* = (3000 - R) / 4.
+    # docs/rules/go-rfg.md "One rating period": 1/B^2 = 1 + 3 (S / (pi S*))^2, S* = (3000 - R) / 4.
     ratio = deviation / (np.pi * _dist(rating) / 4.0)
     return np.asarray(1.0 / np.sqrt(1.0 + 3.0 * ratio * ratio), dtype=np.float64)
 
@@ -261,7 +263,7 @@ class _Expected:
 
 
 def _expected(R: Floats, sides: _Sides, B: Floats, kind: Distance) -> _Expected:
-    # spec "One rating period": DR_j = (R - 100 H) - R_j, D_j, P_j = p(B_j DR_j, D_j).
+    # docs/rules/go-rfg.md "One rating period": DR_j = (R - 100 H) - R_j, D_j, P_j = p(B_j DR_j, D_j).
     dr = R[sides.me] - sides.h - R[sides.opp]
     d = distance(R[sides.me], R[sides.opp], kind)
     return _Expected(dr, d, probability(B * dr, d))
@@ -269,13 +271,13 @@ def _expected(R: Floats, sides: _Sides, B: Floats, kind: Distance) -> _Expected:
 
 def _anomaly(R: Floats, S: Floats, sides: _Sides, rated: npt.NDArray[np.bool_],
              rules: _Rules) -> Floats:
-    """Signed ``K_an`` per player (spec "Anomalous results"); 0 for newcomers."""
+    """Signed ``K_an`` per player (docs/rules/go-rfg.md "Anomalous results"); 0 for newcomers."""
     B = np.ones(len(sides.me)) if rules.bootstrap else _influence(R[sides.opp], S[sides.opp])
     e = _expected(R, sides, B, rules.distance)
     dn = sides.total(B * (sides.r - e.P))
     n = sides.count()
     if rules.bootstrap:
-        # spec "Bootstrap", Decision 8: the Bernoulli deviation is the lower bound, the spread
+        # docs/rules/go-rfg.md "Bootstrap", Decision 8: the Bernoulli deviation is the lower bound, the spread
         # of DN over the period's players beyond it estimates the initial-rating error.
         var = sides.total(e.P * (1.0 - e.P))
         active = n > 0
@@ -312,7 +314,7 @@ def _ml_rating(R: Floats, sides: _Sides, use: npt.NDArray[np.bool_]) -> Floats:
 
 
 def _opponent_factor(k_an: Floats, sides: _Sides) -> Floats:
-    # seeds/003: if K_an,j > K_an (magnitudes, Decision 4) and the player lost to a positive
+    # docs/rules/go-rfg.md "Anomalous results": if K_an,j > K_an (magnitudes, Decision 4) and the player lost to a positive
     # anomaly or beat a negative one, B_j is multiplied by (1 - K_an,j) / (1 - K_an).
     mine, theirs = np.abs(k_an[sides.me]), k_an[sides.opp]
     hit = (np.abs(theirs) > mine) & (
@@ -336,18 +338,18 @@ class _Outcome:
 
 def _rate_period(R0: Floats, S0: Floats, rated: npt.NDArray[np.bool_], sides: _Sides,
                  rules: _Rules) -> _Outcome:
-    """One rating period (spec "One rating period") from the input ratings ``R0`` and
+    """One rating period (docs/rules/go-rfg.md "One rating period") from the input ratings ``R0`` and
     deviations ``S0`` (decayed; newcomers at their provisional rating with ``S = S*``)."""
     k_an = (_anomaly(R0, S0, sides, rated, rules) if rules.anomaly
             else np.zeros(sides.size))
     R, S = R0.copy(), S0.copy()
     growth = k_an > 0
     if growth.any():
-        # spec "Anomalous results": R_in = R0 (1 - q) + R_an q, q = K_an^2 (Decision 3).
+        # docs/rules/go-rfg.md "Anomalous results": R_in = R0 (1 - q) + R_an q, q = K_an^2 (Decision 3).
         r_an = _ml_rating(R0, sides, np.ones(len(sides.me), dtype=bool))
         q = k_an * k_an
         R = np.where(growth, np.maximum(R0, R0 * (1.0 - q) + r_an * q), R0)
-    # spec "First entry": R_an from the games against rated players after the corrections,
+    # docs/rules/go-rfg.md "First entry": R_an from the games against rated players after the corrections,
     # S = d / 4; a newcomer without such games keeps the provisional rating.
     r_entry = _ml_rating(R, sides, rated[sides.opp])
     enter = ~rated & np.isfinite(r_entry)
@@ -394,7 +396,7 @@ def _period_order(games: pd.DataFrame) -> list[str]:
 
 def _provisional(games: pd.DataFrame, players: pd.Index, rules: _Rules) -> Floats:
     """Each player's provisional rating: the highest grade declared in the period, else
-    ``entry_rating`` (spec "First entry": set by the organiser)."""
+    ``entry_rating`` (docs/rules/go-rfg.md "First entry": set by the organiser)."""
     out = np.full(len(players), rules.entry_rating)
     if rules.provisional != "rank":
         return out
@@ -515,7 +517,7 @@ def _one_period(pool: _Pool, names: npt.NDArray[np.object_], index: int, chunk: 
     S0 = np.where(np.isfinite(S0), S0, star)
     start = chunk["date"].min()
     if rules.decay and not pd.isna(start):
-        # spec "Time decay": S = St sqrt(1 + (k T)^2), k = 0.01 d / St, i.e.
+        # docs/rules/go-rfg.md "Time decay": S = St sqrt(1 + (k T)^2), k = 0.01 d / St, i.e.
         # S = sqrt(St^2 + (0.01 d T)^2); T whole months between the previous period's month
         # and this one's, neither counted (Decision 6: no decay without a previous date).
         gap = _months(pd.Series([start])) - pool.last[slots]
@@ -539,7 +541,7 @@ def _one_period(pool: _Pool, names: npt.NDArray[np.object_], index: int, chunk: 
             out.deviation_in <= np.quantile(out.deviation_in[rated], 0.1) if rated.any()
             else np.zeros_like(stable))
         if anchors.any():
-            # spec "Anchors", Decision 9: subtract the anchors' mean change from everyone.
+            # docs/rules/go-rfg.md "Anchors", Decision 9: subtract the anchors' mean change from everyone.
             shift = float(np.mean(out.rating[anchors] - before[anchors]))
             pool.rating[pool.present] -= shift
 
@@ -633,7 +635,7 @@ def _empty_run() -> RatingRun:
 
 def rate_rfg(games: pd.DataFrame, params: RfgParams,
              initial: pd.DataFrame | None = None) -> RatingRun:
-    """Rate a games frame with the RFG system (spec/go-rfg.md) under ``params``.
+    """Rate a games frame with the RFG system (docs/rules/go-rfg.md) under ``params``.
 
     ``games``: the go games frame (``period, player, opponent, result, handicap, colour``
     [, ``date``, ``komi``, ``rank``, ``opponent_rank``]); ``initial``: ``player, rating
@@ -653,8 +655,8 @@ def rate_rfg(games: pd.DataFrame, params: RfgParams,
 
 def rate_rfg_bootstrap(games: pd.DataFrame, params: RfgBootstrapParams,
                        initial: pd.DataFrame | None = None) -> RatingRun:
-    """Rate a games frame with the "from scratch" simplified recalculation (spec/go-rfg.md
-    "Bootstrap", seeds/003): ``B = 1``, ``K_dyn = 4 (3000 - R) / 100``; deviations are NaN.
+    """Rate a games frame with the "from scratch" simplified recalculation (docs/rules/go-rfg.md
+    "Bootstrap"): ``B = 1``, ``K_dyn = 4 (3000 - R) / 100``; deviations are NaN.
     Inputs and outputs as :func:`rate_rfg`."""
     check_options(params)
     rules = _Rules(

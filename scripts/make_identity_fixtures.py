@@ -12,7 +12,7 @@ Slovak club "BK Modra" and its neighbour "BK Senec".
   (docs/csv-template.md) with the names written as clubs write them: ``Surname Firstname``,
   capitals, no diacritics, a title, a hyphenated surname, a few federation ids;
 - ``modra-2013-09-19-initials.xlsx`` ... ``modra-2013-10-03-initials.xlsx``: the club writes
-  initials (spec/inputs.md, "One club writes initials instead of names"); two members share
+  initials (docs/rules/inputs.md, "One club writes initials instead of names"); two members share
   ``JNo`` (Ján Novák, Jozef Novotný), sometimes told apart by the partner, sometimes not.
 
 Writing is deterministic (fixed workbook properties and zip member times): a re-run gives the

@@ -21,8 +21,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 JFR = ROOT / "fixtures/jfr_pary/W-wb130808.html"
-if not JFR.exists():  # before the fixture is copied in
-    JFR = ROOT.parent / "shared/data/real/jfr_pary/W-wb130808.html"
 OUT = ROOT / "fixtures/club_season"
 LATER = ROOT / "fixtures/club_season_later"
 """The months from January 2014 on: a folder of their own, so that what reads the 2013 season

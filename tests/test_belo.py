@@ -1,4 +1,4 @@
-"""BELO / BELO2 against spec/bridge-belo.md: worked numbers, rules, and properties."""
+"""BELO / BELO2 against docs/rules/bridge-belo.md: worked numbers, rules, and properties."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ratings import InputError, RatingRun
 NAN = float("nan")
 
 # Options under which the spec's hand arithmetic holds: field factor k, undamped partner
-# correction, no normalisation (spec §4 worked numbers).
+# correction, no normalisation (docs/rules/bridge-belo.md §4 worked numbers).
 PLAIN = {
     "field": "k",
     "partner": "linear",
@@ -29,7 +29,7 @@ PLAIN = {
 
 def rate(scheme: str, results: pd.DataFrame, *, options: Mapping[str, str] | None = None,
          initial: pd.DataFrame | None = None) -> RatingRun:
-    """The rules of spec §1-§9 with ``flat`` newcomers (everyone new starts at 500), the rule
+    """The rules of docs/rules/bridge-belo.md §1-§9 with ``flat`` newcomers (everyone new starts at 500), the rule
     these tests' hand arithmetic assumes; the newcomer rules of §10 have tests of their own."""
     return ratings.rate(scheme, results, options={"newcomer": "flat", **(options or {})},
                         initial=initial)
@@ -291,7 +291,7 @@ def _five_individuals(target: float, others: float, place: float) -> RatingRun:
 
 
 def test_belo2_meets_requirements_2_and_3_not_1() -> None:
-    # spec §3: the formula meets the source's requirements 2 and 3, not 1.
+    # docs/rules/bridge-belo.md §3: the formula meets the source's requirements 2 and 3, not 1.
     # Requirement 1 (not met): Rt = 500, R = 600, result r = 600 would keep 600; c gives 500.
     req1 = contribution(_five_individuals(600, 500, 2.5), "T")
     assert req1["r"] == pytest.approx(600.0)

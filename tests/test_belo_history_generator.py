@@ -97,7 +97,7 @@ def test_players_enter_and_leave(tiny: pd.DataFrame) -> None:
 
 
 def test_bare_kernel_agrees_with_engine(tiny: pd.DataFrame) -> None:
-    # The kernel implements the plain rules with flat newcomers (spec §10), whatever the
+    # The kernel implements the plain rules with flat newcomers (docs/rules/bridge-belo.md §10), whatever the
     # engine's default newcomer rule is.
     engine = ratings.rate("belo2", tiny, options={"newcomer": "flat"}).final
     kernel = bare_kernel(tiny)

@@ -1,5 +1,5 @@
 """BELO rules beyond the basic update, each against hand-computed numbers of
-spec/bridge-belo.md (the test names the section), plus the properties of §8-§10."""
+docs/rules/bridge-belo.md (the test names the section), plus the properties of §8-§10."""
 
 from __future__ import annotations
 
@@ -337,7 +337,7 @@ def test_property_subsidy_conserves_the_sum_like_flat(
 
 
 def test_exponential_drift_is_small_and_periodic_normalisation_removes_it_section_9() -> None:
-    """spec §9: additive + per-event normalisation conserves the sum exactly; the exponential
+    """docs/rules/bridge-belo.md §9: additive + per-event normalisation conserves the sum exactly; the exponential
     combination drifts slightly (here: measured on the fixture history), and the yearly
     normalisation brings the mean back to exactly 500."""
     results = _fixture_history()

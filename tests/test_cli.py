@@ -50,12 +50,12 @@ def test_parse_unknown_format_is_one_line_exit_2(
     assert "Traceback" not in err
 
 
-SECTION4 = "spec/bridge-belo.md §4: ten pairs, a 700/300 pair placed 6th, eighteen players at 500"
+SECTION4 = "docs/rules/bridge-belo.md §4: ten pairs, a 700/300 pair placed 6th, eighteen players at 500"
 
 
 @pytest.fixture
 def section4(tmp_path: Path) -> tuple[Path, Path]:
-    """The worked example of spec/bridge-belo.md §4 as a results CSV and initial ratings."""
+    """The worked example of docs/rules/bridge-belo.md §4 as a results CSV and initial ratings."""
     results = ["event,date,kind,scoring,boards,unit,place,player"]
     initial = ["player,rating"]
     place = 1
@@ -166,7 +166,7 @@ def test_rate_preferans_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["rate", str(games), "--scheme", "nondiverging"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "player,rating,games,deals,vists_per_deal"
-    # R = 0 + (1 - e^(-20/100)) (1.0 * 12/20 + 0 - 0) for Anna (spec/preferans.md)
+    # R = 0 + (1 - e^(-20/100)) (1.0 * 12/20 + 0 - 0) for Anna (docs/rules/preferans.md)
     anna = next(line.split(",") for line in lines if line.startswith("Anna,"))
     assert abs(float(anna[1]) - (1 - math.exp(-0.2)) * 0.6) < 1e-4
     assert anna[2:] == ["1", "20", "0.6000"]

@@ -1,4 +1,4 @@
-"""Explanations of a rating run (spec/bridge-belo.md §13): shares, partners, ``clubratings explain``.
+"""Explanations of a rating run (docs/rules/bridge-belo.md §13): shares, partners, ``clubratings explain``.
 
 The club below plays two quarters. In 2013Q4 everybody starts at 500 (``newcomer=flat``), so the
 factors are 1 and the contributions can be worked out by hand; 2014Q1 has real factors.
@@ -93,7 +93,7 @@ def club(wh: Warehouse) -> Warehouse:
 
 def _by_hand_share(combine: str, weights: list[float], v: float, r_prime: float,
                    before: float, history: float = 50.0) -> float:
-    """spec §8: an event's part of the period's change."""
+    """docs/rules/bridge-belo.md §8: an event's part of the period's change."""
     if combine == "additive":
         return v * (r_prime - before) / history
     total = sum(weights)
@@ -150,7 +150,7 @@ def test_first_period_shares_by_hand(club: Warehouse, combine: str) -> None:
     for i, (v, rp) in enumerate(zip(weights, [875.0, 625.0, 875.0])):
         assert rows["share"][i] == pytest.approx(_by_hand_share(combine, weights, v, rp, 500.0),
                                                  abs=1e-12)
-    # The event with two units counts for nobody: share 0 and the reason (spec §5).
+    # The event with two units counts for nobody: share 0 and the reason (docs/rules/bridge-belo.md §5).
     assert rows["share"][3] == 0.0
     assert rows["reason"][3] == "fewer than 3 rated units"
     assert math.isnan(rows["r_prime"][3]) and math.isnan(rows["norm_factor"][3])
@@ -238,7 +238,7 @@ def test_partners_counts_and_means_by_hand(wh: Warehouse) -> None:
 
 
 def test_phantom_part_is_shown_next_to_the_newcomer(club: Warehouse) -> None:
-    # The engine's phantom rows (spec §10) carry the newcomer's id and phantom = true; they are
+    # The engine's phantom rows (docs/rules/bridge-belo.md §10) carry the newcomer's id and phantom = true; they are
     # not the newcomer's own rows, so they change neither W nor the newcomer's shares.
     run_id = _rate(club, periodic_normalisation="never")
     before = explain_player(club, 1, period="2013Q4").rows["share"].tolist()
@@ -266,7 +266,7 @@ def test_phantom_part_is_shown_next_to_the_newcomer(club: Warehouse) -> None:
 
 
 def test_engine_phantoms_add_up_with_the_retirement(club: Warehouse) -> None:
-    # newcomer=phantom (spec §10): everybody starts at 300 with a phantom at 700; after four
+    # newcomer=phantom (docs/rules/bridge-belo.md §10): everybody starts at 300 with a phantom at 700; after four
     # counted events (E1-E3, E5) the phantom retires and the two ratings are averaged.
     run_id = _rate(club, newcomer="phantom", phantom_events="4",
                    periodic_normalisation="never")
@@ -331,7 +331,7 @@ def test_cli_explains_by_id(project: Path, capsys: pytest.CaptureFixture[str]) -
     combined = 500.0 + sum(shares)
     with open_warehouse(project / "data" / "wh.duckdb") as wh:
         ex = explain_player(wh, 1, period="2013Q4")
-    assert ex.normalised  # 2013Q4 ends the year (spec §9 default)
+    assert ex.normalised  # 2013Q4 ends the year (docs/rules/bridge-belo.md §9 default)
     assert lines[1] == f"rating 500.0 -> {ex.rating:.1f} ({ex.rating - 500.0:+.1f})"
     assert lines[3].split() == ["date", "event", "place/n", "r", "field", "partner", "weight",
                                 "norm", "r'", "share", "note"]

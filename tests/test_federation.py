@@ -1,4 +1,4 @@
-"""The federation simulator (quality/federation.py, spec/simulation.md "Using it to test rating
+"""The federation simulator (quality/federation.py, docs/rules/simulation.md "Using it to test rating
 schemes"): determinism, the seed's two-club experiment, the result model, membership, and the
 CSV-template files it writes."""
 

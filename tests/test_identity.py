@@ -160,7 +160,7 @@ def test_never_one_player_with_two_federation_ids(seq: list[tuple[str, str | Non
     assert all(len(v) == 1 for v in ids.values())
 
 
-# --- initials (spec/inputs.md) ------------------------------------------------------------------
+# --- initials (docs/rules/inputs.md) ------------------------------------------------------------------
 
 def _club(*extra: KnownPlayer) -> tuple[KnownPlayer, ...]:
     return (

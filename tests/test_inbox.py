@@ -1,4 +1,4 @@
-"""The inbox promises (spec/inputs.md): all or nothing, rejected with a reason, no double loads."""
+"""The inbox promises (docs/rules/inputs.md): all or nothing, rejected with a reason, no double loads."""
 
 from __future__ import annotations
 

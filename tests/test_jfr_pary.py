@@ -544,7 +544,7 @@ def test_damaged_section_pages_fail_only_with_parse_errors(
 def test_a_page_that_lies_about_its_charset(
     sample: ParseResult, encoding: str, declared: str,
 ) -> None:
-    """spec/inputs.md: Central European pages come mislabelled; the names must still be right."""
+    """docs/rules/inputs.md: Central European pages come mislabelled; the names must still be right."""
     text = SAMPLE_TEXT.replace("charset=utf-8", f"charset={declared}")
     result = jfr_pary.parse(text.encode(encoding), source="W-lying.html")
     names = [p.name for e in result.events for u in e.units for p in u.players]

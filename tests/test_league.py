@@ -1,4 +1,4 @@
-"""The league file (docs/league-template.md): spec/bridge-belo.md §7 facts, containers, errors."""
+"""The league file (docs/league-template.md): docs/rules/bridge-belo.md §7 facts, containers, errors."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def _matches(result: ParseResult) -> list[league.Event]:
     return [e for e in result.events if e.round is not None]
 
 
-# --- spec/bridge-belo.md §7: 4 teams, double round robin ------------------------------------
+# --- docs/rules/bridge-belo.md §7: 4 teams, double round robin ------------------------------------
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""McMahon tournaments with dynamic levels (spec/go-mcmahon-levels.md): library and CLI."""
+"""McMahon tournaments with dynamic levels (docs/rules/go-mcmahon-levels.md): library and CLI."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_start_tournament_numbers_by_rating_and_checks_the_top_group() -> None:
 
 
 def test_source_check_six_dan_against_four_dan() -> None:
-    # spec "Level update": a 6 dan (260) beating a 4 dan (220) gains 1; losing costs 9
+    # docs/rules/go-mcmahon-levels.md "Level update": a 6 dan (260) beating a 4 dan (220) gains 1; losing costs 9
     assert level_update(260, 220) == (261, 219)
     assert level_update(220, 260) == (229, 251)
 
@@ -121,7 +121,7 @@ def test_jigo_moves_the_lower_player_up_by_the_capped_term() -> None:
 
 
 def test_handicap_levels_follow_the_level_step() -> None:
-    # spec "Handicap tournaments": ~3 levels a stone at 21k, 5 at 11k, 10 at 1k
+    # docs/rules/go-mcmahon-levels.md "Handicap tournaments": ~3 levels a stone at 21k, 5 at 11k, 10 at 1k
     for rating, step in ((0, 100 / 30), (1000, 5.0), (2000, 10.0)):
         u = 399 - 100 * math.log((3000 - rating) / 100)
         assert handicap_levels(3, u) - handicap_levels(2, u) == pytest.approx(step)
@@ -339,7 +339,7 @@ def test_standings_are_a_permutation(case: tuple[TournamentState, list[str]]) ->
 
 
 def test_criteria_restart_from_the_first_after_a_separation() -> None:
-    # spec "Final places": A, B, C tie on points without all games among them; opponents'
+    # docs/rules/go-mcmahon-levels.md "Final places": A, B, C tie on points without all games among them; opponents'
     # level puts A first; then B and C are compared again from the start, and C beat B.
     levels = {"y": 400, "a": 200, "b": 150, "c": 100, "x": 300, "z": 0}
     players = tuple(Player(pid, pid.upper(), 2000.0, i + 1, 0, 200)

@@ -1,4 +1,4 @@
-"""The tournament-fairness simulator (quality/movements.py, spec/simulation.md).
+"""The tournament-fairness simulator (quality/movements.py, docs/rules/simulation.md).
 
 Hand-made boards and rankings for the scoring and the barometer re-seating, the movements'
 structure (everyone plays every round, Howell and Mitchell meetings), determinism, and the
@@ -247,7 +247,7 @@ def test_unknown_setup_or_rule_is_refused() -> None:
 
 
 def test_seed_ranges_for_1000_barometers() -> None:
-    # spec/simulation.md: 1000 barometers give mean KN about 50-62 and LN about 18-20; a random
+    # docs/rules/simulation.md: 1000 barometers give mean KN about 50-62 and LN about 18-20; a random
     # first round is as fair as the best seeding, fairer than seatings 1-3. Vectorised, this runs
     # in well under a second; the time bound guards the "seconds, not minutes" promise.
     start = time.perf_counter()

@@ -1,6 +1,6 @@
-"""Preferans club ratings: Makarov, Shatun, the non-diverging formula (spec/preferans.md).
+"""Preferans club ratings: Makarov, Shatun, the non-diverging formula (docs/rules/preferans.md).
 
-Sections named in the tests are those of spec/preferans.md.
+Sections named in the tests are those of docs/rules/preferans.md.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def changes(run: ratings.RatingRun) -> dict[str, float]:
     return dict(zip(c["player"], c["change"], strict=True))
 
 
-# --- golden games, arithmetic by hand (spec "Makarov", "Shatun's correction",
+# --- golden games, arithmetic by hand (docs/rules/preferans.md "Makarov", "Shatun's correction",
 # --- "Non-diverging handicap formula") ----------------------------------------------------------
 
 
@@ -172,7 +172,7 @@ def test_golden_sequential_second_game_sees_the_first() -> None:
         {"A": 1056.5725, "B": 1009.9075, "C": 928.0, "D": 1005.52}, abs=1e-9)
 
 
-# --- Makarov: reliability and zero-length games (spec "Makarov") ---------------------------------
+# --- Makarov: reliability and zero-length games (docs/rules/preferans.md "Makarov") ---------------------------------
 
 
 def test_makarov_reliability_values() -> None:
@@ -184,14 +184,14 @@ def test_makarov_reliability_values() -> None:
 
 
 def test_makarov_zero_length_changes_nothing_shatun_does() -> None:
-    # spec "Makarov": games ending at zero pulka length change nothing; Shatun's correction
+    # docs/rules/preferans.md "Makarov": games ending at zero pulka length change nothing; Shatun's correction
     # counts them by deals.
     games = frame(game_rows("1", {"A": 40, "B": -10, "C": -30}, length=0.0, deals=30))
     assert set(changes(rate_makarov(games, MAKAROV)).values()) == {0.0}
     assert changes(rate_makarov(games, SHATUN))["A"] > 0
 
 
-# --- divergence and convergence (spec "Shatun's correction", "Non-diverging ...") ---------------
+# --- divergence and convergence (docs/rules/preferans.md "Shatun's correction", "Non-diverging ...") ---------------
 
 
 def _long_game(deals: int, length: float, vists_a: float = 0.0) -> pd.DataFrame:
@@ -206,7 +206,7 @@ RS = 1200.0
 
 @pytest.mark.parametrize("params, long", [(MAKAROV, "length"), (SHATUN, "deals")])
 def test_divergent_formulas_overshoot_the_field(params: MakarovParams, long: str) -> None:
-    # spec "Shatun's correction", problem 2: dR = b m (Rs - R) grows linearly with m, so a long
+    # docs/rules/preferans.md "Shatun's correction", problem 2: dR = b m (Rs - R) grows linearly with m, so a long
     # game at v = 0 takes the player past the field's mean, further the longer the game.
     after = []
     for m in (200, 400, 800):
@@ -219,7 +219,7 @@ def test_divergent_formulas_overshoot_the_field(params: MakarovParams, long: str
 
 
 def test_nondiverging_converges_without_overshoot() -> None:
-    # spec "Non-diverging": R+ -> Rs + s v/n as n grows, never past it.
+    # docs/rules/preferans.md "Non-diverging": R+ -> Rs + s v/n as n grows, never past it.
     # v = 0: the target is Rs.
     after = [final(rate_nondiverging(_long_game(n, 0.0), NONDIVERGING, FIELD))["A"]
              for n in (10, 100, 1000, 5000)]
@@ -237,13 +237,13 @@ def test_nondiverging_converges_without_overshoot() -> None:
 
 
 def test_nondiverging_at_own_level_moves_by_vist_rate() -> None:
-    # spec "Non-diverging": with Rs = R the change is f * s * v / n.
+    # docs/rules/preferans.md "Non-diverging": with Rs = R the change is f * s * v / n.
     games = frame(game_rows("1", {"A": 60, "B": -30, "C": -30}, deals=30, variant="rostov"))
     f = 1 - math.exp(-0.3)
     assert changes(rate_nondiverging(games, NONDIVERGING))["A"] == pytest.approx(f * 0.67 * 2)
 
 
-# --- substitutions: segments (spec "Substitutions", "Non-diverging": additive) -----------------
+# --- substitutions: segments (docs/rules/preferans.md "Substitutions", "Non-diverging": additive) -----------------
 
 
 def _split(segments: tuple[int, ...]) -> pd.DataFrame:
@@ -276,7 +276,7 @@ def test_segments_are_separate_events() -> None:
     assert run.ratings["vists"].tolist() == pytest.approx([90.0, -30.0, -60.0])
 
 
-# --- conservation (spec "Shatun's correction": both conserve; "Non-diverging": conserves) ----
+# --- conservation (docs/rules/preferans.md "Shatun's correction": both conserve; "Non-diverging": conserves) ----
 
 POOL = ("ann", "bob", "cid", "dan", "eve", "fay")
 
@@ -287,7 +287,7 @@ def games_frames(draw: st.DrawFn) -> pd.DataFrame:
     for number in range(draw(st.integers(1, 12))):
         players = draw(st.lists(st.sampled_from(POOL), min_size=3, max_size=4, unique=True))
         vists = [draw(st.integers(-300, 300)) for _ in players[1:]]
-        # spec "Input validation": a sum off by at most 0.5 is accepted (rounded inputs)
+        # docs/rules/preferans.md "Input validation": a sum off by at most 0.5 is accepted (rounded inputs)
         off = draw(st.sampled_from((0.0, 0.25, -0.5, 0.5)))
         vists = [-sum(vists) + off, *vists]
         rows += game_rows(
@@ -443,7 +443,7 @@ def test_empty_games() -> None:
     assert tuple(run.contributions.columns) == NONDIVERGING_CONTRIBUTIONS_COLUMNS
 
 
-# --- the games frame: spellings and validation (spec "Input validation") ------------------------
+# --- the games frame: spellings and validation (docs/rules/preferans.md "Input validation") ------------------------
 
 
 @pytest.mark.parametrize("text, variant", [

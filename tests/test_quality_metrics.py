@@ -1,4 +1,4 @@
-"""Unfairness measures and rank correlations (quality/metrics.py, spec/simulation.md).
+"""Unfairness measures and rank correlations (quality/metrics.py, docs/rules/simulation.md).
 
 Hand-made rankings with hand-computed values, the seed's own examples, ties, and the KN_max
 formula against the reversed ranking.

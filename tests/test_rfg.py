@@ -1,6 +1,6 @@
-"""RFG go rating (ratings/_rfg.py, ratings/_go.py) against spec/go-rfg.md.
+"""RFG go rating (ratings/_rfg.py, ratings/_go.py) against docs/rules/go-rfg.md.
 
-Three layers: the worked numbers of the sources (seeds/001, seeds/003 via the spec), the rules
+Three layers: the worked numbers of the sources (docs/rules/go-rfg.md, "Bootstrap"), the rules
 of each spec section computed by hand for small cases, and properties with Hypothesis (order and
 perspective of the games, player labels, a win never below a loss).
 """
@@ -74,12 +74,12 @@ def contribution(run: ratings.RatingRun, player: str, opponent: str) -> pd.Serie
 
 
 def influence(rating: float, deviation: float) -> float:
-    """spec "One rating period": 1/B^2 = 1 + 3 (S / (pi S*))^2."""
+    """docs/rules/go-rfg.md "One rating period": 1/B^2 = 1 + 3 (S / (pi S*))^2."""
     star = (3000.0 - rating) / 4.0
     return 1.0 / math.sqrt(1.0 + 3.0 * (deviation / (math.pi * star)) ** 2)
 
 
-# --- spec "Scale": grades and titles ---------------------------------------------------------------
+# --- docs/rules/go-rfg.md "Scale": grades and titles ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("rating", "expected"), [
@@ -115,7 +115,7 @@ def test_titles() -> None:
     assert title(2550) == "GR"
 
 
-# --- spec "Win probability" --------------------------------------------------------------------
+# --- docs/rules/go-rfg.md "Win probability" --------------------------------------------------------------------
 
 
 def test_true_handicap_is_half_a_stone_less() -> None:
@@ -124,7 +124,7 @@ def test_true_handicap_is_half_a_stone_less() -> None:
 
 
 def test_2300_against_2200_with_the_half_stone_shift() -> None:
-    # spec "Bootstrap", worked numbers (seeds/003): D = sqrt(700 * 800) = 748, expected result
+    # docs/rules/go-rfg.md "Bootstrap", worked numbers of the start-up text: D = sqrt(700 * 800) = 748, expected result
     # of the stronger side 0.5 + 50/748 = 0.567; a win adds +0.433 to DN.
     assert round(float(distance(2300, 2200)), 0) == 748
     expected = float(win_probability(2300, 2200, 1))
@@ -171,11 +171,11 @@ def test_rms_distance() -> None:
     assert contribution(run, "a", "b")["distance"] == 1000.0
 
 
-# --- spec "Bootstrap" / "Anomalous results": worked numbers ------------------------------------
+# --- docs/rules/go-rfg.md "Bootstrap" / "Anomalous results": worked numbers ------------------------------------
 
 
 def test_bootstrap_plus_47_for_dn_1_69_at_2300() -> None:
-    # seeds/003: K_dyn = 4 (3000 - 2300) / 100 = 28; 28 * 1.69 = 47.3 -> +47.
+    # docs/rules/go-rfg.md "Bootstrap": K_dyn = 4 (3000 - 2300) / 100 = 28; 28 * 1.69 = 47.3 -> +47.
     assert float(bootstrap_k(2300)) == 28.0
     assert round(float(bootstrap_k(2300)) * 1.69) == 47
 
@@ -197,7 +197,7 @@ def test_bootstrap_change_is_k_dyn_times_dn() -> None:
 
 
 def test_r_an_2418_from_d_an_582() -> None:
-    # seeds/003: d_an = 582 -> R_an = 3000 - 582 = 2418, +118 over 2300. The games behind it
+    # docs/rules/go-rfg.md "Bootstrap": d_an = 582 -> R_an = 3000 - 582 = 2418, +118 over 2300. The games behind it
     # are not in the source; the formula is pinned by its defining equation
     # p = 0.5 + (d_avg - d_an - h_avg) / sqrt(d_avg d_an) on the seed's distances.
     assert 3000 - 582 == 2418 and 2418 - 2300 == 118
@@ -212,7 +212,7 @@ def test_r_an_2418_from_d_an_582() -> None:
 
 
 def test_perfect_score_shrinks_the_distance_by_1_640() -> None:
-    # spec "Anomalous results": with p = 1 and no handicap, d shrinks by
+    # docs/rules/go-rfg.md "Anomalous results": with p = 1 and no handicap, d shrinks by
     # (0.25 (1 + sqrt 17))^2 = 1.640; with p = 0 it grows by the same factor.
     factor = (0.25 * (1 + math.sqrt(17))) ** 2
     assert round(factor, 3) == 1.640
@@ -220,7 +220,7 @@ def test_perfect_score_shrinks_the_distance_by_1_640() -> None:
     assert float(ml_distance(0.0, 1000.0)) / 1000.0 == pytest.approx(factor)
 
 
-# --- spec "One rating period" ---------------------------------------------------------------------
+# --- docs/rules/go-rfg.md "One rating period" ---------------------------------------------------------------------
 
 
 def test_one_period_by_hand() -> None:
@@ -291,7 +291,7 @@ def test_periods_run_in_order_of_their_first_date() -> None:
     assert list(dict.fromkeys(undated.ratings["period"])) == ["a", "b"]
 
 
-# --- spec "Time decay of the deviation" -----------------------------------------------------------
+# --- docs/rules/go-rfg.md "Time decay of the deviation" -----------------------------------------------------------
 
 
 def test_deviation_decays_by_whole_months_between_periods() -> None:
@@ -334,7 +334,7 @@ def test_initial_without_deviation_starts_at_s_star() -> None:
     assert row_of(run, "t", "b")["deviation_before"] == 350.0
 
 
-# --- spec "Anomalous results" -----------------------------------------------------------------
+# --- docs/rules/go-rfg.md "Anomalous results" -----------------------------------------------------------------
 
 
 def sweep(n: int, rating: float = 1500.0, deviation: float = 50.0) -> tuple[pd.DataFrame,
@@ -432,7 +432,7 @@ def test_bootstrap_anomaly_criterion_from_the_spread() -> None:
     assert row_of(run, "t", "p0")["rating_in"] == pytest.approx(1500 * (1 - k * k) + r_an * k * k)
 
 
-# --- spec "First entry" ---------------------------------------------------------------------------
+# --- docs/rules/go-rfg.md "First entry" ---------------------------------------------------------------------------
 
 
 def test_first_entry_from_games_against_rated_players() -> None:
@@ -469,7 +469,7 @@ def test_newcomers_among_themselves_keep_the_provisional_rating() -> None:
         rate_rfg(games.assign(rank=["strong"], opponent_rank=[""]), RfgParams())
 
 
-# --- spec "Anchors" ---------------------------------------------------------------------------
+# --- docs/rules/go-rfg.md "Anchors" ---------------------------------------------------------------------------
 
 
 def test_anchors_shift_everyone_by_their_mean_change() -> None:
@@ -668,7 +668,7 @@ def test_a_win_never_gives_less_than_a_loss(
     case: tuple[pd.DataFrame, pd.DataFrame], rating: float, deviation: float, opponent: str,
     handicap: int, colour: str, which: int,
 ) -> None:
-    # spec "Anomalous results": with one game in the period (N < 4) the player gets no anomaly
+    # docs/rules/go-rfg.md "Anomalous results": with one game in the period (N < 4) the player gets no anomaly
     # correction (K_an = 0); everything else fixed, a win never gives less than a loss and
     # never lowers the rating.
     games, init = case

@@ -1,6 +1,6 @@
 """A federation's member register (CSV, XLSX, ODS or legacy XLS) -> member records. Pure.
 
-spec/inputs.md, "Sources" (3): exports of other systems, e.g. a federation's member register.
+docs/rules/inputs.md, "Sources" (3): exports of other systems, e.g. a federation's member register.
 One member per row with the columns federation id, first name, surname and, optionally, club,
 birth year and status. Bytes in, :class:`RegisterFile` out; no database, no files.
 
@@ -12,7 +12,7 @@ Rules:
   German (``_ALIASES``); German ``Name`` is the surname only beside a ``Vorname`` column. Other
   columns are ignored with a warning;
 - **text files**: UTF-8 with or without BOM, UTF-16 with BOM, else the encoding detected by
-  charset-normalizer (spec/inputs.md, "Character sets": windows-1250 is common); the delimiter is
+  charset-normalizer (docs/rules/inputs.md, "Character sets": windows-1250 is common); the delimiter is
   the one of ``,`` ``;`` and tab that yields a header row;
 - **workbooks**: the first sheet that has a header; cached values of formulas; a number cell id
   ``1001.0`` is the id ``"1001"``;

@@ -28,7 +28,7 @@ def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
 
     Players are their canonical player (merges applied). Events with a member still waiting for
     review are left out until it is answered (the view ``unrated_events`` lists them). Besides
-    the required columns: ``parent`` and ``match`` (a league's matches and standings, spec §7),
+    the required columns: ``parent`` and ``match`` (a league's matches and standings, docs/rules/bridge-belo.md §7),
     the unit's ``score`` and the member's ``club``.
     """
     return wh.query(

@@ -1,4 +1,4 @@
-"""Explanations of a rating run (spec/bridge-belo.md §13).
+"""Explanations of a rating run (docs/rules/bridge-belo.md §13).
 
 :func:`explain_player` answers "why is my rating what it is": for one player and one period of a
 stored run, every event with its place, ``n``, ``r``, each factor, the weight, ``r'`` and the
@@ -44,7 +44,7 @@ class ExplainError(WarehouseError):
 
 @dataclass(frozen=True, slots=True)
 class PhantomState:
-    """A newcomer's hidden phantom in one period (spec §10)."""
+    """A newcomer's hidden phantom in one period (docs/rules/bridge-belo.md §10)."""
 
     rating_before: float
     rating: float
@@ -57,9 +57,9 @@ class Explanation:
     """One player's period of one run: the ratings around it and one row per event.
 
     ``rows`` has the columns of view ``rating_explanations`` named in ``_ROW_COLUMNS``, in date
-    order. ``rating_before + shares_sum`` is the combined rating of the period (spec §8);
-    ``before_normalisation`` (the same unless the phantom retired, spec §10) times
-    ``periodic_factor`` is ``rating`` (spec §9).
+    order. ``rating_before + shares_sum`` is the combined rating of the period (docs/rules/bridge-belo.md §8);
+    ``before_normalisation`` (the same unless the phantom retired, docs/rules/bridge-belo.md §10) times
+    ``periodic_factor`` is ``rating`` (docs/rules/bridge-belo.md §9).
     """
 
     player_id: int
@@ -92,7 +92,7 @@ class Explanation:
 
     @property
     def combined(self) -> float:
-        """The player's own rating after combining the period's events (spec §8)."""
+        """The player's own rating after combining the period's events (docs/rules/bridge-belo.md §8)."""
         return self.rating_before + self.shares_sum
 
     @property
@@ -104,13 +104,13 @@ class Explanation:
 
     @property
     def retired(self) -> bool:
-        """Whether the phantom retired at the end of the period (spec §10)."""
+        """Whether the phantom retired at the end of the period (docs/rules/bridge-belo.md §10)."""
         return self.phantom is not None and self.phantom.state == "retired"
 
     @property
     def before_normalisation(self) -> float:
         """The rating before the periodic normalisation: ``combined``, or, when the phantom
-        retired, the mean of ``combined`` and ``phantom_combined`` (spec §10)."""
+        retired, the mean of ``combined`` and ``phantom_combined`` (docs/rules/bridge-belo.md §10)."""
         phantom = self.phantom_combined
         if self.retired and phantom is not None:
             return (self.combined + phantom) / 2.0
@@ -273,7 +273,7 @@ def partners(
     """The partners view of ``player_id`` in run ``run_id`` (default: the latest of ``pool``).
 
     Columns ``partner_id, name, events, mean_r_prime, first_period, last_period``: one row per
-    partner, most events together first (spec §13, "Partneri").
+    partner, most events together first (docs/rules/bridge-belo.md §13, "Partneri").
     """
     canonical = _canonical(wh, player_id)
     if canonical is None:

@@ -22,7 +22,7 @@ Full names, in this order (the first rule that decides wins):
 
 At 3–5 several equally good players send the name to the review queue too.
 
-**Initials** (spec/inputs.md: ``JNo`` = first letter of the first name + first two letters of the
+**Initials** (docs/rules/inputs.md: ``JNo`` = first letter of the first name + first two letters of the
 surname, not unique): the candidates are the club's roster (register club, clubs written next
 to the player's name, organisers of events the player played) whose name gives the code, minus
 players already placed elsewhere in the same event. An earlier decision for the same situation

@@ -1,11 +1,11 @@
--- Explanations of rating runs (spec/bridge-belo.md §13): what each event did to a player's
+-- Explanations of rating runs (docs/rules/bridge-belo.md §13): what each event did to a player's
 -- rating, and how a player fared with each partner. Also the phantom players of the `phantom`
--- newcomer rule (spec §10), which the rating run stores but never publishes.
+-- newcomer rule (docs/rules/bridge-belo.md §10), which the rating run stores but never publishes.
 
 -- A row of the hidden phantom of a newcomer: its player_id is the NEWCOMER's id.
 ALTER TABLE rating_contributions ADD COLUMN phantom BOOLEAN DEFAULT false;
 
--- Each newcomer's phantom per period of a run (spec §10): rated like a member of the
+-- Each newcomer's phantom per period of a run (docs/rules/bridge-belo.md §10): rated like a member of the
 -- newcomer's units for their first `phantom_events` events, then retired; dormant meanwhile
 -- when the newcomer stops playing.
 CREATE TABLE rating_phantoms (
@@ -20,7 +20,7 @@ CREATE TABLE rating_phantoms (
 
 -- Per run, player (their own rows, not their phantom's), period and event: the factors of the
 -- contribution and `share`, the event's part of the period's change BEFORE the periodic
--- normalisation (spec §8), so that rating_before + sum(share) over the period is the combined
+-- normalisation (docs/rules/bridge-belo.md §8), so that rating_before + sum(share) over the period is the combined
 -- rating and (rating_before + sum(share)) * periodic_factor is `rating`:
 --   exponential: share = (1 - (1 - 1/H)^W) / W * v * (r' - R_old), W = sum v of counted rows
 --   additive:    share = v * (r' - R_old) / H
@@ -86,7 +86,7 @@ LEFT JOIN phantom_weight pw
 LEFT JOIN rating_phantoms ph
     ON ph.run_id = c.run_id AND ph.period = c.period AND ph.player_id = c.player_id;
 
--- Partners view ("Partneri", spec §13): per run, player and partner (another member of the same
+-- Partners view ("Partneri", docs/rules/bridge-belo.md §13): per run, player and partner (another member of the same
 -- unit of the same event, as their canonical player), the counted events together and the
 -- player's mean effective contribution r' over them.
 CREATE VIEW rating_partners AS

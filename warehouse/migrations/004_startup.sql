@@ -1,4 +1,4 @@
--- Start-up passes of a rating run (spec/bridge-belo.md §11): the history before the cut-over
+-- Start-up passes of a rating run (docs/rules/bridge-belo.md §11): the history before the cut-over
 -- date rated again and again until the largest change is below the tolerance.
 CREATE TABLE rating_startup (
     run_id                      INTEGER NOT NULL,

@@ -1,4 +1,4 @@
--- Game-based rating schemes (go: spec/go-rfg.md and the baselines): a deviation per rating,
+-- Game-based rating schemes (go: docs/rules/go-rfg.md and the baselines): a deviation per rating,
 -- the RFG anomaly and entry flags, and one explanation row per game per player.
 ALTER TABLE ratings ADD COLUMN deviation_before DOUBLE;
 ALTER TABLE ratings ADD COLUMN deviation DOUBLE;

@@ -1,4 +1,4 @@
--- Preferans (spec/preferans.md): deals and vists per player per period in the ratings, and the
+-- Preferans (docs/rules/preferans.md): deals and vists per player per period in the ratings, and the
 -- games frame of the preferans schemes as a view.
 ALTER TABLE ratings ADD COLUMN deals INTEGER;
 ALTER TABLE ratings ADD COLUMN vists DOUBLE;
