@@ -40,6 +40,7 @@ class ListRow:
     grade: str = ""
     deals: str = ""
     vists_per_deal: str = ""
+    federation_id: str = ""
 
 
 def _with_deviation(frame: pd.DataFrame) -> bool:
@@ -93,6 +94,7 @@ def list_rows(
         rows.append(ListRow(
             rank, str(rec.name), str(rec.club), _number(rec.rating), change, int(rec.events),
             int(rec.player_id), **extra,
+            federation_id=str(getattr(rec, "federation_id", "") or ""),
         ))
     return rows
 

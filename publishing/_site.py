@@ -129,6 +129,8 @@ class EditionRow:
     """The period of the player's last event up to this edition (``""``: none yet)."""
     sort_name: str = ""
     """The name as it sorts: surname first, accents folded (:func:`surname_key`)."""
+    federation_id: str = ""
+    """The player's id in the federation's member register, "" when unknown."""
     extra: Mapping[str, str] = field(default_factory=dict)
     """Scheme-specific columns of the list (go: deviation, interval, grade; preferans: deals,
     vists_per_deal)."""
@@ -208,6 +210,7 @@ def edition_rows(
             events=r.events, history_events=total, status=status,
             provisional=total < provisional_events, extra=_extra(r), standing=standing,
             last_played=last[0] if last else "", sort_name=surname_key(r.player),
+            federation_id=r.federation_id,
         ))
     return rows
 
@@ -347,11 +350,12 @@ def _group(frame: pd.DataFrame) -> dict[int, pd.DataFrame]:
 def _csv_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["rank", "player_id", "player", "club", "rating", *extra, "change",
-                     "events", "history_events", "last_played", "status", "standing"])
+    writer.writerow(["rank", "player_id", "federation_id", "player", "club", "rating", *extra,
+                     "change", "events", "history_events", "last_played", "status", "standing"])
     for r in rows:
-        writer.writerow(["" if r.rank is None else r.rank, r.player_id, _cell(r.player),
-                         _cell(r.club), r.rating, *(r.extra.get(c, "") for c in extra),
+        writer.writerow(["" if r.rank is None else r.rank, r.player_id, _cell(r.federation_id),
+                         _cell(r.player), _cell(r.club), r.rating,
+                         *(r.extra.get(c, "") for c in extra),
                          r.change, r.events, r.history_events, r.last_played, r.status,
                          r.standing])
     return buf.getvalue().encode("utf-8")
@@ -361,6 +365,7 @@ def _parquet_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
     columns: dict[str, pa.Array] = {
         "rank": pa.array([r.rank for r in rows], pa.int32()),
         "player_id": pa.array([r.player_id for r in rows], pa.int64()),
+        "federation_id": pa.array([r.federation_id or None for r in rows], pa.string()),
         "player": pa.array([r.player for r in rows], pa.string()),
         "club": pa.array([r.club for r in rows], pa.string()),
         "rating": pa.array([float(r.rating) for r in rows], pa.float64()),
@@ -399,6 +404,7 @@ def _json_rows(rows: Sequence[EditionRow]) -> list[dict[str, object]]:
              "club": r.club, "rating": r.rating_value, "ratingText": r.rating,
              "change": r.change_value, "changeText": r.change, "events": r.events,
              "history": r.history_events, "lastPlayed": r.last_played, "status": r.status,
+             "federationId": r.federation_id,
              **{k: v for k, v in r.extra.items()}}
             for r in rows if r.standing == "ranked"]
 

@@ -35,7 +35,8 @@ def test_go_list_with_deviation_interval_and_grade(
     lists = sorted((go_project / "public" / "go").glob("*/list.csv"))
     assert len(lists) == 2
     rows = list(csv.DictReader(lists[0].open(encoding="utf-8")))
-    assert rows and set(rows[0]) == {"rank", "player_id", "player", "club", "rating",
+    assert rows and set(rows[0]) == {"rank", "player_id", "federation_id", "player", "club",
+                                     "rating",
                                      "deviation", "interval", "grade", "change", "events",
                                      "history_events", "last_played", "status", "standing"}
     for row in rows:

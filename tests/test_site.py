@@ -161,17 +161,20 @@ def test_index_lists_every_pool_with_editions_newest_first(public: Path) -> None
 def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> None:
     folder = public / "bridge" / "2013Q4"
     rows = _csv(folder / "list.csv")
-    assert list(rows[0]) == ["rank", "player_id", "player", "club", "rating", "change",
-                             "events", "history_events", "last_played", "status", "standing"]
+    assert list(rows[0]) == ["rank", "player_id", "federation_id", "player", "club", "rating",
+                             "change", "events", "history_events", "last_played", "status",
+                             "standing"]
     table = pq.read_table(folder / "list.parquet")
     assert [str(t) for t in table.schema.types] == [
-        "int32", "int64", "string", "string", "double", "double", "int32", "int32", "string",
-        "string", "string"]
+        "int32", "int64", "string", "string", "string", "double", "double", "int32", "int32",
+        "string", "string", "string"]
+    assert any(r["federation_id"] for r in rows)  # the JFR players' PZBS ids
     frame = table.to_pandas()
     assert len(frame) == len(rows) > 40
     for rec, row in zip(frame.itertuples(index=False), rows, strict=True):
         assert (pd.isna(rec.rank) and row["rank"] == "") or rec.rank == int(row["rank"])
         assert rec.player_id == int(row["player_id"])
+        assert ("" if pd.isna(rec.federation_id) else rec.federation_id) == row["federation_id"]
         assert rec.player == row["player"]
         assert rec.club == row["club"]
         assert rec.rating == float(row["rating"])
@@ -192,7 +195,7 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
         cells = [td.get_text(" ", strip=True) for td in tr.select("td")]
         name = row["player"] + (" new" if row["status"] == "new" else "")
         assert cells == [row["rank"], name, row["club"], row["rating"], row["change"],
-                         row["events"], row["last_played"]]
+                         row["events"], row["last_played"], row["federation_id"]]
         assert tr.select_one("a")["href"] == f"../players/{row['player_id']}.html"
     data = json.loads(soup.select_one("script#list-data").string)["rows"]
     assert [(d["id"], d["player"], d["ratingText"], d["changeText"], d["status"])
@@ -275,8 +278,8 @@ def test_movers_are_the_largest_gains_and_losses(public: Path) -> None:
 def test_go_edition_has_deviation_and_grade_columns(public: Path) -> None:
     folder = public / "go" / "2024-03-16-Bratislava-Spring-Open-2024"
     header = (folder / "list.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header == ("rank,player_id,player,club,rating,deviation,interval,grade,change,"
-                      "events,history_events,last_played,status,standing")
+    assert header == ("rank,player_id,federation_id,player,club,rating,deviation,interval,"
+                      "grade,change,events,history_events,last_played,status,standing")
     table = pq.read_table(folder / "list.parquet")
     assert str(table.schema.field("deviation").type) == "double"
     assert str(table.schema.field("grade").type) == "string"

@@ -251,7 +251,7 @@ def test_preferans_list_shows_games_deals_and_vists_per_deal(browser: object,
         page.wait_for_url("**/preferans/2013-03/index.html")
         headings = page.locator("#list thead th").all_text_contents()
         assert headings == ["Rank", "Player", "Club", "Rating", "Change", "Games", "Deals",
-                            "Vists per deal", "Last played"]
+                            "Vists per deal", "Last played", "Federation id"]
         assert page.locator("#list tbody tr").count() == 9
         page.locator("th[data-key=vists_per_deal] button").click()
         vists = [float(x) for x in page.locator(
@@ -319,5 +319,42 @@ def test_go_tournament_crosstable(browser: object, bundled_site: str) -> None:
         scores = [float(x) for x in page.locator(
             "#crosstable tbody tr td:nth-last-child(3)").all_text_contents()]
         assert scores == sorted(scores, reverse=True)  # by score, then rating after
+    finally:
+        page.close()
+
+
+def test_change_is_against_the_players_previous_edition(browser: object,
+                                                        bundled_site: str) -> None:
+    """The bundled club's editions 2014Q2 and 2014Q3: every ranked player's Change in 2014Q3 is
+    their rating there minus their rating in 2014Q2, "new" marks only players not in 2014Q2."""
+    import csv
+    import urllib.request
+
+    def rows(slug: str) -> dict[str, dict[str, str]]:
+        with urllib.request.urlopen(f"{bundled_site}bridge/{slug}/list.csv") as response:
+            text = response.read().decode("utf-8")
+        return {r["player_id"]: r for r in csv.DictReader(text.splitlines())}
+
+    before, after = rows("2014Q2"), rows("2014Q3")
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.goto(bundled_site + "bridge/2014Q3/index.html")
+        shown = page.locator("#list tbody tr")
+        assert shown.count() > 20
+        checked = 0
+        for i in range(shown.count()):
+            cells = shown.nth(i).locator("td")
+            pid = cells.nth(1).locator("a").get_attribute("href").split("/")[-1][:-5]
+            change = cells.nth(4).text_content()
+            if pid in before:
+                expected = float(after[pid]["rating"]) - float(before[pid]["rating"])
+                assert abs(float(change) - expected) < 0.11, (pid, change, expected)
+                assert cells.nth(1).locator(".flag").count() == 0
+                checked += 1
+            else:
+                assert change == "" and cells.nth(1).locator(".flag").text_content() == "new"
+        assert checked > 20
+        movers = page.locator("#gains tbody tr td:last-child").all_text_contents()
+        assert movers and all(m.startswith("+") for m in movers)
     finally:
         page.close()

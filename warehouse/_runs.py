@@ -246,6 +246,7 @@ def run_tables(wh: Warehouse, run_id: int) -> pd.DataFrame:
     return wh.query(
         """
         SELECT r.period, r.period_start, r.period_end, r.player_id, p.name,
+               coalesce(p.federation_id, '') AS federation_id,
                coalesce(c.club, '') AS club, r.rating_before, r.rating, r.events,
                r.deviation, r.deals, r.vists
         FROM ratings r

@@ -54,6 +54,7 @@
     cell(tr, String(row.events), "num");
     after.forEach(function (key) { cell(tr, row[key] || "", "num"); });
     cell(tr, row.lastPlayed, "wide");
+    cell(tr, row.federationId || "", "wide");
     return tr;
   }
 
