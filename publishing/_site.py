@@ -29,7 +29,9 @@ Rules kept here:
 
 from __future__ import annotations
 
+import bisect
 import csv
+import dataclasses
 import io
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -73,8 +75,8 @@ _ENV = jinja2.Environment(
     undefined=jinja2.StrictUndefined,
 )
 _ASSETS = ("site.css", "site.js")
-_EXTRA_ORDER = ("deviation", "interval", "grade", "deals", "vists_per_deal")
-_NUMERIC_EXTRA = frozenset({"deviation", "deals", "vists_per_deal"})
+_EXTRA_ORDER = ("deviation", "interval", "grade", "boards", "deals", "vists_per_deal")
+_NUMERIC_EXTRA = frozenset({"deviation", "boards", "deals", "vists_per_deal"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +218,7 @@ def edition_rows(
 
 
 def _extra(r: ListRow) -> dict[str, str]:
-    return {n: getattr(r, n) for n in _EXTRA_ORDER if getattr(r, n) != ""}
+    return {n: getattr(r, n, "") for n in _EXTRA_ORDER if getattr(r, n, "") != ""}
 
 
 # ---------------------------------------------------------------- chart
@@ -392,10 +394,10 @@ def _parquet_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
 
 
 _COLUMN_LABELS = {"deviation": "Deviation", "interval": "95% interval", "grade": "Grade",
-                  "deals": "Deals", "vists_per_deal": "Vists per deal"}
+                  "boards": "Boards", "deals": "Deals", "vists_per_deal": "Vists per deal"}
 """Headings of the scheme's own columns in an edition's table: go after the rating,
 preferans after the events."""
-_AFTER_EVENTS = ("deals", "vists_per_deal")
+_AFTER_EVENTS = ("boards", "deals", "vists_per_deal")
 
 
 def _json_rows(rows: Sequence[EditionRow]) -> list[dict[str, object]]:
@@ -433,9 +435,46 @@ def _write(path: Path, data: bytes, written: list[Path]) -> None:
     written.append(path)
 
 
+def _clubs_by_date(wh: Warehouse) -> dict[int, tuple[list[date], list[str]]]:
+    """Every player's clubs as the result files wrote them, by event date (for the club of a
+    player as of an edition: the last one written up to the end of its period)."""
+    out: dict[int, tuple[list[date], list[str]]] = {}
+    for pid, day, club in wh.con.execute(
+            "SELECT m.canonical_id, e.event_date, m.club FROM members_resolved m "
+            "JOIN active_events e USING (event_id) WHERE m.club IS NOT NULL AND m.club <> '' "
+            "ORDER BY 1, 2, e.event_id").fetchall():
+        days, clubs = out.setdefault(int(pid), ([], []))
+        days.append(day)
+        clubs.append(str(club))
+    return out
+
+
+def _boards(wh: Warehouse, run_id: int) -> dict[tuple[str, int], int]:
+    """Boards each player played per period of a placement run (events with a known number of
+    boards; phantoms left out)."""
+    return {(str(period), int(pid)): int(boards) for period, pid, boards in wh.con.execute(
+        "SELECT c.period, c.player_id, sum(e.boards) FROM rating_contributions c "
+        "JOIN events e USING (event_id) WHERE c.run_id = ? AND NOT coalesce(c.phantom, false) "
+        "AND e.boards IS NOT NULL GROUP BY 1, 2", [run_id]).fetchall() if boards is not None}
+
+
+def _club_at(clubs: dict[int, tuple[list[date], list[str]]], pid: int, end: date,
+             current: str) -> str:
+    """The club a player's files named last up to ``end``; a register's club (``current``,
+    the players table) wins, as it does for the current club."""
+    if pid not in clubs:
+        return current
+    days, names = clubs[pid]
+    i = bisect.bisect_right(days, end)
+    return names[i - 1] if i else current
+
+
 def _editions(
     table: pd.DataFrame, hidden: set[int], settings: SiteSettings,
     grade: Callable[[float], str] | None,
+    clubs: dict[int, tuple[list[date], list[str]]] | None = None,
+    registered: Mapping[int, str] | None = None,
+    boards: Mapping[tuple[str, int], int] | None = None,
 ) -> list[_Edition]:
     """The pool's editions: one per period in which somebody played (a period without any
     event, between two that had some, gets none; the ratings carry over it). Change and
@@ -463,11 +502,19 @@ def _editions(
         if deals:  # preferans: deals and vists over the history so far (as _lists does)
             so_far = table[table["period"].isin(periods[: i + 1])]
             totals = so_far.groupby("player_id")[["deals", "vists"]].sum()
+        if clubs:  # each player's club as of this edition (a register's club first)
+            frame = frame.assign(club=[
+                (registered or {}).get(pid) or _club_at(clubs, pid, end, str(club))
+                for pid, club in zip(frame["player_id"].astype(int), frame["club"],
+                                     strict=True)])
         rows = edition_rows(frame, previous, history, seen,
                             provisional_events=settings.provisional_events, grade=grade,
                             totals=totals, last_played=last_played, period_end=end,
                             active_days=settings.active_days,
                             max_deviation=settings.max_deviation)
+        if boards:  # bridge: boards played in the period
+            rows = [dataclasses.replace(r, extra={**r.extra, "boards": str(
+                        boards.get((str(period), r.player_id), 0))}) for r in rows]
         seen.update(r.player_id for r in rows)
         editions.append(_Edition(
             str(period), _slug(str(period)), full["period_start"].iloc[0].date().isoformat(),
@@ -805,7 +852,11 @@ def publish_site(
         return write_site_index(public, settings.quality)
     table = run_tables(wh, run.run_id)
     hidden = _hidden_ids(table, settings.optout)
-    editions = _editions(table, hidden, settings, grade)
+    registered = {int(pid): str(club) for pid, club in wh.con.execute(
+        "SELECT player_id, club FROM players WHERE club IS NOT NULL AND club <> ''").fetchall()}
+    placement = not run.options.get("pool.game") or run.options.get("pool.game") == "bridge"
+    editions = _editions(table, hidden, settings, grade, _clubs_by_date(wh), registered,
+                         _boards(wh, run.run_id) if placement else None)
     out = public / pool
     written: list[Path] = []
     _edition_pages(pool, run, editions, out, settings, written)

@@ -48,7 +48,8 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
         "rank,player_id,federation_id,player,club,rating,deals,vists_per_deal,change,events,"
         "history_events,last_played,status,standing")
     header, *rows = (public / "2013Q4" / "list.csv").read_text(encoding="utf-8").splitlines()
-    assert header.startswith("rank,player_id,federation_id,player,club,rating,change,events")
+    assert header.startswith("rank,player_id,federation_id,player,club,rating,boards,change,"
+                             "events")
     assert len(rows) >= 40
     before = _snapshot(project / "public")
     with open_warehouse(cfg.warehouse) as wh:

@@ -162,12 +162,12 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
     folder = public / "bridge" / "2013Q4"
     rows = _csv(folder / "list.csv")
     assert list(rows[0]) == ["rank", "player_id", "federation_id", "player", "club", "rating",
-                             "change", "events", "history_events", "last_played", "status",
-                             "standing"]
+                             "boards", "change", "events", "history_events", "last_played",
+                             "status", "standing"]
     table = pq.read_table(folder / "list.parquet")
     assert [str(t) for t in table.schema.types] == [
-        "int32", "int64", "string", "string", "string", "double", "double", "int32", "int32",
-        "string", "string", "string"]
+        "int32", "int64", "string", "string", "string", "double", "double", "double", "int32",
+        "int32", "string", "string", "string"]
     assert any(r["federation_id"] for r in rows)  # the JFR players' PZBS ids
     frame = table.to_pandas()
     assert len(frame) == len(rows) > 40
@@ -180,6 +180,7 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
         assert rec.rating == float(row["rating"])
         assert (pd.isna(rec.change) and row["change"] == "") or rec.change == float(row["change"])
         assert rec.events == int(row["events"])
+        assert rec.boards == int(row["boards"]) and (rec.boards > 0) == (rec.events > 0)
         assert rec.history_events == int(row["history_events"])
         assert (rec.last_played or "") == row["last_played"]
         assert rec.status == row["status"]
@@ -195,7 +196,7 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
         cells = [td.get_text(" ", strip=True) for td in tr.select("td")]
         name = row["player"] + (" new" if row["status"] == "new" else "")
         assert cells == [row["rank"], name, row["club"], row["rating"], row["change"],
-                         row["events"], row["last_played"], row["federation_id"]]
+                         row["events"], row["boards"], row["last_played"], row["federation_id"]]
         assert tr.select_one("a")["href"] == f"../players/{row['player_id']}.html"
     data = json.loads(soup.select_one("script#list-data").string)["rows"]
     assert [(d["id"], d["player"], d["ratingText"], d["changeText"], d["status"])
@@ -468,3 +469,15 @@ def test_list_policy_is_read_from_the_pool_and_checked(tmp_path: Path) -> None:
     path.write_text(CONFIG + 'list = { min_event = 3 }\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="unknown setting.*min_event"):
         load_config(path)
+
+
+def test_a_players_club_is_the_one_written_last_up_to_the_edition() -> None:
+    from datetime import date
+
+    from publishing._site import _club_at
+
+    clubs = {7: ([date(2013, 9, 5), date(2014, 2, 6)], ["BK Modra", "BK Pezinok"])}
+    assert _club_at(clubs, 7, date(2013, 12, 31), "BK Pezinok") == "BK Modra"
+    assert _club_at(clubs, 7, date(2014, 3, 31), "BK Pezinok") == "BK Pezinok"
+    assert _club_at(clubs, 7, date(2013, 6, 30), "BK Pezinok") == "BK Pezinok"  # none yet
+    assert _club_at(clubs, 8, date(2014, 3, 31), "") == ""
