@@ -545,7 +545,12 @@ def _edition_pages(
             scheme=run.scheme, options=options, gains=gains, losses=losses,
             new=[r for r in ed.rows if r.status == "new"],
             provisional=[r for r in by_name if r.standing == "provisional"],
-            inactive=[r for r in by_name if r.standing == "inactive"],
+            # a go pool with one edition per tournament lists the players of this tournament
+            # and those active around it; the long inactive ones only as a number
+            inactive=[] if _crosstables(run) else
+            [r for r in by_name if r.standing == "inactive"],
+            inactive_hidden=sum(1 for r in by_name if r.standing == "inactive")
+            if _crosstables(run) else 0,
             provisional_events=settings.provisional_events,
             active_days=settings.active_days, max_deviation=settings.max_deviation,
             clubs=sorted({r.club for r in ranked if r.club}),

@@ -270,6 +270,11 @@ def test_go_edition_shows_deviation_interval_and_grade(browser: object,
         page.goto(bundled_site + "go/2017-02-11-Test-Participation-et-Licence-FFG/index.html")
         headings = page.locator("#list thead th").all_text_contents()
         assert headings[3:7] == ["Rating", "Deviation", "95% interval", "Grade"]
+        page.goto(bundled_site + "go/2024-03-16-Bratislava-Spring-Open-2024/index.html")
+        # the 2017 tournament's players are not listed as inactive in the 2024 edition
+        assert page.locator("#inactive-players tbody a").count() == 0
+        assert page.locator("#inactive-count").text_content().startswith("22 players rated")
+        page.goto(bundled_site + "go/2017-02-11-Test-Participation-et-Licence-FFG/index.html")
         first = page.locator("#list tbody tr").first.locator("td").all_text_contents()
         low, high = (float(x) for x in first[5].split(".."))
         assert low < float(first[3]) < high and first[6][-1] in "kd"
