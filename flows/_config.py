@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parsers._limits import Limits
 from warehouse.identity import IdentitySettings
 
 __all__ = ["CONFIG_NAME", "Config", "ConfigError", "PoolConfig", "load_config"]
@@ -89,6 +90,11 @@ class Config:
     prefect: str = "auto"
     """``[run] prefect``: whether ``clubratings run`` runs as the Prefect flow: ``auto`` (when
     a Prefect server is configured), ``always`` or ``never``."""
+    limits: Limits = field(default_factory=Limits)
+    """``[limits]``: how much work one file may cost (parsers/_limits.py)."""
+    correction_hold: float = 0.1
+    """``[ingest] correction_hold``: a correction that drops more than this share of the units
+    or players of the event it replaces, or changes its kind or scoring, waits for review."""
 
     @property
     def archive(self) -> Path:
@@ -246,4 +252,28 @@ def load_config(path: Path | str | None = None) -> Config:
         identity=settings,
         task_runner=_task_runner(data.get("run", {}), f"{path} [run]"),
         prefect=_prefect(data.get("run", {}), f"{path} [run]"),
+        limits=_limits(data.get("limits", {}), f"{path} [limits]"),
+        correction_hold=_correction_hold(data.get("ingest", {}), f"{path} [ingest]"),
     )
+
+
+def _limits(table: object, where: str) -> Limits:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table of limits, got {table!r}")
+    try:
+        return Limits.from_mapping(table, where=where)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _correction_hold(table: object, where: str) -> float:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table, got {table!r}")
+    unknown = set(table) - {"correction_hold"}
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting(s) {', '.join(sorted(unknown))}")
+    value = table.get("correction_hold", 0.1)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
+        raise ConfigError(f"{where}: correction_hold must be a share from 0 to below 1 "
+                          f"(0.1 = 10%), got {value!r}")
+    return float(value)

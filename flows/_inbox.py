@@ -7,8 +7,13 @@ where it broke; the same bytes twice load nothing twice; a corrected file replac
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
+import json
 import os
-import shutil
+import re
+import traceback
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +27,9 @@ from warehouse import (
     Parsed,
     LoadReport,
     Warehouse,
+    TEMP_PREFIX,
     WarehouseError,
+    atomic_write,
     file_sha256,
     is_loaded,
     load_result,
@@ -30,7 +37,10 @@ from warehouse import (
 from warehouse.files import withdrawal_of
 from warehouse.review import apply_waiting, waiting_after_files
 
-__all__ = ["FileOutcome", "inbox_files", "ingest_batch", "ingest_file", "reason_text"]
+__all__ = [
+    "FileOutcome", "InternalError", "display_name", "inbox_files", "ingest_batch", "ingest_file",
+    "reason_text", "stored_name",
+]
 
 Status = Literal["loaded", "correction", "duplicate", "rejected"]
 
@@ -55,26 +65,118 @@ class FileOutcome:
     """The file's bytes' SHA-256 where it was read ("" if it could not be)."""
 
 
-def inbox_files(inbox: Path) -> list[Path]:
-    """Files waiting in the inbox, oldest first (a correction comes after what it corrects)."""
+RESERVED = frozenset({"archive", "rejected"})
+"""The inbox's own folders: a dropped file of such a name is stored under another."""
+MAX_STORED_BYTES = 150
+"""Longest stored file name, in UTF-8 bytes (room is left for ``.reason.txt`` and a hash)."""
+_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+_UNSAFE = frozenset('/\\:*?"<>|\ufffd')
+
+
+def stored_name(name: str) -> str:
+    """The name a dropped file is kept under: itself when it is safe, else a safe form of it.
+
+    Safe means: valid UTF-8 without control characters or characters other systems refuse,
+    not starting with a dot or a space, not ending in ``.reason.txt``, not the name of one of
+    the inbox's folders, an extension of at most eight letters or digits, and at most
+    :data:`MAX_STORED_BYTES` bytes. A name that had to change gets a short hash of the original
+    bytes, so two different names never meet in one stored name."""
+    raw = os.fsencode(name)
+    text = raw.decode("utf-8", "replace")
+    clean = "".join("_" if c in _UNSAFE or unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co",
+                                                                          "Cn", "Zl", "Zp")
+                    else c for c in text).strip()
+    if not clean or clean[0] == ".":
+        clean = "_" + clean
+    match = _SUFFIX.search(clean)
+    suffix = match.group(0) if match else ""
+    stem = clean[:len(clean) - len(suffix)]
+    if (stem + suffix).lower().endswith(".reason.txt") or stem.lower() in RESERVED:
+        stem += "_"
+    if len((stem + suffix).encode("utf-8")) > MAX_STORED_BYTES:
+        tag = "~" + hashlib.sha256(raw).hexdigest()[:8]
+        room = MAX_STORED_BYTES - len((tag + suffix).encode("utf-8"))
+        stem = stem.encode("utf-8")[:room].decode("utf-8", "ignore") + tag
+    return stem + suffix
+
+
+def display_name(path: Path | str) -> str:
+    """A file's name as text that can be printed and stored (invalid bytes shown as ``\\xNN``)."""
+    name = os.path.basename(os.fspath(path))
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+_DROPPED_AS: dict[str, str] = {}
+"""Stored inbox path -> the name the file was dropped under, for the files this process
+renamed (the names log keeps them for good)."""
+
+
+def inbox_files(inbox: Path, *, names_log: Path | None = None) -> list[Path]:
+    """Files waiting in the inbox, oldest first (a correction comes after what it corrects).
+
+    Every regular file counts, whatever its name: one whose name is not safe to store
+    (:func:`stored_name`: not UTF-8, too long, a dot file, a ``.reason.txt`` ending, a file
+    named like the inbox's own folders) is first renamed in place, the original name written to
+    ``names_log`` (one JSON line per file) before the rename. Temporary files of the project's
+    own writers are not inbox files."""
     if not inbox.is_dir():
         return []
-    files = [
-        p for p in inbox.iterdir()
-        if p.is_file() and not p.name.startswith(".") and not p.name.endswith(".reason.txt")
-    ]
-    return sorted(files, key=lambda p: (p.stat().st_mtime_ns, p.name))
+    found: list[Path] = []
+    for entry in os.scandir(inbox):
+        try:
+            if not entry.is_file() or entry.name.startswith(TEMP_PREFIX):
+                continue
+        except OSError:
+            continue
+        path = Path(entry.path)
+        safe = stored_name(entry.name)
+        if safe != entry.name:
+            path = _rename(path, safe, names_log)
+        found.append(path)
+    return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name))
+
+
+def _rename(path: Path, safe: str, names_log: Path | None) -> Path:
+    target = path.with_name(safe)
+    k = 1
+    while target.exists():
+        k += 1
+        target = path.with_name(f"{Path(safe).stem}-{k}{Path(safe).suffix}")
+    original = display_name(path)
+    if names_log is not None:
+        names_log.parent.mkdir(parents=True, exist_ok=True)
+        with names_log.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                                 "dropped_as": original, "stored_as": target.name},
+                                ensure_ascii=False) + "\n")
+    os.replace(path, target)
+    _DROPPED_AS[str(target)] = original
+    return target
+
+
+def _dropped_note(path: Path) -> str:
+    original = _DROPPED_AS.get(str(path))
+    return f" (dropped as {original!r}, a name that cannot be stored as it is)" if original else ""
 
 
 def reason_text(path: Path, exc: Exception) -> str:
     """The plain-language reason written next to a rejected file."""
-    lines = [f"file: {path.name}", f"error: {type(exc).__name__}"]
+    lines = [f"file: {display_name(path)}"]
+    if str(path) in _DROPPED_AS:
+        lines.append(f"dropped as: {_DROPPED_AS[str(path)]}")
+    if isinstance(exc, InternalError):
+        lines += [f"error: {exc}", "",
+                  "This is a fault of clubratings, not of the file: please report it together "
+                  "with the file. Nothing from the file was loaded; once the fault is fixed, "
+                  "drop the file into the inbox again."]
+        return "\n".join(lines) + "\n"
+    lines.append(f"error: {type(exc).__name__}")
     if isinstance(exc, ParseError):
         lines += [f"{label}: {value}" for label, value in exc.location() if label != "file"]
         if exc.has_value:
-            lines.append(f"value: {exc.value!r}")
+            lines.append(f"value: {_short(repr(exc.value))}")
         lines.append(f"problem: {exc.problem}")
-    lines.append(f"message: {exc}")
+    lines.append(f"message: {_short(str(exc))}")
     lines.append("")
     lines.append(
         "Nothing from this file was loaded. Correct it and drop it into the inbox again."
@@ -82,26 +184,64 @@ def reason_text(path: Path, exc: Exception) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _short(text: str, limit: int = 500) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+class InternalError(Exception):
+    """A reader or the loader failed on a file in a way it did not foresee: a fault of the
+    program, reported as such; the file is rejected and the run goes on."""
+
+
+def internal_error(path: Path, exc: BaseException, log: Path | None) -> InternalError:
+    """The rejection of ``path`` for an unforeseen ``exc``; the traceback goes to ``log``."""
+    where = ""
+    if log is not None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        stamp = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        with log.open("a", encoding="utf-8") as fh:
+            fh.write(f"--- {stamp} internal error while reading {display_name(path)}\n")
+            fh.write("".join(traceback.format_exception(exc)))
+        where = f"; the details are in {log}"
+    return InternalError(
+        f"internal error while reading {display_name(path)} "
+        f"({type(exc).__name__}: {_short(' '.join(str(exc).split()), 200)}), please report "
+        f"it{where}")
+
+
+def _target(folder: Path, name: str, data: bytes) -> Path:
+    """Where a file of ``name`` and ``data`` goes in ``folder``: its own name, unless another
+    file of other bytes already has it (then the name with a hash of the bytes)."""
+    target = folder / name
+    if target.exists() and (not target.is_file() or target.read_bytes() != data):
+        stem, suffix = os.path.splitext(name)
+        target = folder / f"{stem}.{file_sha256(data)[:10]}{suffix}"
+    return target
+
+
 def _move(src: Path, folder: Path) -> Path:
     """Move ``src`` into ``folder``; an older file of the same name and other bytes is kept."""
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / src.name
-    if target.exists() and target.read_bytes() != src.read_bytes():
-        target = folder / f"{src.stem}.{file_sha256(src.read_bytes())[:10]}{src.suffix}"
+    target = _target(folder, src.name, src.read_bytes())
     if src.resolve() != target.resolve():
         os.replace(src, target)
     return target
 
 
 def _reject(path: Path, exc: Exception, rejected: Path | None) -> FileOutcome:
-    message = f"{path.name}: rejected: {exc}"
+    message = f"{display_name(path)}{_dropped_note(path)}: rejected: {_short(str(exc))}"
     if rejected is None:  # a read-only source: leave it where it is
         return FileOutcome(str(path), "rejected", message)
     rejected.mkdir(parents=True, exist_ok=True)
-    target = rejected / path.name
-    shutil.move(str(path), target)
-    (rejected / f"{path.name}.reason.txt").write_text(reason_text(path, exc), encoding="utf-8")
+    target = _target(rejected, path.name, path.read_bytes())
+    # the reason first: a run killed in between leaves the file in the inbox, taken again
+    atomic_write(target.with_name(target.name + ".reason.txt"), reason_text(path, exc))
+    os.replace(path, target)
     return FileOutcome(str(path), "rejected", message, moved_to=str(target))
+
+
+def _display_path(path: Path) -> str:
+    return str(path.parent / display_name(path))
 
 
 def ingest_file(
@@ -111,34 +251,42 @@ def ingest_file(
     archive: Path | None = None,
     rejected: Path | None = None,
     identity: IdentitySettings | None = None,
-    parsed: ParseResult | None = None,
+    parsed: ParseResult | ParseError | None = None,
     loader: Loader | None = None,
+    errors_log: Path | None = None,
 ) -> FileOutcome:
     """Parse and load one file. With ``archive``/``rejected`` the file is moved afterwards
     (inbox files); without, it stays where it is (read-only source folders). ``parsed`` is the
-    file already parsed elsewhere (parsing fanned out, docs/scale-out.md). ``loader``: the run's
-    loader, whose identity index is kept current from file to file (flows/core.py); without
-    one, a loader is built for this file alone."""
+    file already parsed elsewhere (a worker process, flows/_parsing.py), or the error that
+    refused it there. ``loader``: the run's loader, whose identity index is kept current from
+    file to file (flows/core.py); without one, a loader is built for this file alone. Any
+    error rejects this one file: a fault of the program as an internal error, its traceback
+    in ``errors_log``."""
     data = path.read_bytes()
     early = _already_known(wh, path, file_sha256(data), archive, rejected)
     if early is not None:
         return early
     try:
         result = parsed if parsed is not None else parse_bytes(data, source=str(path))
+        if isinstance(result, ParseError):
+            raise result
         if loader is not None:
-            report: LoadReport = loader.load(data, result, path=str(path))
+            report: LoadReport = loader.load(data, result, path=_display_path(path))
         else:
-            report = load_result(wh, data, result, path=str(path), identity=identity)
+            report = load_result(wh, data, result, path=_display_path(path), identity=identity)
     except (ParseError, LoadError) as exc:
         return _reject(path, exc, rejected)
+    except Exception as exc:  # noqa: BLE001 - one file's fault never ends a run
+        return _reject(path, internal_error(path, exc, errors_log), rejected)
     return _loaded(wh, path, report, result, archive, loader)
 
 
 def ingest_batch(
     wh: Warehouse,
-    files: Sequence[tuple[Path, Path | None, Path | None, ParseResult | None]],
+    files: Sequence[tuple[Path, Path | None, Path | None, ParseResult | ParseError | None]],
     *,
     loader: Loader,
+    errors_log: Path | None = None,
 ) -> list[FileOutcome]:
     """:func:`ingest_file` for several files (path, archive, rejected, parsed) at once, with the
     same outcome for each: the files that parse are loaded by ``loader.load_many`` in one
@@ -156,18 +304,25 @@ def ingest_batch(
             continue
         try:
             result = parsed if parsed is not None else parse_bytes(data, source=str(path))
+            if isinstance(result, ParseError):
+                raise result
         except ParseError as exc:
             outcomes[index] = _reject(path, exc, rejected)
             continue
-        ready.append((index, Parsed(data, result, str(path), sha)))
+        except Exception as exc:  # noqa: BLE001 - one file's fault never ends a run
+            outcomes[index] = _reject(path, internal_error(path, exc, errors_log), rejected)
+            continue
+        ready.append((index, Parsed(data, result, _display_path(path), sha)))
     waiting = waiting_after_files(wh)
 
-    def finish(index: int, item: Parsed, report: LoadReport | Exception) -> None:
+    def finish(index: int, item: Parsed, report: LoadReport | BaseException) -> None:
         path, archive, rejected, _ = files[index]
-        if isinstance(report, Exception):
-            if not isinstance(report, (ParseError, LoadError)):
+        if isinstance(report, BaseException):
+            if not isinstance(report, Exception):
                 raise report
-            outcomes[index] = _reject(path, report, rejected)
+            why = report if isinstance(report, (ParseError, LoadError)) else \
+                internal_error(path, report, errors_log)
+            outcomes[index] = _reject(path, why, rejected)
         elif report.status == "duplicate":  # the same bytes twice in one batch
             moved = str(_move(path, archive)) if archive is not None else None
             outcomes[index] = FileOutcome(str(path), "duplicate", report.summary(),
@@ -181,9 +336,9 @@ def ingest_batch(
         # applied right after its file, before the next file (and said so on the file's line)
         for index, item in ready:
             try:
-                report: LoadReport | Exception = loader.load(item.data, item.result,
-                                                             path=item.path)
-            except (ParseError, LoadError) as exc:
+                report: LoadReport | BaseException = loader.load(item.data, item.result,
+                                                                 path=item.path)
+            except Exception as exc:  # noqa: BLE001 - reported per file
                 report = exc
             finish(index, item, report)
     else:
@@ -210,14 +365,15 @@ def _already_known(wh: Warehouse, path: Path, sha: str, archive: Path | None,
             f"undo the withdrawal: clubratings files restore {file_id}")
         if rejected is None:  # a read-only source scanned on every run: skipped quietly
             return FileOutcome(str(path), "duplicate",
-                               f"{path.name}: withdrawn (file {file_id}), skipped; "
+                               f"{display_name(path)}: withdrawn (file {file_id}), skipped; "
                                f"clubratings files restore {file_id} takes it back in",
                                sha256=sha)
         return _reject(path, why, rejected)
     moved = str(_move(path, archive)) if archive is not None else None
     return FileOutcome(
         str(path), "duplicate",
-        f"{path.name}: already loaded (file {known}), nothing to do", moved_to=moved,
+        f"{display_name(path)}{_dropped_note(path)}: already loaded (file {known}), nothing to "
+        "do", moved_to=moved,
         sha256=sha,
     )
 
@@ -227,7 +383,7 @@ def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
             ) -> FileOutcome:
     """A loaded file's outcome: its line, its warnings, the decisions that followed it; then
     the file is archived."""
-    message = report.summary()
+    message = report.summary() + _dropped_note(path)
     warnings = tuple(
         f"{issue.message} ({issue.where})" if issue.where else issue.message
         for issue in result.issues if issue.level != "info")

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from warehouse import Warehouse, file_sha256
+from warehouse import Warehouse, atomic_write, file_sha256
 from warehouse.review import open_items
 
 from ._config import Config
@@ -422,9 +422,9 @@ def write_report(report: ImportReport, public: Path) -> Path | None:
     folder.mkdir(parents=True, exist_ok=True)
     md = folder / f"{report.report_id}.md"
     page = report.html()
-    md.write_text(report.markdown(), encoding="utf-8")
-    (folder / f"{report.report_id}.html").write_text(page, encoding="utf-8")
-    (folder / "latest.html").write_text(page, encoding="utf-8")
+    atomic_write(md, report.markdown())
+    atomic_write(folder / f"{report.report_id}.html", page)
+    atomic_write(folder / "latest.html", page)
     return md
 
 

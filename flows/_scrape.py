@@ -28,10 +28,8 @@ from __future__ import annotations
 import email.utils
 import hashlib
 import json
-import os
 import re
 import string
-import tempfile
 import time
 import tomllib
 from collections.abc import Callable, Mapping
@@ -43,6 +41,8 @@ from urllib.parse import urljoin, urlsplit
 from urllib.robotparser import RobotFileParser
 
 import httpx
+
+from warehouse import atomic_write
 
 from ._config import CONFIG_NAME, Config, ConfigError
 
@@ -417,16 +417,8 @@ def inbox_name(url: str, content_type: str = "", fmt: str | None = None) -> str:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    """Write via a hidden temporary file in the same folder (never seen by the inbox scan)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write via a temporary file in the same folder (the inbox scan never takes those)."""
+    atomic_write(path, data)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from datetime import datetime
 from pathlib import Path
 
 from warehouse import Warehouse
+from warehouse._atomic import temp_path
 
 __all__ = ["EXPORTS", "Snapshot", "snapshot_dir", "write_snapshot"]
 
@@ -109,7 +110,7 @@ def _publish(tmp: Path, final: Path) -> None:
 
 
 def _copy_database(wh: Warehouse, final: Path) -> None:
-    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    tmp = temp_path(final)
     wal = tmp.with_name(tmp.name + ".wal")
     _remove(tmp, wal)  # left over by a run that died half-way
     source = wh.con.execute("SELECT current_database()").fetchall()[0][0]
@@ -135,7 +136,7 @@ def _export_parquet(wh: Warehouse, folder: Path) -> tuple[dict[str, Path], dict[
     counts: dict[str, int] = {}
     for name, query in EXPORTS.items():
         final = folder / f"{name}.parquet"
-        tmp = folder / f".{name}.parquet.tmp-{os.getpid()}"
+        tmp = temp_path(final)
         _remove(tmp)
         wh.con.execute(f"COPY ({query}) TO {_sql_string(str(tmp))} (FORMAT parquet)")
         counts[name] = int(wh.con.execute(
@@ -146,7 +147,7 @@ def _export_parquet(wh: Warehouse, folder: Path) -> tuple[dict[str, Path], dict[
 
 
 def _write_json(final: Path, data: object) -> None:
-    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    tmp = temp_path(final)
     tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     _publish(tmp, final)
 

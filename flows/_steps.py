@@ -89,7 +89,9 @@ def source_hash(package: Path) -> str:
 
 def pending_files(cfg: Config) -> list[tuple[Path, bool]]:
     """Files to look at, as (path, from_inbox): read-only sources first, then the inbox."""
-    return [(p, False) for p in cfg.source_files()] + [(p, True) for p in inbox_files(cfg.inbox)]
+    names = cfg.warehouse.parent / "logs" / "inbox-names.jsonl"
+    return [(p, False) for p in cfg.source_files()] + [
+        (p, True) for p in inbox_files(cfg.inbox, names_log=names)]
 
 
 def ingest_path(cfg: Config, path: Path, from_inbox: bool,

@@ -20,16 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import multiprocessing
-import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from parsers import ParseResult
-from warehouse import Loader, Warehouse, file_sha256, open_warehouse
+from parsers import ParseError, ParseResult
+from warehouse import Loader, Warehouse, atomic_write, file_sha256, open_warehouse, sweep
 
 from . import _steps
 from ._config import Config
@@ -41,10 +38,6 @@ __all__ = ["Project", "StepRunner"]
 
 StepRunner = Callable[[str, Callable[[], Any]], Any]
 """Runs one step of :meth:`Project.run` by name (the Prefect flow makes each a task)."""
-
-PARALLEL_FROM = 200
-"""From this many files on, parsing is fanned out over the machine's cores (worker processes
-started fresh); loading stays in this process, the one writer."""
 
 BATCH = 50
 """Files loaded in one transaction (a failed batch is loaded again file by file): every file is
@@ -73,6 +66,11 @@ class Project:
             return
         with run_lock(cfg.warehouse, command=command, wait=wait, reentrant=True), \
                 open_warehouse(cfg.warehouse) as wh:
+            # what a writer killed in an earlier run left half-done (no writer of ours is at
+            # work now: this process holds the lock)
+            data = cfg.warehouse.parent
+            sweep([data, data / "logs", cfg.inbox, cfg.archive, cfg.rejected],
+                  below=[cfg.public, data / "raw", data / "snapshot"])
             project = cls(cfg, wh)
             _OPEN[key] = project
             try:
@@ -121,25 +119,25 @@ class Project:
         on_file: Callable[[int, int, FileOutcome], None] | None = None,
     ) -> list[FileOutcome]:
         """Load ``files`` (default: :meth:`pending`) in order, each all or nothing (batches of
-        :data:`BATCH` share a transaction; :func:`flows._inbox.ingest_batch`). ``parsed``:
-        the same files already parsed elsewhere (a None is parsed here). ``on_file(k, n,
-        outcome)`` is told of each file as it is done."""
+        :data:`BATCH` share a transaction; :func:`flows._inbox.ingest_batch`). The files not
+        loaded before are read in worker processes under ``[limits]``, where a file that takes
+        too long is stopped (flows/_parsing.py), ahead of this process, the one writer, loading
+        them. ``parsed``: the same files already parsed elsewhere. ``on_file(k, n, outcome)``
+        is told of each file as it is done."""
+        from ._parsing import parse_files
+
         files = list(self.pending() if files is None else files)
-        with contextlib.ExitStack() as stack:
-            if parsed is not None:
-                results: Iterator[ParseResult | None] = iter(parsed)
-            elif len(files) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1 and \
-                    len(new := self._new(files)) >= PARALLEL_FROM:
-                # parse the new files ahead on the other cores while this process loads them
-                # (one writer); files loaded before are recognised by their bytes, not parsed
-                pool = stack.enter_context(ProcessPoolExecutor(
-                    max_workers=os.cpu_count(), mp_context=multiprocessing.get_context("spawn")))
-                ahead = pool.map(_steps.parse_path, [files[i][0] for i in new], chunksize=16)
-                chosen = set(new)
-                results = (next(ahead) if i in chosen else None for i in range(len(files)))
-            else:
-                results = iter([None] * len(files))
+        if parsed is not None:
+            results: Iterator[ParseResult | ParseError | None] = iter(parsed)
             return self._load(files, results, on_file)
+        new = self._new(files)
+        ahead = parse_files([files[i][0] for i in new], self.cfg.limits)
+        chosen = set(new)
+        try:
+            results = (next(ahead) if i in chosen else None for i in range(len(files)))
+            return self._load(files, results, on_file)
+        finally:
+            ahead.close()
 
     def _new(self, files: list[tuple[Path, bool]]) -> list[int]:
         """Indexes of the files whose bytes were not loaded before."""
@@ -147,15 +145,19 @@ class Project:
         return [i for i, (path, _) in enumerate(files)
                 if file_sha256(path.read_bytes()) not in known]
 
-    def _load(self, files: list[tuple[Path, bool]], results: Iterator[ParseResult | None],
+    def _load(self, files: list[tuple[Path, bool]],
+              results: Iterator[ParseResult | ParseError | None],
               on_file: Callable[[int, int, FileOutcome], None] | None) -> list[FileOutcome]:
         outcomes: list[FileOutcome] = []
+        from ._report import logs_dir
+
+        errors = logs_dir(self.cfg) / "errors.log"
         for start in range(0, len(files), BATCH):
             batch = [(path, self.cfg.archive if from_inbox else None,
                       self.cfg.rejected if from_inbox else None, next(results))
                      for path, from_inbox in files[start:start + BATCH]]
             started = time.perf_counter()
-            done = ingest_batch(self.wh, batch, loader=self.loader)
+            done = ingest_batch(self.wh, batch, loader=self.loader, errors_log=errors)
             share = (time.perf_counter() - started) / max(len(done), 1)
             for outcome in done:
                 outcome = dataclasses.replace(outcome, seconds=share)
@@ -193,8 +195,7 @@ class Project:
         written: list[Path] = []
         for pool in self.cfg.pools:
             written.extend(_steps.publish(self.wh, self.cfg, pool))
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(key + "\n", encoding="utf-8")
+        atomic_write(stamp, key + "\n")
         return written
 
     def _publish_key(self) -> str:

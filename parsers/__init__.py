@@ -25,6 +25,7 @@ from ._model import (
     Scoring,
     Unit,
 )
+from ._limits import LimitExceeded, Limits
 from ._registry import FORMATS, Format, detect_format, parse_bytes
 from ._json import result_to_json
 
@@ -39,6 +40,8 @@ __all__ = [
     "Game",
     "InconsistentResult",
     "Kind",
+    "LimitExceeded",
+    "Limits",
     "MalformedFile",
     "ParseError",
     "ParseIssue",

@@ -41,6 +41,11 @@ class ParseError(Exception):
         self.has_value = value is not None if has_value is None else has_value
         super().__init__(self.describe())
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # with its parts intact across processes (the inbox reads files in worker processes)
+        return (_rebuild, (type(self), self.problem, self.file, self.table, self.row,
+                           self.column, self.value, self.has_value))
+
     def location(self) -> list[tuple[str, str]]:
         """The known parts of where it broke, as (``file``/``table``/``row``/``column``, text)."""
         parts = [("file", self.file), ("table", self.table), ("row", self.row),
@@ -69,6 +74,13 @@ class ParseError(Exception):
         )
         clone.__cause__ = self.__cause__
         return clone
+
+
+def _rebuild(cls: type[ParseError], problem: str, file: str | None, table: str | None,
+             row: int | str | None, column: str | None, value: object,
+             has_value: bool) -> ParseError:
+    return cls(problem, file=file, table=table, row=row, column=column, value=value,
+               has_value=has_value)
 
 
 class UnknownFormat(ParseError):

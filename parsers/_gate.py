@@ -47,6 +47,7 @@ from collections.abc import Callable
 
 from ._errors import ParseError
 from ._issues import source_name
+from ._limits import current
 from ._model import Event, ParseIssue, ParseResult, PlayerAsWritten, Unit
 
 __all__ = [
@@ -265,9 +266,15 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
         if any(unicodedata.category(c) == "Cc" for c in text) or "\ufffd" in text:
             raise _refuse(f"the event's {label} has control or replacement characters",
                           file=file, table=where, column=label, value=text)
-    if not 1900 <= event.date.year <= 2100:
-        raise _refuse("the event's date is outside 1900-2100", file=file, table=where,
+    bounds = current()
+    if not bounds.first_year <= event.date.year <= bounds.last_year:
+        raise _refuse(f"the event's date is outside {bounds.first_year}-{bounds.last_year} "
+                      "([limits] first_year, last_year)", file=file, table=where,
                       column="date", value=event.date.isoformat())
+    end = event.end_date
+    if end is not None and not 0 <= (end - event.date).days <= 366:
+        raise _refuse("the event ends before it starts or more than a year after",
+                      file=file, table=where, column="end date", value=end.isoformat())
     if event.boards is not None and not 1 <= event.boards <= MAX_BOARDS:
         raise _refuse(f"the number of boards is outside 1-{MAX_BOARDS}", file=file, table=where,
                       column="boards", value=event.boards)

@@ -32,9 +32,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import lxml.etree
-import lxml.html
 
+from ._limits import html_document
 from ._dates import DateMatch, find_date, strip_date
 from ._errors import MalformedFile
 from ._issues import IssueLog, source_name
@@ -117,10 +116,7 @@ def decode_page(data: bytes, log: IssueLog) -> str:
 
 
 def read_document(text: str, file: str) -> Element:
-    try:
-        return lxml.html.document_fromstring(text)
-    except (lxml.etree.ParserError, ValueError) as exc:
-        raise MalformedFile(f"not readable as HTML ({exc})", file=file) from exc
+    return html_document(text, file)
 
 
 # --- pages that are not rankings -------------------------------------------------------------

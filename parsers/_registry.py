@@ -5,6 +5,7 @@ Adding a format is one module with a ``FORMAT`` object plus one line in ``_FORMA
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import importlib
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from typing import Protocol
 
 from ._errors import MalformedFile, ParseError, UnknownFormat
 from ._gate import gated
+from ._limits import LimitExceeded, check_bytes, check_markup, current, over
 from ._model import ParseResult
 
 __all__ = ["Format", "FORMATS", "closest_format", "detect_format", "parse_bytes"]
@@ -60,6 +62,10 @@ _FORMAT_MODULES = (
 )
 
 
+_FIELD_LIMIT = "field larger than field limit"
+"""What Python's csv module says of a field beyond ``csv.field_size_limit``."""
+
+
 def _load() -> dict[str, Format]:
     formats: dict[str, Format] = {}
     for module_name in _FORMAT_MODULES:
@@ -86,6 +92,8 @@ def closest_format(data: bytes, filename: str = "") -> tuple[Format, str, ParseE
         why: ParseError
         try:
             fmt.parse(data, source=filename)
+        except LimitExceeded:
+            raise
         except ParseError as exc:
             why = exc
         except Exception:  # noqa: BLE001 - a parser that cannot even start on it: not close
@@ -101,7 +109,7 @@ def _claims(fmt: Format, data: bytes, filename: str) -> bool:
     """``fmt.detect``, where a detector that breaks on odd bytes does not claim the file."""
     try:
         return bool(fmt.detect(data, filename))
-    except (MemoryError, KeyboardInterrupt):
+    except (MemoryError, KeyboardInterrupt, LimitExceeded):
         raise
     except Exception:  # noqa: BLE001 - a detector must not end a run
         return False
@@ -147,7 +155,10 @@ def parse_bytes(
     """
     name = PurePath(source).name if source else ""
     chosen: Format | None = None
+    csv.field_size_limit(current().cell_chars)
     try:
+        check_bytes(data)
+        check_markup(data)
         if fmt is not None:
             if fmt not in FORMATS:
                 raise UnknownFormat(
@@ -157,7 +168,11 @@ def parse_bytes(
         else:
             chosen = detect_format(data, source)
         return chosen.parse(data, source=source, strict=strict)
+    except LimitExceeded as exc:
+        raise exc.with_file(name) from exc
     except ParseError as exc:
+        if _FIELD_LIMIT in exc.problem:  # a reader's csv module hit the cell bound
+            raise over("cell_chars", None, "a CSV field is longer").with_file(name) from exc
         if fmt is None and chosen is not None and chosen.fallback:
             # a generic format took the file only because no specific one did; if the file
             # resembles a specific format, that format's refusal is the more useful answer
@@ -171,9 +186,18 @@ def parse_bytes(
                     file=name or None,
                 ) from exc
         raise exc.with_file(name) from exc
-    except (MemoryError, KeyboardInterrupt):
+    except KeyboardInterrupt:
         raise
+    except MemoryError as exc:
+        raise MalformedFile(
+            "reading this file needs more memory than a result list can (it is probably "
+            "damaged or built to exhaust the reader); not read", file=name or None) from exc
+    except RecursionError as exc:
+        raise LimitExceeded("the file nests its elements too deep to read; not read",
+                            file=name or None) from exc
     except Exception as exc:  # noqa: BLE001 - see the docstring
+        if _FIELD_LIMIT in str(exc):
+            raise over("cell_chars", None, "a CSV field is longer").with_file(name) from exc
         reader = chosen.name if chosen is not None else "format detection"
         text = " ".join(str(exc).split())[:200]
         raise MalformedFile(

@@ -64,16 +64,14 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-import lxml.etree
-import lxml.html
 
+from ._limits import html_document
 from ._dates import find_date
 from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
@@ -413,10 +411,7 @@ def _read_rows(table_element: Element, table: str, log: IssueLog) -> tuple[_Colu
 
 
 def _document(text: str, file: str) -> Element:
-    try:
-        return lxml.html.document_fromstring(text)
-    except (lxml.etree.ParserError, ValueError) as exc:
-        raise MalformedFile(f"not readable as HTML ({exc})", file=file) from exc
+    return html_document(text, file)
 
 
 def _parse_page(text: str, source: str, log: IssueLog) -> tuple[Event, ...]:

@@ -67,9 +67,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import lxml.etree
-import lxml.html
 
+from ._limits import html_document
 from ._dates import find_date, strip_date
 from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
@@ -706,10 +705,7 @@ def _document(data: bytes, log: IssueLog) -> Element:
     decoded = decode_bytes(data, html_declared_charset(data))
     if decoded.note:
         log.report(MalformedFile(decoded.note), level="info")
-    try:
-        return lxml.html.document_fromstring(decoded.text)
-    except (lxml.etree.ParserError, ValueError) as exc:
-        raise MalformedFile(f"not readable as HTML ({exc})", file=log.file) from exc
+    return html_document(decoded.text, log.file)
 
 
 def _sections(tables: int, lines: Sequence[Sequence[str]], log: IssueLog) -> Iterator[str]:

@@ -53,9 +53,8 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-import lxml.etree
-import lxml.html
 
+from ._limits import LimitExceeded, html_document
 from ._dates import find_date
 from ._errors import MalformedFile
 from ._gate import filler_reason
@@ -240,8 +239,10 @@ def _has_cross_table_header(doc: Element) -> bool:
 
 def _document(text: str) -> Element | None:
     try:
-        return lxml.html.document_fromstring(text)
-    except (lxml.etree.ParserError, ValueError):
+        return html_document(text)
+    except LimitExceeded:
+        raise
+    except MalformedFile:
         return None
 
 

@@ -35,9 +35,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import lxml.etree
-import lxml.html
 
+from ._limits import LimitExceeded, current, html_document, over
 from ._errors import MalformedFile, UnknownFormat
 from ._grid import Cell, Grid, has_results_header, program_mark, read_grid
 from ._issues import IssueLog, source_name
@@ -92,7 +91,10 @@ def _table_rows(table: Element, name: str) -> list[tuple[Cell, ...]]:
     """The rows of a leaf table, spanned cells filled in (``merged`` on the covered ones)."""
     taken: dict[tuple[int, int], Cell] = {}
     n_rows = 0
+    bounds = current()
     for r, tr in enumerate(tr for tr in table.iter("tr")):
+        if r >= bounds.rows:
+            raise over("rows", f"more than {bounds.rows}", "a table has more rows", table=name)
         n_rows = max(n_rows, r + 1)
         c = 0
         for td in tr:
@@ -100,7 +102,13 @@ def _table_rows(table: Element, name: str) -> list[tuple[Cell, ...]]:
                 continue
             while (r, c) in taken:
                 c += 1
+            if c >= bounds.columns:
+                raise over("columns", f"more than {bounds.columns}", "a table has more columns",
+                           table=name, row=r + 1)
             text = _cell_text(td)
+            if len(text) > bounds.cell_chars:
+                raise over("cell_chars", len(text), "a cell holds more characters", table=name,
+                           row=r + 1)
             rows, cols = _span(td, "rowspan"), _span(td, "colspan")
             for dr in range(rows):
                 for dc in range(cols):
@@ -154,10 +162,7 @@ def page_grid(doc: Element) -> Grid:
 
 
 def _document(text: str, file: str) -> Element:
-    try:
-        return lxml.html.document_fromstring(text)
-    except (lxml.etree.ParserError, ValueError) as exc:
-        raise MalformedFile(f"not readable as HTML ({exc})", file=file) from exc
+    return html_document(text, file)
 
 
 _HEAD = 200000
@@ -176,8 +181,10 @@ def detect(data: bytes, filename: str = "") -> bool:
         return False
     text = decode_bytes(data, html_declared_charset(data)).text
     try:
-        doc = lxml.html.document_fromstring(text)
-    except (lxml.etree.ParserError, ValueError):
+        doc = html_document(text)
+    except LimitExceeded:
+        raise
+    except MalformedFile:
         return False
     rows = [[c.text for c in row] for row in page_grid(doc).rows]
     return has_results_header(rows)

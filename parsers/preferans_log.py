@@ -50,9 +50,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import lxml.etree
-import lxml.html
 
+from ._limits import html_document
 from ._dates import parse_date
 from ._errors import InconsistentResult, MalformedFile, ParseError
 from ._grid import Cell, Grid, fold
@@ -189,10 +188,7 @@ def _csv_grids(text: str) -> list[Grid]:
 
 
 def _html_grids(text: str) -> list[Grid]:
-    try:
-        doc = lxml.html.document_fromstring(text)
-    except (lxml.etree.ParserError, ValueError) as exc:
-        raise MalformedFile(f"not readable as HTML ({exc})") from exc
+    doc = html_document(text)
     return [page_grid(doc)]
 
 

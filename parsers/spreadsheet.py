@@ -57,12 +57,14 @@ from ._grid import (
     GridEvents,
     fold,
     has_results_header,
+    column_letter,
     program_mark,
     read_grid,
     table_label,
 )
 from ._issues import IssueLog, Level, source_name
 from ._model import Event, ParseResult
+from ._limits import Limits, current, over
 from ._registry import Format
 from ._text import decode_bytes, normalise_space
 
@@ -71,8 +73,6 @@ __all__ = ["FORMAT", "detect", "parse", "read_sheets"]
 NAME = "spreadsheet"
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ODS_MIME = b"application/vnd.oasis.opendocument.spreadsheet"
-_MAX_ROWS = 5000
-_MAX_COLS = 300
 _TEMPLATE_COLUMNS = frozenset({"event", "date", "kind", "scoring", "boards", "unit", "place",
                                "player"})
 """The CSV template's required columns (``csv_template``): such files are not generic tables."""
@@ -112,12 +112,32 @@ def _grid(
     spans: Sequence[tuple[int, int, int, int]] = (),
 ) -> Grid:
     """A dense grid from sparse 0-based ``(row, col) -> text``; ``spans`` are merged ranges
-    ``(first_row, first_col, last_row, last_col)`` inclusive, filled with the anchor's text."""
+    ``(first_row, first_col, last_row, last_col)`` inclusive, filled with the anchor's text.
+    A sheet beyond the bounds of ``[limits]`` (rows, columns, merged ranges and the cells they
+    cover, characters in a cell) is refused, never cut short."""
+    bounds = current()
+    if len(spans) > bounds.merged:
+        raise over("merged", len(spans), "the sheet has more merged ranges", table=name)
+    covered = sum((max(r1 - r0, 0) + 1) * (max(c1 - c0, 0) + 1) for r0, c0, r1, c1 in spans)
+    if covered > bounds.merged_cells:
+        raise over("merged_cells", covered, "the sheet's merged ranges cover more cells",
+                   table=name)
+    for (r, c), text in values.items():
+        if len(text) > bounds.cell_chars:
+            raise over("cell_chars", len(text), "a cell holds more characters", table=name,
+                       row=r + 1, column=column_letter(c))
+    filled = [key for key, text in values.items() if text.strip()]
+    n_rows = max((r for r, _ in filled), default=-1) + 1
+    n_cols = max((c for _, c in filled), default=-1) + 1
+    if n_rows > bounds.rows:
+        raise over("rows", n_rows, "the sheet has more rows", table=name)
+    if n_cols > bounds.columns:
+        raise over("columns", n_cols, "the sheet has more columns", table=name)
     merged: set[tuple[int, int]] = set()
     for r0, c0, r1, c1 in spans:
         text = values.get((r0, c0), "")
-        for r in range(r0, min(r1, _MAX_ROWS) + 1):
-            for c in range(c0, min(c1, _MAX_COLS) + 1):
+        for r in range(r0, min(r1, bounds.rows) + 1):
+            for c in range(c0, min(c1, bounds.columns) + 1):
                 if (r, c) != (r0, c0):
                     merged.add((r, c))
                     if text:
@@ -125,14 +145,10 @@ def _grid(
     filled = [key for key, text in values.items() if text.strip()]
     n_rows = max((r for r, _ in filled), default=-1) + 1
     n_cols = max((c for _, c in filled), default=-1) + 1
-    if n_rows > _MAX_ROWS or n_cols > _MAX_COLS:
-        raise MalformedFile(
-            f"sheet too large for a result list ({n_rows} rows, {n_cols} columns)", table=name,
-        )
     return Grid(name, tuple(
         tuple(Cell(values.get((r, c), ""), name, r + 1, c, (r, c) in merged)
               for c in range(n_cols))
-        for r in range(n_rows)
+        for r in range(min(n_rows, bounds.rows))
     ), letters=True)
 
 
@@ -156,10 +172,13 @@ def _xlsx(data: bytes) -> tuple[list[Grid], list[tuple[str, str]]]:
         if _has_formulas(data) else None
     grids: list[Grid] = []
     uncached: list[tuple[str, str]] = []
+    bounds = current()
     for sheet in book.worksheets:
         values: dict[tuple[int, int], str] = {}
-        for row in sheet.iter_rows(max_row=min(sheet.max_row, _MAX_ROWS + 1),
-                                   max_col=min(sheet.max_column, _MAX_COLS + 1)):
+        if sheet.max_row > bounds.rows or sheet.max_column > bounds.columns:
+            _check_used(sheet.title, sheet.iter_rows(values_only=True), bounds)
+        for row in sheet.iter_rows(max_row=min(sheet.max_row, bounds.rows + 1),
+                                   max_col=min(sheet.max_column, bounds.columns + 1)):
             for cell in row:
                 if cell.value is None:
                     if formulas is None:
@@ -176,15 +195,26 @@ def _xlsx(data: bytes) -> tuple[list[Grid], list[tuple[str, str]]]:
     return grids, uncached
 
 
+def _check_used(title: str, rows: Any, bounds: Limits) -> None:
+    """Refuse a sheet whose cells with a value reach beyond the row or column bound (its
+    declared size alone may be larger: empty formatted cells count there)."""
+    for r, row in enumerate(rows, 1):
+        if r > bounds.rows and any(v is not None for v in row):
+            raise over("rows", r, "the sheet has more rows", table=title)
+        if len(row) > bounds.columns and any(v is not None for v in row[bounds.columns:]):
+            raise over("columns", len(row), "the sheet has more columns", table=title, row=r)
+
+
 def _xls(data: bytes) -> list[Grid]:
     import xlrd
 
     book = xlrd.open_workbook(file_contents=data, formatting_info=True, logfile=io.StringIO())
     grids: list[Grid] = []
+    bounds = current()
     for sheet in book.sheets():
         values: dict[tuple[int, int], str] = {}
-        for r in range(min(sheet.nrows, _MAX_ROWS + 1)):
-            for c in range(min(sheet.ncols, _MAX_COLS + 1)):
+        for r in range(min(sheet.nrows, bounds.rows + 1)):
+            for c in range(min(sheet.ncols, bounds.columns + 1)):
                 cell = sheet.cell(r, c)
                 if cell.ctype == xlrd.XL_CELL_NUMBER:
                     fmt = book.format_map.get(book.xf_list[cell.xf_index].format_key)
@@ -230,6 +260,7 @@ def _ods(data: bytes) -> list[Grid]:
 
     document = load(io.BytesIO(data))
     grids: list[Grid] = []
+    bounds = current()
     for table in document.spreadsheet.getElementsByType(odf_table.Table):
         values: dict[tuple[int, int], str] = {}
         spans: list[tuple[int, int, int, int]] = []
@@ -244,7 +275,10 @@ def _ods(data: bytes) -> list[Grid]:
                 repeated = _ods_int(cell, "numbercolumnsrepeated")
                 text = _ods_text(cell) if cell.qname[1] == "table-cell" else ""
                 if text:
-                    for k in range(min(repeated, _MAX_COLS + 1)):
+                    if c + repeated > bounds.columns:
+                        raise over("columns", c + repeated, "the sheet has more columns",
+                                   table=str(table.getAttribute("name") or ""), row=r + 1)
+                    for k in range(repeated):
                         cells.append((c + k, text, 1, 1))
                 if cell.qname[1] == "table-cell":
                     col_span = _ods_int(cell, "numbercolumnsspanned")
@@ -253,7 +287,10 @@ def _ods(data: bytes) -> list[Grid]:
                         spans.append((r, c, r + row_span - 1, c + col_span - 1))
                 c += repeated
             if cells:
-                for k in range(min(rows_repeated, _MAX_ROWS + 1)):
+                if r + rows_repeated > bounds.rows:
+                    raise over("rows", r + rows_repeated, "the sheet has more rows",
+                               table=str(table.getAttribute("name") or ""))
+                for k in range(rows_repeated):
                     for col, text, _, _ in cells:
                         values[(r + k, col)] = text
             r += rows_repeated
@@ -278,10 +315,17 @@ def _delimiter(lines: Sequence[str]) -> str:
 
 
 def _csv_rows(text: str, file: str) -> list[list[str]]:
-    lines = [line for line in text.splitlines() if line.strip()][:50]
+    lines = [line for line in text.splitlines()[:1000] if line.strip()][:50]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(lines))
+    bounds = current()
+    rows: list[list[str]] = []
     try:
-        return [list(row) for row in reader]
+        for row in reader:
+            if len(rows) >= bounds.rows:
+                raise over("rows", f"more than {bounds.rows}", "the file has more rows",
+                           table=file)
+            rows.append(list(row))
+        return rows
     except csv.Error as exc:
         raise MalformedFile(f"not readable as CSV ({exc})", file=file,
                             row=reader.line_num) from exc

@@ -7,13 +7,14 @@ The same warehouse content gives the same rows: a total order on every row.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+
+from warehouse import atomic_write
 
 
 __all__ = ["DEVIATION_COLUMNS", "LIST_COLUMNS", "PREFERANS_COLUMNS", "ListRow", "list_rows"]
@@ -119,7 +120,5 @@ def _slug(period: str) -> str:
 def _write_if_changed(path: Path, data: bytes) -> bool:
     if path.exists() and path.read_bytes() == data:
         return False
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    atomic_write(path, data)
     return True

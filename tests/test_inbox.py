@@ -88,13 +88,21 @@ def test_unknown_format_is_rejected_with_a_reason(wh: Warehouse, tmp_path: Path)
     assert wh.row_counts()["source_files"] == 0
 
 
-def test_inbox_takes_oldest_first_and_ignores_reasons_and_hidden(tmp_path: Path) -> None:
+def test_inbox_takes_oldest_first_and_every_name_under_a_safe_one(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox"
     _drop(inbox, "b.csv", HEADER.encode(), 1)
     _drop(inbox, "a.csv", HEADER.encode(), 2)
     _drop(inbox, ".partial", b"", 0)
     _drop(inbox, "x.csv.reason.txt", b"", 0)
-    assert [p.name for p in inbox_files(inbox)] == ["b.csv", "a.csv"]
+    (inbox / "rejected").mkdir()  # the inbox's own folders are not files
+    log = tmp_path / "names.jsonl"
+    names = [p.name for p in inbox_files(inbox, names_log=log)]
+    # a dot file and a reason-like name are taken too, renamed so nothing can mistake them
+    assert sorted(names[:2]) == ["_.partial", "x.csv.reason_.txt"]
+    assert names[2:] == ["b.csv", "a.csv"]
+    assert sorted(p.name for p in inbox.iterdir()) == [
+        "_.partial", "a.csv", "b.csv", "rejected", "x.csv.reason_.txt"]
+    assert ".partial" in log.read_text(encoding="utf-8")
 
 
 def test_warnings_of_a_loaded_file_reach_its_line_and_outcome(wh: Warehouse, tmp_path: Path) -> None:

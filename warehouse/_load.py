@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -20,6 +19,7 @@ import pandas as pd
 
 from parsers import Event, ParseResult
 
+from ._atomic import atomic_write
 from ._db import Warehouse
 from ._errors import LoadError
 from ._identity_db import resolver_for
@@ -91,9 +91,7 @@ def _store_raw(wh: Warehouse, data: bytes, sha: str, suffix: str) -> tuple[str, 
     if target.exists():
         return rel, False
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".part")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
+    atomic_write(target, data)
     return rel, True
 
 

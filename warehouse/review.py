@@ -30,7 +30,6 @@ import datetime as dt
 import hashlib
 import io
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -40,6 +39,7 @@ import pandas as pd
 
 from parsers.names import name_key
 
+from ._atomic import atomic_write
 from ._db import Warehouse
 from ._errors import WarehouseError
 
@@ -350,9 +350,7 @@ def export_decisions(wh: Warehouse, path: Path) -> int:
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
         n += 1
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(out.getvalue(), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(path, out.getvalue())
     return n
 
 

@@ -1,0 +1,144 @@
+"""Reading files where a time limit can stop them: worker processes with a deadline per file.
+
+A reader cannot interrupt itself (a regular expression or an XML library deep in C does not
+look at the clock), so the files a run takes in are read in worker processes: each file has
+``[limits] seconds`` (docs/rules/inputs.md); when they are up, the worker is stopped, a fresh
+one takes its place, and that one file is refused for taking too long while the run goes on.
+A worker also has a bounded address space (``[limits] memory_mb``), so a file that unpacks to
+gigabytes fails with a memory error in the worker instead of starving the machine. A worker
+that dies outright (killed, crashed) refuses its file likewise.
+
+The pool is started on first use and kept for the life of the process (a command starts it
+once; the test suite once); the workers are forked from a server process that has imported
+the readers, so replacing a worker is cheap.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+
+from parsers import MalformedFile, ParseError, ParseResult
+from parsers._limits import LimitExceeded, Limits, using
+
+__all__ = ["parse_files", "shutdown"]
+
+Outcome = ParseResult | ParseError
+"""A file read (its result) or refused (why)."""
+
+_LOCK = threading.Lock()
+_POOL: object | None = None
+_POOL_KEY: tuple[int, int] | None = None
+
+
+def _start_worker(memory_mb: int) -> None:
+    """Each worker: a bounded address space, and the default signal handling of a child."""
+    import resource
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a run stops
+    limit = memory_mb << 20
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError):  # a platform without the limit: time still bounds the work
+        pass
+
+
+def _read(path: str, limits: Limits) -> Outcome:
+    """In a worker: read and parse one file under ``limits``; its refusal is returned, not
+    raised, so it crosses back with all its parts."""
+    from parsers import parse_bytes
+
+    with using(limits):
+        try:
+            data = Path(path).read_bytes()
+            return parse_bytes(data, source=path)
+        except ParseError as exc:
+            return exc
+        except MemoryError:
+            return MalformedFile("reading this file needs more memory than [limits] memory_mb "
+                                 f"= {limits.memory_mb} allows; not read", file=_name(path))
+        except OSError as exc:
+            return MalformedFile(f"the file could not be read ({exc.strerror or exc})",
+                                 file=_name(path))
+
+
+def _name(path: str) -> str:
+    return os.path.basename(path)
+
+
+def _pool(workers: int, memory_mb: int) -> object:
+    """The process's pool of ``workers`` (started on first use, or again when the count or
+    the memory bound changes)."""
+    global _POOL, _POOL_KEY
+    import pebble
+
+    with _LOCK:
+        if _POOL is not None and _POOL_KEY == (workers, memory_mb) and _POOL.active:  # type: ignore[attr-defined]
+            return _POOL
+        if _POOL is not None:
+            _POOL.stop()  # type: ignore[attr-defined]
+            _POOL.join()  # type: ignore[attr-defined]
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["parsers"])
+        _POOL = pebble.ProcessPool(max_workers=workers, initializer=_start_worker,
+                                   initargs=(memory_mb,), context=context)
+        _POOL_KEY = (workers, memory_mb)
+        return _POOL
+
+
+def shutdown() -> None:
+    """Stop the pool's workers (at exit; tests may call it)."""
+    global _POOL, _POOL_KEY
+    with _LOCK:
+        if _POOL is not None:
+            _POOL.stop()  # type: ignore[attr-defined]
+            _POOL.join()  # type: ignore[attr-defined]
+        _POOL, _POOL_KEY = None, None
+
+
+atexit.register(shutdown)
+
+
+def parse_files(paths: Sequence[Path], limits: Limits, *,
+                workers: int | None = None) -> Iterator[Outcome]:
+    """Each file of ``paths`` read in a worker process, in order: its :class:`ParseResult`, or
+    the :class:`ParseError` that refuses it (too slow, too large, unreadable, not a result
+    list). All files are handed to the workers at once; the results come back in order as
+    they are taken."""
+    if not paths:
+        return
+    count = workers or max(1, min(os.cpu_count() or 1, len(paths)))
+    pool = _pool(max(count, 1), limits.memory_mb)
+    futures = [pool.schedule(_read, args=(str(p), limits), timeout=limits.seconds)  # type: ignore[attr-defined]
+               for p in paths]
+    try:
+        for path, future in zip(paths, futures, strict=True):
+            yield _outcome(path, future, limits)
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def _outcome(path: Path, future: object, limits: Limits) -> Outcome:
+    import pebble
+
+    try:
+        return future.result()  # type: ignore[attr-defined,no-any-return]
+    except FutureTimeout:
+        return LimitExceeded(
+            f"reading this file took longer than [limits] seconds = {limits.seconds:g} allows "
+            "(raise it in clubratings.toml if the file is genuine); stopped, not read",
+            file=path.name)
+    except pebble.ProcessExpired as exc:
+        return MalformedFile(
+            f"the process reading this file ended abruptly (exit code {exc.exitcode}); the file "
+            "is probably built to exhaust the reader; not read", file=path.name)
