@@ -89,12 +89,22 @@ def _describe(item: dict[str, Any], out: TextIO) -> None:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
+    from warehouse.corrections import answer_correction, held_corrections
     from warehouse.review import answer, open_items
 
     from .cli import _fail
 
     cfg, wh = _warehouse(args)
     with wh:
+        if args.resolve and args.resolve.startswith("correction:"):
+            if args.accept == args.keep:
+                _fail("--resolve correction:N needs exactly one of --accept (the new version "
+                      "replaces the one in force) or --keep (the version in force stays)")
+            item = answer_correction(wh, args.resolve, accept=args.accept, note=args.note or "")
+            print(f"{'accepted' if args.accept else 'kept the version in force'}: "
+                  f"{args.resolve} (event {item.old_event} {item.title!r}); clubratings "
+                  "recompute && clubratings publish to update the lists")
+            return 0
         if args.resolve:
             choices = [args.as_player is not None, args.new, args.different is not None]
             if sum(choices) != 1:
@@ -105,23 +115,60 @@ def cmd_review(args: argparse.Namespace) -> int:
             _export(cfg, wh)
             return 0
         items = open_items(wh).to_dict("records")
+        corrections = held_corrections(wh)
         if args.json:
             for item in items:
                 item["first_date"] = str(item["first_date"])
                 item["candidates"] = json.loads(item["candidates"])
                 item["evidence"] = json.loads(item["evidence"])
+            for c in corrections:
+                items.append({"item_key": c.key, "kind": "correction",
+                              "old_event": c.old_event, "new_event": c.new_event,
+                              "file_id": c.file_id, "file_name": c.file_name,
+                              "reason": c.reason, "title": c.title,
+                              "event_date": str(c.event_date),
+                              "old_units": c.old_units, "new_units": c.new_units,
+                              "old_players": c.old_players, "new_players": c.new_players,
+                              "only_old": list(c.only_old), "only_new": list(c.only_new)})
             print(json.dumps(items, ensure_ascii=False, indent=2, default=str))
             return 0
-        if not items:
+        if not items and not corrections:
             print("nothing waits for review")
             return 0
         if args.list or not sys.stdin.isatty():
             for item in items:
                 _describe(item, sys.stdout)
-            print(f"{len(items)} item(s) wait; answer with: clubratings review --resolve KEY "
-                  "--as PLAYER | --new | --different PLAYER")
+            for c in corrections:
+                print("\n".join(c.describe()))
+            if items:
+                print(f"{len(items)} item(s) wait; answer with: clubratings review --resolve "
+                      "KEY --as PLAYER | --new | --different PLAYER")
+            if corrections:
+                print(f"{len(corrections)} correction(s) wait; answer with: clubratings review "
+                      "--resolve correction:N --accept | --keep")
             return 0
-        return _interactive(cfg, wh, items, input, sys.stdout)
+        code = _interactive(cfg, wh, items, input, sys.stdout)
+        return code or _interactive_corrections(wh, corrections, input, sys.stdout)
+
+
+def _interactive_corrections(wh: Any, corrections: list[Any], ask: Callable[[str], str],
+                             out: TextIO) -> int:
+    from warehouse.corrections import answer_correction
+
+    for c in corrections:
+        print("\n".join(c.describe()), file=out)
+        while True:
+            reply = ask("  a = accept the new version, k = keep the version in force, "
+                        "s = skip, q = quit: ").strip().lower()
+            if reply == "q":
+                return 0
+            if reply in ("s", ""):
+                break
+            if reply in ("a", "k"):
+                answer_correction(wh, c.key, accept=reply == "a")
+                break
+            print("  please answer with a, k, s or q", file=out)
+    return 0
 
 
 def _interactive(cfg: Any, wh: Any, items: list[dict[str, Any]],
@@ -267,6 +314,10 @@ def add_identity_commands(sub: Any, config: argparse.ArgumentParser,
     p.add_argument("--new", action="store_true", help="KEY is a person of its own")
     p.add_argument("--different", type=int, metavar="PLAYER",
                    help="KEY is not this candidate")
+    p.add_argument("--accept", action="store_true",
+                   help="correction:N: the held new version replaces the one in force")
+    p.add_argument("--keep", action="store_true",
+                   help="correction:N: the version in force stays; the new one is never rated")
     p.add_argument("--note", help="a note kept with the decision")
     p.set_defaults(func=cmd_review)
 

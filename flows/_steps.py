@@ -155,13 +155,22 @@ def review_summary(cfg: Config) -> str | None:
 
 def review_summary_in(wh: Warehouse) -> str | None:
     """:func:`review_summary` on an open warehouse (the run core's)."""
+    from warehouse.corrections import held_corrections
+
     items, events = wh.con.execute(
         "SELECT (SELECT count(*) FROM review_items WHERE status = 'open'), "
         "(SELECT count(*) FROM unrated_events)").fetchall()[0]
-    if not items:
+    corrections = len(held_corrections(wh))
+    parts = []
+    if items:
+        parts.append(f"{items} name(s) wait for a person; {events} event(s) not rated until "
+                     "then")
+    if corrections:
+        parts.append(f"{corrections} correction(s) that would remove data wait; the versions "
+                     "in force are rated meanwhile")
+    if not parts:
         return None
-    return (f"review: {items} name(s) wait for a person; {events} event(s) not rated until "
-            "then (clubratings review --list)")
+    return "review: " + "; ".join(parts) + " (clubratings review --list)"
 
 
 @dataclass(frozen=True, slots=True)

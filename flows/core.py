@@ -93,7 +93,8 @@ class Project:
     def loader(self) -> Loader:
         """The run's loader: built on first use, kept current from file to file."""
         if self._loader is None:
-            self._loader = Loader(self.wh, identity=self.cfg.identity)
+            self._loader = Loader(self.wh, identity=self.cfg.identity,
+                                  correction_hold=self.cfg.correction_hold)
         return self._loader
 
     def prepare_identity(self) -> list[str]:

@@ -64,7 +64,7 @@ from ._grid import (
 )
 from ._issues import IssueLog, Level, source_name
 from ._model import Event, ParseResult
-from ._limits import Limits, current, over
+from ._limits import LimitExceeded, Limits, current, over
 from ._registry import Format
 from ._text import decode_bytes, normalise_space
 
@@ -453,6 +453,8 @@ def detect(data: bytes, filename: str = "") -> bool:
         return _written_by(rows, head) is None and has_results_header(rows)
     try:
         grids, _, _ = read_sheets(data, source=filename)
+    except LimitExceeded:
+        raise  # beyond a bound whatever it is: refused as such
     except ParseError:
         return False
     texts = [_texts(g) for g in grids]

@@ -283,14 +283,17 @@ config, steps = sys.argv[1], sys.argv[2:]
 for step in steps:
     code = main([step, "--config", config])
     print(f"@@ {step} exit {code}", flush=True)
+    print(f"@@ {step} exit {code}", file=sys.stderr, flush=True)
     if code not in (0, 1):
         sys.exit(code)
 """
 
 
-def run_steps(project: Path, steps: Sequence[str], *, timeout: float = 600.0) -> list[Done]:
-    """The steps that follow a resumed command, one after the other in one process (the same
-    library calls as the command line, without paying its start-up once per step)."""
+def run_steps(project: Path, steps: Sequence[str], *, timeout: float = 900.0) -> list[Done]:
+    """``clubratings STEP --config ...`` for each of ``steps`` in order, in one process (the
+    command line's own entry point, ``flows.cli.main``, called once per step: the same code as
+    the ``clubratings`` executable, without paying its start-up for every step). Stops after a
+    step that fails (exit code other than 0 or 1); returns the steps that ran."""
     if not steps:
         return []
     argv = (_python(), "-c", _STEPS_SCRIPT, str(project / "clubratings.toml"), *steps)
@@ -298,13 +301,39 @@ def run_steps(project: Path, steps: Sequence[str], *, timeout: float = 600.0) ->
     proc = subprocess.run(argv, cwd=project, env=_env(), capture_output=True, text=True,
                           timeout=timeout, check=False)
     seconds = time.perf_counter() - started
-    codes = {}
-    for line in proc.stdout.splitlines():
+    out, err = _split(proc.stdout), _split(proc.stderr)
+    done = []
+    for step in steps:
+        if step not in out.codes:  # this step ended the process (or never began)
+            done.append(Done(argv, proc.returncode if proc.returncode else -1,
+                             out.rest, err.rest, seconds))
+            break
+        done.append(Done(argv, out.codes[step], out.parts[step], err.parts.get(step, ""),
+                         seconds))
+    return done
+
+
+@dataclasses.dataclass(slots=True)
+class _Parts:
+    codes: dict[str, int]
+    parts: dict[str, str]
+    rest: str
+
+
+def _split(text: str) -> _Parts:
+    """Output of :data:`_STEPS_SCRIPT` cut at its ``@@ STEP exit N`` lines."""
+    parts = _Parts({}, {}, "")
+    chunk: list[str] = []
+    for line in text.splitlines(keepends=True):
         if line.startswith("@@ "):
             _, step, _, code = line.split()
-            codes[step] = int(code)
-    return [Done(argv, codes.get(step, proc.returncode or -1), proc.stdout, proc.stderr, seconds)
-            for step in steps]
+            parts.codes[step] = int(code)
+            parts.parts[step] = "".join(chunk)
+            chunk = []
+        else:
+            chunk.append(line)
+    parts.rest = "".join(chunk)
+    return parts
 
 
 def steps_after(command: str) -> tuple[str, ...]:
@@ -665,24 +694,34 @@ class TrialResult:
     findings: list[Finding]
     seconds: float
     code_changed: bool = False
+    last_line: str = ""
+    """The killed command's last line of output (how far it had come)."""
 
     def describe(self) -> str:
         when = f"killed at {self.delay:.2f} s" if self.killed else \
             f"ended before the kill at {self.delay:.2f} s"
         return f"trial {self.plan.index} ({self.plan.command} from {self.plan.state}, {when})"
 
+    def progress(self) -> str:
+        """How far the killed command had come, by its last line of output."""
+        return f"last line before the kill: {self.last_line[:100]!r}" if self.last_line else \
+            "nothing printed before the kill"
 
-def plan_trials(runs: int, seed: int) -> list[Plan]:
+
+def plan_trials(runs: int, seed: int, *, states: Sequence[str] = STATES,
+                low: float = 0.0) -> list[Plan]:
     """``runs`` trials from ``seed``: the first four are one per command (in random order),
-    the others any command; each from a state valid for it, killed at a uniform fraction."""
+    the others any command; each from a state valid for it (among ``states``, where one is),
+    killed at a fraction of the command's time drawn uniformly from [low, 1]."""
     rng = random.Random(seed)
     first = list(COMMANDS)
     rng.shuffle(first)
     plans = []
     for i in range(runs):
         command = first[i] if i < len(first) else rng.choice(COMMANDS)
-        state = rng.choice(VALID_STATES[command])
-        plans.append(Plan(i + 1, command, state, rng.random()))
+        valid = [s for s in VALID_STATES[command] if s in states] or VALID_STATES[command]
+        state = rng.choice(valid)
+        plans.append(Plan(i + 1, command, state, low + (1.0 - low) * rng.random()))
     return plans
 
 
@@ -691,8 +730,11 @@ class Harness:
     under ``workdir``; trials run in ``workdir/slot-N`` folders."""
 
     def __init__(self, workdir: Path, *, check_determinism: bool = True,
-                 log: bool = True, quiet: float = 15.0) -> None:
+                 log: bool = True, quiet: float = 15.0, keep_failed: bool = False,
+                 jobs: int = 1) -> None:
         self.workdir = workdir.resolve()
+        self.jobs = jobs
+        self.keep_failed = keep_failed
         self.quiet = quiet
         self.check_determinism = check_determinism
         self.log = log
@@ -743,6 +785,7 @@ class Harness:
         self.templates.mkdir(parents=True)
         self.run_refs = {}
         self.notes = []
+        self.durations = {}
         build = self._slot("build")
         build_project(build)
         shutil.copytree(build, self.templates / "empty", symlinks=True)
@@ -766,6 +809,27 @@ class Harness:
                  f"{len(ref_run.public)} published files")
         if self.check_determinism:
             self._determinism(build)
+        if self.jobs > 1:
+            self._measure_under_load()
+
+    def _measure_under_load(self) -> None:
+        """Each command's time with ``jobs`` copies of it running at once, as the trials run
+        them: the kill delays are drawn from these (two commands on two cores take longer than
+        one alone, and delays drawn from the time alone would miss the end of each command)."""
+        slots = [self._slot(f"measure-{k}") for k in range(self.jobs)]
+        for command in COMMANDS:
+            state = VALID_STATES[command][0]  # the earliest: where the command does the most
+            for slot in slots:
+                self._restore(state, slot)
+            with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+                done = list(pool.map(lambda p: run_command(p, command), slots))
+            for d in done:
+                self._expect(d, command, "timing")
+            self.durations[command] = sum(d.seconds for d in done) / len(done)
+        for slot in slots:
+            shutil.rmtree(slot.parent)
+        self.say(f"with {self.jobs} at once: " + ", ".join(
+            f"{c} {s:.1f} s" for c, s in self.durations.items()))
 
     def _determinism(self, build: Path) -> None:
         """The separate steps again on a fresh copy, the way trials run the steps after the
@@ -824,17 +888,20 @@ class Harness:
         delay = plan.fraction * self.durations[plan.command]
         token = f"{os.getpid()}-{plan.index}-{random.random():.12f}"
         argv = [_cli(), plan.command, "--config", str(project / "clubratings.toml")]
-        proc = subprocess.Popen(argv, cwd=project, env=_env(token), stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
-        killed = True
-        try:
-            proc.wait(timeout=delay)
-            killed = False  # it ended before its time was up
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        output = project.parent / "killed.out"
+        with output.open("wb") as out:
+            proc = subprocess.Popen(argv, cwd=project, env=_env(token), stdout=out,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+            killed = True
+            try:
+                proc.wait(timeout=delay)
+                killed = False  # it ended before its time was up
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
         time.sleep(0.3)  # let the kernel finish off the group (and reparent what escaped)
+        printed = output.read_text(encoding="utf-8", errors="replace").strip().splitlines()
         left = orphans(project, token, proc.pid)
         if left:
             findings.append(Finding("orphaned processes", _some(left)))
@@ -843,23 +910,29 @@ class Harness:
         for pid_text in left:  # end them, so that they do not spoil the next trials
             with contextlib.suppress(ProcessLookupError, ValueError):
                 os.kill(int(pid_text.split()[1].rstrip(":")), signal.SIGKILL)
-        resumed = run_command(project, plan.command)
-        if resumed.code == 3:
-            findings.append(Finding("stuck locks", f"clubratings {plan.command} run again: "
-                                    f"{resumed.tail(1)}"))
-        elif not resumed.accepted(plan.command):
-            findings.append(Finding("failed resumptions", f"clubratings {plan.command} run "
-                                    f"again exited {resumed.code}: {resumed.tail()}"))
-        else:
-            for done, step in zip(run_steps(project, steps_after(plan.command)),
-                                  steps_after(plan.command), strict=True):
-                if not done.accepted(step):
-                    findings.append(Finding("failed resumptions", f"clubratings {step} after "
-                                            f"it exited {done.code}: {done.tail()}"))
-                    break
+        steps = (plan.command, *steps_after(plan.command))
+        ran = run_steps(project, steps)
+        for step, done in zip(steps, ran, strict=False):
+            what = "run again" if step == plan.command else f"after {plan.command}"
+            if done.code == 3:
+                findings.append(Finding("stuck locks", f"clubratings {step} {what}: "
+                                        f"{done.tail(1)}"))
+            elif not done.accepted(step):
+                findings.append(Finding("failed resumptions", f"clubratings {step} {what} "
+                                        f"exited {done.code}: {done.tail()}"))
+        (project.parent / "resumed.out").write_text(
+            "".join(f"$ clubratings {step}\n{d.stdout}{d.stderr}"
+                    for step, d in zip(steps, ran, strict=False)), encoding="utf-8")
         findings.extend(compare(reference, observe(project), unstable=self.unstable))
-        return TrialResult(plan, delay, killed, findings, time.perf_counter() - started,
-                           code_changed=code_fingerprint() != fingerprint)
+        result = TrialResult(plan, delay, killed, findings, time.perf_counter() - started,
+                             code_changed=code_fingerprint() != fingerprint,
+                             last_line=printed[-1] if printed else "")
+        if findings and not result.code_changed and self.keep_failed:
+            kept = self.workdir / "failed" / f"trial-{plan.index}"
+            if kept.exists():
+                shutil.rmtree(kept)
+            shutil.copytree(project.parent, kept, symlinks=True)
+        return result
 
 
 def run_trials(harness: Harness, plans: Sequence[Plan], *, jobs: int = 2,
@@ -913,7 +986,7 @@ def summary(results: Sequence[TrialResult]) -> str:
         for result in results:
             for f in result.findings:
                 if f.category == category:
-                    lines.append(f"  {result.describe()}: {f.text}")
+                    lines.append(f"  {result.describe()}: {f.text} ({result.progress()})")
     return "\n".join(lines)
 
 
@@ -932,15 +1005,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=100, help="number of trials (default 100)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the trials' choices")
     ap.add_argument("--workdir", type=Path, default=None,
-                    help="folder for the templates and trials (default: a temporary one, "
-                    "removed afterwards)")
+                    help="folder for the templates and trials, kept afterwards; the folder "
+                    "of every trial with findings is kept under DIR/failed/ (default: a "
+                    "temporary folder, removed afterwards)")
     ap.add_argument("--jobs", type=int, default=2, help="trials at the same time (default 2)")
     ap.add_argument("--no-determinism-check", action="store_true",
                     help="skip running the steps twice uninterrupted before the trials")
     args = ap.parse_args(argv)
     started = time.perf_counter()
     with _workdir(args.workdir) as workdir:
-        harness = Harness(workdir, check_determinism=not args.no_determinism_check)
+        harness = Harness(workdir, check_determinism=not args.no_determinism_check,
+                          keep_failed=args.workdir is not None, jobs=max(args.jobs, 1))
         harness.prepare()
         results = run_trials(harness, plan_trials(args.runs, args.seed), jobs=max(args.jobs, 1))
     print()

@@ -50,6 +50,9 @@ class LoadReport:
     held: str = ""
     """Why the file is held for a person's confirmation (an event dated in the future, or far
     outside the span of its game's events); "" when it is not held."""
+    held_corrections: tuple[tuple[int, int, str], ...] = ()
+    """(event in force, its held new version, why) of each correction that would remove data:
+    the old version stays in force until a person answers (clubratings review)."""
 
     def summary(self) -> str:
         if self.status == "duplicate":
@@ -63,6 +66,10 @@ class LoadReport:
             names = ", ".join(sorted({n for n, _ in self.waiting}))
             text += (f"; {len(self.waiting)} name(s) wait for review ({names}): their events "
                      "are not rated until answered (clubratings review --list)")
+        if self.held_corrections:
+            text += (f"; {len(self.held_corrections)} correction(s) HELD for review, the "
+                     "version in force stays until answered (clubratings review --list): "
+                     + "; ".join(f"event {old}: {why}" for old, _, why in self.held_corrections))
         if self.held:
             text += (f"; HELD for confirmation: {self.held}; its events are not rated until a "
                      f"person confirms the date (clubratings files release {self.file_id}) or "
@@ -136,8 +143,22 @@ class Parsed:
 
 _TABLES = (
     "source_files", "events", "units", "players", "player_aliases", "unit_members",
-    "event_replacements", "review_items", "file_holds",
+    "event_replacements", "review_items", "file_holds", "correction_holds",
 )
+CORRECTION_HOLD = 0.1
+"""Default share of an event's units or players a correction may drop and still replace it
+without review (``[ingest] correction_hold``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    game: str
+    kind: str
+    scoring: str
+    units: int
+    players: int
+
+
 HOLD_FUTURE_DAYS = 1
 """An event dated more than this many days after today holds its file for confirmation."""
 HOLD_OUTSIDE_YEARS = 10
@@ -157,6 +178,7 @@ _DTYPES: dict[str, dict[str, str]] = {
                      "review_key": "object"},
     "review_items": {"club": "object", "decision_id": "object"},
     "file_holds": {"released_at": "datetime64[us]"},
+    "correction_holds": {"decision": "object", "decided_at": "datetime64[us]"},
 }
 
 
@@ -173,8 +195,11 @@ class Loader:
     def __init__(
         self, wh: Warehouse, *, identity: IdentitySettings | None = None,
         resolver: ResolverFactory = resolver_for, today: dt.date | None = None,
+        correction_hold: float = CORRECTION_HOLD,
     ) -> None:
         self.wh = wh
+        self._correction_hold = correction_hold
+        self._shapes: dict[int, _Shape] = {}
         self._identity = identity or IdentitySettings()
         self._resolver_factory = resolver
         self._today = today
@@ -208,6 +233,35 @@ class Loader:
                         f"far ({low})")
         return ""
 
+    def _shape_of(self, event_id: int) -> _Shape:
+        """Game, kind, scoring, units and players of an event (staged in this run, or in the
+        warehouse)."""
+        shape = self._shapes.get(event_id)
+        if shape is None:
+            row = self.wh.con.execute(
+                "SELECT e.game, e.kind, e.scoring, e.n_units, "
+                "       (SELECT count(*) FROM unit_members m WHERE m.event_id = e.event_id) "
+                "FROM events e WHERE e.event_id = ?", [event_id]).fetchall()[0]
+            shape = _Shape(str(row[0]), str(row[1]), str(row[2]), int(row[3]), int(row[4]))
+        return shape
+
+    def _removes_data(self, old: int, new: _Shape) -> str:
+        """Why replacing event ``old`` by an event of shape ``new`` removes data ("" if it
+        does not): a changed game, kind or scoring, or fewer units or players beyond the share
+        ``correction_hold``."""
+        was = self._shape_of(old)
+        for label, a, b in (("game", was.game, new.game), ("kind", was.kind, new.kind),
+                            ("scoring", was.scoring, new.scoring)):
+            if a != b:
+                return f"it changes the {label} from {a} to {b}"
+        for label, a, b in (("units", was.units, new.units),
+                            ("players", was.players, new.players)):
+            if a - b > a * self._correction_hold:
+                return (f"it has {b} {label} where the version in force has {a} (drops "
+                        f"{(a - b) / a:.0%}, more than [ingest] correction_hold = "
+                        f"{self._correction_hold:.0%})")
+        return ""
+
     def file_id_of(self, sha256: str) -> int | None:
         """The file id of these bytes if they were loaded before (from memory)."""
         return self._loaded.get(sha256)
@@ -219,6 +273,7 @@ class Loader:
 
     def _refresh(self) -> None:
         con = self.wh.con
+        self._shapes = {}
         self._loaded = {
             r[0]: int(r[1]) for r in con.execute("SELECT sha256, file_id FROM source_files").fetchall()
         }
@@ -323,17 +378,29 @@ class Loader:
         file_id = self._next_file
         self._next_file += 1
         replaced: list[int] = []
+        held_corrections: list[tuple[int, int, str]] = []
         waiting: list[tuple[str, str]] = []
         created = 0
         for ev in f.result.events:
             event_id = self._next_event
             self._next_event += 1
+            shape = _Shape(ev.game, ev.kind, ev.scoring, len(ev.units),
+                           sum(len(u.players) for u in ev.units))
+            self._shapes[event_id] = shape
             old = self._active.get(ev.key)
-            if old is not None:
-                replaced.append(old)
-                _add(rows["event_replacements"], event_id=old, replaced_by=event_id,
-                     file_id=file_id, replaced_at=now)
-            self._active[ev.key] = event_id
+            why = self._removes_data(old, shape) if old is not None else ""
+            if old is not None and why:
+                # the new version waits for a person; the version in force stays
+                held_corrections.append((old, event_id, why))
+                _add(rows["correction_holds"], event_id=event_id, replaces=old,
+                     file_id=file_id, reason=why, held_at=now, decision=None,
+                     decided_at=None, note="")
+            else:
+                if old is not None:
+                    replaced.append(old)
+                    _add(rows["event_replacements"], event_id=old, replaced_by=event_id,
+                         file_id=file_id, replaced_at=now)
+                self._active[ev.key] = event_id
             _add(rows["events"],
                  event_id=event_id, file_id=file_id, game=ev.game, organiser=ev.organiser,
                  event_date=ev.date, title=ev.title, section=ev.section, kind=ev.kind,
@@ -390,7 +457,7 @@ class Loader:
              ))
         self._loaded[sha] = file_id
         return LoadReport(name, sha, status, file_id, len(f.result.events), tuple(replaced),
-                          created, tuple(waiting), held)
+                          created, tuple(waiting), held, tuple(held_corrections))
 
 
 def _json(value: object) -> str:

@@ -1,0 +1,122 @@
+"""Corrections held for review: a new version of an event that would remove data.
+
+A file that brings an event already in force (same organiser, date, title and section) is a
+correction. One that fixes names, places or scores replaces the old version at once. One that
+drops more than ``[ingest] correction_hold`` of its units or players, or changes its game, kind
+or scoring, is loaded but held (table ``correction_holds``): a truncated or half-deleted re-drop
+of a good file must not make the good event vanish from every list without anyone being asked.
+The old version stays in force until a person answers (``clubratings review``):
+
+- accept: the new version replaces the old one, as a correction would have at once;
+- keep: the old version stays for good; the new one is never rated.
+
+docs/rules/inputs.md says the same for a reader.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from ._db import Warehouse
+from ._errors import WarehouseError
+
+__all__ = ["HeldCorrection", "answer_correction", "held_corrections"]
+
+
+@dataclass(frozen=True, slots=True)
+class HeldCorrection:
+    """A held new version beside the version in force."""
+
+    key: str
+    """``correction:<new event id>``: what ``clubratings review --resolve`` takes."""
+    new_event: int
+    old_event: int
+    file_id: int
+    file_name: str
+    reason: str
+    held_at: dt.datetime
+    title: str
+    event_date: dt.date
+    old_units: int
+    new_units: int
+    old_players: int
+    new_players: int
+    only_old: tuple[str, ...]
+    """Names in the version in force that the new version lacks."""
+    only_new: tuple[str, ...]
+    """Names in the new version that the version in force lacks."""
+
+    def describe(self) -> list[str]:
+        """Old against new, a few lines for a person to decide on."""
+        lines = [
+            f"{self.key}",
+            f"  correction of event {self.old_event} {self.title!r} ({self.event_date}) brought "
+            f"by file {self.file_id} {self.file_name!r}, held: {self.reason}",
+            f"  in force: {self.old_units} units, {self.old_players} players; "
+            f"new version: {self.new_units} units, {self.new_players} players",
+        ]
+        if self.only_old:
+            lines.append(f"  only in the version in force: {_names(self.only_old)}")
+        if self.only_new:
+            lines.append(f"  only in the new version: {_names(self.only_new)}")
+        return lines
+
+
+def _names(names: tuple[str, ...], shown: int = 12) -> str:
+    text = ", ".join(names[:shown])
+    return text + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
+def _members(wh: Warehouse, event_id: int) -> list[str]:
+    return [str(r[0]) for r in wh.con.execute(
+        "SELECT name_as_written FROM unit_members WHERE event_id = ? ORDER BY unit_no, seat",
+        [event_id]).fetchall()]
+
+
+def held_corrections(wh: Warehouse) -> list[HeldCorrection]:
+    """The corrections waiting for an answer whose old version is still in force (one
+    replaced since by another correction waits no more), oldest first."""
+    rows = wh.con.execute(
+        "SELECT c.event_id, c.replaces, c.file_id, f.name, c.reason, c.held_at, o.title, "
+        "       o.event_date, o.n_units, n.n_units "
+        "FROM correction_holds c JOIN events n ON n.event_id = c.event_id "
+        "JOIN active_events o ON o.event_id = c.replaces "
+        "JOIN source_files f ON f.file_id = c.file_id "
+        "WHERE c.decision IS NULL "
+        "  AND c.file_id NOT IN (SELECT file_id FROM withdrawn_files) "
+        "ORDER BY c.held_at, c.event_id").fetchall()
+    out: list[HeldCorrection] = []
+    for new, old, file_id, name, reason, held_at, title, date, old_units, new_units in rows:
+        was, now = _members(wh, int(old)), _members(wh, int(new))
+        out.append(HeldCorrection(
+            f"correction:{new}", int(new), int(old), int(file_id), str(name), str(reason),
+            held_at, str(title), date, int(old_units), int(new_units), len(was), len(now),
+            tuple(n for n in was if n not in set(now)), tuple(n for n in now if n not in set(was)),
+        ))
+    return out
+
+
+def answer_correction(wh: Warehouse, key: str, *, accept: bool, note: str = "",
+                      now: dt.datetime | None = None) -> HeldCorrection:
+    """Answer the held correction ``key`` (``correction:N`` or ``N``): ``accept`` replaces the
+    version in force by it; otherwise the version in force is kept for good."""
+    wanted = key.removeprefix("correction:")
+    held = {h.new_event: h for h in held_corrections(wh)}
+    if not wanted.isdigit() or int(wanted) not in held:
+        raise WarehouseError(f"no held correction {key!r} waits for an answer "
+                             "(clubratings review --list shows those that do)")
+    item = held[int(wanted)]
+    stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    with wh.transaction():
+        if accept:
+            wh.con.execute(
+                "INSERT INTO event_replacements (event_id, replaced_by, file_id, replaced_at) "
+                "VALUES (?, ?, ?, ?)", [item.old_event, item.new_event, item.file_id, stamp])
+            wh.con.execute("UPDATE source_files SET status = 'correction' WHERE file_id = ?",
+                           [item.file_id])
+        wh.con.execute(
+            "UPDATE correction_holds SET decision = ?, decided_at = ?, note = ? "
+            "WHERE event_id = ?", ["accepted" if accept else "kept", stamp, note,
+                                   item.new_event])
+    return item
