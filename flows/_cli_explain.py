@@ -266,9 +266,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_explain_commands(sub: Any, config: argparse.ArgumentParser) -> None:
+def add_explain_commands(sub: Any, config: argparse.ArgumentParser,
+                         wait: argparse.ArgumentParser) -> None:
+    from .cli import _locked
+
     p = sub.add_parser(
-        "explain", parents=[config],
+        "explain", parents=[config, wait],
         help="explain a player's rating: every event or game of a period and what it changed",
         description="For one player and one rating period of the pool's latest run. Bridge: "
         "place, n, r, field and partner factors, weight, normalisation, r' and the share of "
@@ -288,4 +291,4 @@ def add_explain_commands(sub: Any, config: argparse.ArgumentParser) -> None:
                    help="the partners view instead: counted events together and mean r' per "
                    "partner over all periods of the run")
     p.add_argument("--json", action="store_true", help="print the same data as JSON")
-    p.set_defaults(func=cmd_explain)
+    p.set_defaults(func=_locked(cmd_explain))

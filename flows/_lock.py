@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
 """How often a waiting run tries the lock again."""
 
+READER_GRACE_SECONDS = 60.0
+"""How long a run waits, beyond its own ``wait``, for a command that only reads."""
+
 RECORD_GRACE_SECONDS = 1.0
 """How long a refused run waits for the holder's record to appear (it is written just after
 the lock is taken) before calling the holder unknown."""
@@ -54,6 +57,9 @@ class LockInfo:
     command: str
     started_at: str
     """ISO 8601 time with the UTC offset, to the second."""
+    reader: bool = False
+    """The holder only reads (``explain``, ``files list``): a writer waits for it a while
+    (:data:`READER_GRACE_SECONDS`) instead of stopping."""
 
     def alive(self) -> bool | None:
         """Whether the recorded process still runs: None when it ran on another host."""
@@ -97,7 +103,8 @@ def _parse_info(text: str) -> LockInfo | None:
     try:
         data = json.loads(text)
         return LockInfo(pid=int(data["pid"]), host=str(data["host"]),
-                        command=str(data["command"]), started_at=str(data["started_at"]))
+                        command=str(data["command"]), started_at=str(data["started_at"]),
+                        reader=bool(data.get("reader", False)))
     except (ValueError, KeyError, TypeError):  # empty (released) or being written
         return None
 
@@ -142,6 +149,15 @@ def _write_info(fd: int, info: LockInfo) -> None:
     os.fsync(fd)
 
 
+_FDS: set[int] = set()
+"""Descriptors of the lock files this process holds (a forked worker closes its copies)."""
+
+
+def inherited_fds() -> list[int]:
+    """The lock descriptors of the process this one was forked from."""
+    return sorted(_FDS)
+
+
 _HELD: dict[str, tuple[int, LockInfo, int]] = {}
 """Locks this process holds: lock file -> (thread that took it, record, depth). Process state by nature: a
 flock belongs to the process that took it."""
@@ -149,7 +165,8 @@ flock belongs to the process that took it."""
 
 @contextlib.contextmanager
 def run_lock(warehouse_path: Path | str, *, command: str,
-             wait: float = 0.0, reentrant: bool = False) -> Iterator[LockInfo]:
+             wait: float = 0.0, reentrant: bool = False,
+             reader: bool = False) -> Iterator[LockInfo]:
     """Hold the run lock of the warehouse at ``warehouse_path`` for the ``with`` block.
 
     ``wait`` seconds: 0 tries once and raises :class:`RunLocked` if another run holds the
@@ -158,7 +175,8 @@ def run_lock(warehouse_path: Path | str, *, command: str,
     the record written into the lock file. With ``reentrant``, a hold this process already has
     is joined (the inner hold is a no-op): the run core takes the lock itself, also when a command
     that holds it runs a flow. Without, a second hold in the same process is refused like any
-    other run.
+    other run. ``reader``: this hold only reads; a run that meets it waits up to
+    :data:`READER_GRACE_SECONDS` longer than its own ``wait`` (a reader is brief).
     """
     path = lock_path(warehouse_path)
     key = str(path.resolve())
@@ -176,10 +194,16 @@ def run_lock(warehouse_path: Path | str, *, command: str,
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         deadline = time.monotonic() + max(wait, 0.0)
+        graced = False
         while not _try_flock(fd):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise RunLocked(path, _holder(fd))
+                holder = _holder(fd)
+                if graced or holder is None or not holder.reader:
+                    raise RunLocked(path, holder)
+                graced = True
+                deadline = time.monotonic() + READER_GRACE_SECONDS
+                remaining = READER_GRACE_SECONDS
             time.sleep(min(POLL_SECONDS, remaining))
         left_over = _read_fd(fd)
         if left_over is not None:  # the flock was free, so its holder ended without releasing
@@ -187,13 +211,15 @@ def run_lock(warehouse_path: Path | str, *, command: str,
                         left_over.describe(held=False))
         info = LockInfo(
             pid=os.getpid(), host=socket.gethostname(), command=command,
-            started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
+            started_at=datetime.now().astimezone().isoformat(timespec="seconds"), reader=reader,
         )
         _write_info(fd, info)
         _HELD[key] = (threading.get_ident(), info, 1)
+        _FDS.add(fd)
         try:
             yield info
         finally:
+            _FDS.discard(fd)
             del _HELD[key]
             os.ftruncate(fd, 0)  # cleared before the flock goes: nobody reads a stale record
             fcntl.flock(fd, fcntl.LOCK_UN)

@@ -9,13 +9,15 @@ gigabytes fails with a memory error in the worker instead of starving the machin
 that dies outright (killed, crashed) refuses its file likewise.
 
 The pool is started on first use and kept for the life of the process (a command starts it
-once; the test suite once); the workers are forked from a server process that has imported
-the readers, so replacing a worker is cheap.
+once; the test suite once). Workers are forked from this process: they start at once and need
+nothing re-imported; each closes its copy of the run lock's descriptor, so a worker never keeps
+the lock for the next run.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -37,19 +39,36 @@ _POOL_KEY: tuple[int, int] | None = None
 
 
 def _start_worker(memory_mb: int) -> None:
-    """Each worker: a bounded address space, and the default signal handling of a child."""
+    """Each worker: no hold on the run lock, the parent decides on interrupts, and
+    ``memory_mb`` more address space than it was forked with."""
     import resource
     import signal
 
+    from ._lock import inherited_fds
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a run stops
-    limit = memory_mb << 20
+    for fd in inherited_fds():
+        # closing this process's copy keeps the parent's lock; a worker outliving a killed
+        # parent must not keep the next run out
+        with contextlib.suppress(OSError):
+            os.close(fd)
     try:
+        limit = _address_space() + (memory_mb << 20)
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         if hard != resource.RLIM_INFINITY:
             limit = min(limit, hard)
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     except (ValueError, OSError):  # a platform without the limit: time still bounds the work
         pass
+
+
+def _address_space() -> int:
+    """This process's address space now, in bytes (what it was forked with)."""
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) << 10
+    raise OSError("no VmSize in /proc/self/status")
 
 
 def _read(path: str, limits: Limits) -> Outcome:
@@ -87,8 +106,9 @@ def _pool(workers: int, memory_mb: int) -> object:
         if _POOL is not None:
             _POOL.stop()  # type: ignore[attr-defined]
             _POOL.join()  # type: ignore[attr-defined]
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["parsers"])
+        # forked: a worker needs nothing of the main module (a spawned or forkserver worker
+        # would import it again, which breaks under some launchers) and starts at once
+        context = multiprocessing.get_context("fork")
         _POOL = pebble.ProcessPool(max_workers=workers, initializer=_start_worker,
                                    initargs=(memory_mb,), context=context)
         _POOL_KEY = (workers, memory_mb)

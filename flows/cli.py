@@ -68,15 +68,21 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _wait_parent() -> argparse.ArgumentParser:
-    """``--wait``: the commands that change the warehouse take the run lock (flows/_lock.py)."""
+def _wait_parent(default: float = 0.0) -> argparse.ArgumentParser:
+    """``--wait``: the commands that use the warehouse take the run lock (flows/_lock.py).
+    Those that change it stop at once by default; those that only read it wait ``default``."""
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument(
-        "--wait", type=_seconds, default=0.0, metavar="SECONDS",
+        "--wait", type=_seconds, default=default, metavar="SECONDS",
         help="if another run is in progress, wait up to SECONDS for it to end "
-        "(default 0: stop at once with exit code 3)",
+        + (f"(default {default:g})" if default else
+           "(default 0: stop at once with exit code 3)"),
     )
     return parent
+
+
+READ_WAIT = 600.0
+"""How long a command that only reads the warehouse waits for a run in progress by default."""
 
 
 def _locked(func):  # type: ignore[no-untyped-def]
@@ -94,8 +100,10 @@ def _locked(func):  # type: ignore[no-untyped-def]
         cfg = _load_config(args.config)
         with contextlib.ExitStack() as stack:
             try:
-                stack.enter_context(run_lock(cfg.warehouse, wait=args.wait,
-                                             command=f"clubratings {args.command}"))
+                stack.enter_context(run_lock(
+                    cfg.warehouse, wait=args.wait, command=f"clubratings {args.command}",
+                    reader=getattr(args, "action", "") in ("list", "show")
+                    or args.command == "explain"))
             except RunLocked as exc:
                 print(f"clubratings: {exc}", file=sys.stderr)
                 return EXIT_LOCKED
@@ -498,7 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
     from ._cli_mcmahon import add_mcmahon_commands
 
     add_identity_commands(sub, config, wait)
-    add_explain_commands(sub, config)
+    add_explain_commands(sub, config, _wait_parent(READ_WAIT))
     add_mcmahon_commands(sub, config)
     from ._cli_schedule import add_schedule_commands
 

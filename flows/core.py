@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from parsers import ParseError, ParseResult
+from parsers._limits import using
 from warehouse import Loader, Warehouse, atomic_write, file_sha256, open_warehouse, sweep
+from warehouse._load import remove_orphan_raw
 
 from . import _steps
 from ._config import Config
@@ -64,13 +66,16 @@ class Project:
         if key in _OPEN:
             yield _OPEN[key]
             return
-        with run_lock(cfg.warehouse, command=command, wait=wait, reentrant=True), \
+        with contextlib.ExitStack() as stack, \
+                run_lock(cfg.warehouse, command=command, wait=wait, reentrant=True), \
                 open_warehouse(cfg.warehouse) as wh:
             # what a writer killed in an earlier run left half-done (no writer of ours is at
             # work now: this process holds the lock)
             data = cfg.warehouse.parent
             sweep([data, data / "logs", cfg.inbox, cfg.archive, cfg.rejected],
                   below=[cfg.public, data / "raw", data / "snapshot"])
+            remove_orphan_raw(wh)
+            stack.enter_context(using(cfg.limits))  # the gate's date window, in this process
             project = cls(cfg, wh)
             _OPEN[key] = project
             try:

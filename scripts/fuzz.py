@@ -39,6 +39,7 @@ import multiprocessing.connection
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -288,8 +289,8 @@ def check_parsers(files: Sequence[tuple[bytes, bytes, str]], tally: Tally, *,
                 tally.add(finding)
                 if len(tally.of("crash")) <= show:
                     print("stage 1 crash: " + finding.line(), flush=True)
-    if hung:  # again, one at a time, on an idle worker: a hang is the file's, not the load's
-        with ParsePool(1, timeout, memory_mb) as pool:
+    if hung:  # again, on fresh workers with nothing else to do: a hang is the file's
+        with ParsePool(workers or os.cpu_count() or 1, timeout, memory_mb) as pool:
             for index, answer, seconds in pool.run([jobs[i] for i in hung]):
                 name, _, kind = files[hung[index]]
                 if answer[0] == "hang":
@@ -415,17 +416,19 @@ class IngestHarness:
             argv += ["-m", "flows.cli"]
         argv += ["ingest", "--config", str(self.config)]
         memory = self.memory_mb
+        # a session of its own: on timeout the whole group goes, the parsing workers too
+        process = subprocess.Popen(
+            argv, cwd=self.project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=(lambda: _limit_memory(memory)) if memory else None,
+        )
         try:
-            done = subprocess.run(
-                argv, cwd=self.project, capture_output=True, check=False,
-                timeout=60 + self.timeout_per_file * files,
-                preexec_fn=(lambda: _limit_memory(memory)) if memory else None,
-            )
-        except subprocess.TimeoutExpired as exc:
-            out = (exc.stdout or b"") + (exc.stderr or b"")
+            out, _ = process.communicate(timeout=60 + self.timeout_per_file * files)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            out, _ = process.communicate()
             return None, out.decode("utf-8", "replace")
-        out = done.stdout + done.stderr
-        return done.returncode, out.decode("utf-8", "replace")
+        return process.returncode, out.decode("utf-8", "replace")
 
     def _suspect(self, path: Path) -> _Dropped:
         name = os.fsencode(path.name)
@@ -437,9 +440,12 @@ class IngestHarness:
         target = self.quarantine / f"{len(os.listdir(self.quarantine)):06d}"
         shutil.move(str(path), target)
 
-    def ingest(self) -> None:
+    def ingest(self, slow: Iterable[bytes] = ()) -> None:
         """Run the ingest until it ends cleanly (or ``max_reruns``), setting aside the file a
-        crashed run stopped at; then check the inbox."""
+        crashed run stopped at; then check the inbox. A run over its time is not run again:
+        it is laid to the first of ``slow`` (files the parsers took too long on) still in the
+        inbox, else to the first file left, and everything left is set aside."""
+        slow = set(slow)
         for _attempt in range(self.max_reruns + 1):
             pending = self._inbox_files()
             code, out = self._run(len(pending))
@@ -451,10 +457,16 @@ class IngestHarness:
             dropped = self._suspect(suspect) if suspect else _Dropped(b"", "", "?")
             tail = "\n".join(out.rstrip().splitlines()[-12:])
             if code is None:
+                named = [self._suspect(p) for p in left if os.fsencode(p.name) in slow]
+                dropped = named[0] if named else dropped
                 self.tally.add(Finding("hang", "ingest over time", dropped.kind, dropped.name,
                                        f"clubratings ingest ran over its time with {len(pending)}"
-                                       " file(s) pending; the first file left in the inbox "
-                                       "is laid to it", tail))
+                                       f" file(s) pending, {len(left)} left in the inbox; laid "
+                                       "to " + ("a file the parsers ran over time on"
+                                                if named else "the first file left"), tail))
+                for path in left:
+                    self._set_aside(path)
+                break
             else:
                 self.tally.add(Finding("crash", "ingest crashed", dropped.kind, dropped.name,
                                        f"exit code {code}; the first file left in the inbox "
@@ -506,9 +518,11 @@ class IngestHarness:
                     self.tally.add(Finding("crash", "rejected without a reason", dropped.kind,
                                            dropped.name, f"rejected/{path.name!r} has no "
                                            ".reason.txt"))
+        present = {sha for _, sha in kept}
         for name, sha in sorted(self.expected):
-            text = os.fsdecode(name)
-            if any(s == sha and (n == text or sha[:10] in n) for n, s in kept):
+            # kept under any name (the inbox may rename a file it cannot keep as named): the
+            # bytes must be somewhere
+            if sha in present:
                 continue
             key = ("lost", f"{name!r}:{sha}")
             if key in self.seen:
@@ -517,7 +531,7 @@ class IngestHarness:
             dropped = self.by_sha.get(sha) or _Dropped(name, sha, "?")
             self.tally.add(Finding("crash", "file lost", dropped.kind, name,
                                    "dropped into the inbox, now neither in archive/ nor in "
-                                   "rejected/ (overwritten by a file of the same name?)"))
+                                   "rejected/ under any name (overwritten by another file?)"))
 
     # -- after each run: the warehouse --------------------------------------------------------
 
@@ -693,18 +707,22 @@ def fuzz(count: int, seed: int = 0, *, batch: int = 200, workdir: Path,
         chunk = [f for _, f in zip(range(batch), files, strict=False)]
         if not chunk:
             break
+        clock = time.monotonic()
         check_parsers(chunk, tally, timeout=timeout, memory_mb=memory_mb)
+        seconds = f"parse {time.monotonic() - clock:.0f} s"
         if harness is not None and done < ingest_count:
+            clock = time.monotonic()
             harness.drop(chunk[: ingest_count - done])
-            harness.ingest()
+            harness.ingest(f.name for f in tally.of("hang"))
             harness.check_warehouse()
+            seconds += f", ingest {time.monotonic() - clock:.0f} s"
         done += len(chunk)
         tally.files = done
         if progress:
             counts = ", ".join(f"{c} {len(tally.of(c))}"
                                for c in ("crash", "hang", "implausible", "removal"))
-            print(f"{done}/{count} files, {time.monotonic() - started:.0f} s: {counts}",
-                  flush=True)
+            print(f"{done}/{count} files, {time.monotonic() - started:.0f} s ({seconds}): "
+                  f"{counts}", flush=True)
     if harness is not None and harness.held_back:  # names that had to wait for a later batch
         harness.drop([])
         harness.ingest()

@@ -727,7 +727,12 @@ def plan_trials(runs: int, seed: int, *, states: Sequence[str] = STATES,
 
 class Harness:
     """Templates of the project's states, the uninterrupted references and the timings, kept
-    under ``workdir``; trials run in ``workdir/slot-N`` folders."""
+    under ``workdir``; trials run in ``workdir/slot-N`` folders.
+
+    With ``jobs`` above 1 the references are made twice at the same time (as the trials run,
+    two at once), which times each command under the trials' load and checks that two
+    uninterrupted runs agree; with ``check_determinism`` alone they are made twice one after
+    the other."""
 
     def __init__(self, workdir: Path, *, check_determinism: bool = True,
                  log: bool = True, quiet: float = 15.0, keep_failed: bool = False,
@@ -739,7 +744,8 @@ class Harness:
         self.check_determinism = check_determinism
         self.log = log
         self.templates = self.workdir / "templates"
-        self.durations: dict[str, float] = {}
+        self.durations: dict[tuple[str, str], float] = {}
+        """(command, state it starts from) -> its uninterrupted time."""
         self.seq_ref: Observation | None = None
         self.run_refs: dict[str, Observation] = {}
         self.unstable: frozenset[str] = frozenset()
@@ -779,96 +785,100 @@ class Harness:
             self.say("the library changed while the references were made; again")
         raise RuntimeError("the library kept changing; no stable references")
 
+    def _each(self, projects: Sequence[Path], command: str, state: str,
+              where: str) -> list[Done]:
+        """``command`` in each of ``projects`` (in ``state``): at the same time with ``jobs``
+        above 1; its time is recorded."""
+        if self.jobs > 1:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=len(projects)) as pool:
+                done = list(pool.map(lambda p: run_command(p, command), projects))
+        else:
+            done = [run_command(p, command) for p in projects]
+        for d in done:
+            self._expect(d, command, where)
+        self.durations[(command, state)] = (sum(d.seconds for d in done) / len(done)
+                                            if self.jobs > 1 else done[0].seconds)
+        return done
+
     def _prepare(self) -> None:
         if self.templates.exists():
             shutil.rmtree(self.templates)
         self.templates.mkdir(parents=True)
-        self.run_refs = {}
-        self.notes = []
-        self.durations = {}
-        build = self._slot("build")
-        build_project(build)
-        shutil.copytree(build, self.templates / "empty", symlinks=True)
-        for step, state in zip(STEPS, ("ingested", "recomputed", None), strict=True):
-            done = run_command(build, step)
-            self._expect(done, step, "reference")
-            self.durations[step] = done.seconds
-            if state is not None:
-                shutil.copytree(build, self.templates / state, symlinks=True)
-        self.seq_ref = observe(build)
-        self.say("reference: " + ", ".join(f"{c} {s:.1f} s" for c, s in self.durations.items())
-                 + f"; {sum(self.seq_ref.events.values())} events in force from "
-                 f"{self.seq_ref.source_files} files, {len(self.seq_ref.archive)} archived, "
-                 f"{len(self.seq_ref.rejected) // 2} rejected, "
-                 f"{len(self.seq_ref.public)} published files")
+        self.run_refs, self.notes, self.durations = {}, [], {}
+        twins = 2 if self.jobs > 1 or self.check_determinism else 1
+        builds = [self._slot(f"build-{k}") for k in range(twins)]
+        build_project(builds[0])
+        shutil.copytree(builds[0], self.templates / "empty", symlinks=True)
+        for build in builds[1:]:
+            self._restore("empty", build)
+        for step, before, after in zip(STEPS, STATES, ("ingested", "recomputed", None),
+                                       strict=True):
+            self._each(builds, step, before, "reference")
+            if after is not None:
+                shutil.copytree(builds[0], self.templates / after, symlinks=True)
+        self.seq_ref = observe(builds[0])
         if self.seq_ref.error:
             raise RuntimeError(f"reference warehouse unreadable: {self.seq_ref.error}")
-        ref_run = self.reference_run("empty")
-        self.durations["run"] = self._run_seconds
-        self.say(f"reference run: {self._run_seconds:.1f} s; "
-                 f"{len(ref_run.public)} published files")
-        if self.check_determinism:
-            self._determinism(build)
-        if self.jobs > 1:
-            self._measure_under_load()
+        runs = [self._slot(f"ref-run-empty-{k}") for k in range(twins)]
+        for slot in runs:
+            self._restore("empty", slot)
+        self._each(runs, "run", "empty", "reference run")
+        self.run_refs["empty"] = observe(runs[0])
+        self.say(f"reference ({'two at once' if self.jobs > 1 else 'alone'}): "
+                 + ", ".join(f"{c} {s:.1f} s" for (c, _), s in self.durations.items())
+                 + f"; {sum(self.seq_ref.events.values())} events in force from "
+                 f"{self.seq_ref.source_files} files, {len(self.seq_ref.archive)} archived, "
+                 f"{len(self.seq_ref.rejected) // 2} rejected, {len(self.seq_ref.public)} "
+                 f"published files ({len(self.run_refs['empty'].public)} after run)")
+        if twins > 1:
+            self._determinism([(self.seq_ref, observe(builds[1]), "ingest, recompute, publish"),
+                               (self.run_refs["empty"], observe(runs[1]), "run")])
+        for folder in {p.parent for p in builds + runs}:
+            shutil.rmtree(folder)
 
-    def _measure_under_load(self) -> None:
-        """Each command's time with ``jobs`` copies of it running at once, as the trials run
-        them: the kill delays are drawn from these (two commands on two cores take longer than
-        one alone, and delays drawn from the time alone would miss the end of each command)."""
-        slots = [self._slot(f"measure-{k}") for k in range(self.jobs)]
-        for command in COMMANDS:
-            state = VALID_STATES[command][0]  # the earliest: where the command does the most
-            for slot in slots:
-                self._restore(state, slot)
-            with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
-                done = list(pool.map(lambda p: run_command(p, command), slots))
-            for d in done:
-                self._expect(d, command, "timing")
-            self.durations[command] = sum(d.seconds for d in done) / len(done)
-        for slot in slots:
-            shutil.rmtree(slot.parent)
-        self.say(f"with {self.jobs} at once: " + ", ".join(
-            f"{c} {s:.1f} s" for c, s in self.durations.items()))
-
-    def _determinism(self, build: Path) -> None:
-        """The separate steps again on a fresh copy, the way trials run the steps after the
-        resumed command: the result must be the same."""
-        assert self.seq_ref is not None
-        self._restore("empty", build)
-        done = run_command(build, "ingest")
-        self._expect(done, "ingest", "determinism check")
-        for d in run_steps(build, ("recompute", "publish")):
-            self._expect(d, "publish", "determinism check")
-        again = observe(build)
-        problems = compare(self.seq_ref, again)
-        differ = frozenset(n for n in set(again.public) & set(self.seq_ref.public)
-                           if again.public[n][0] != self.seq_ref.public[n][0])
-        self.unstable = differ
-        for f in problems:
-            self.notes.append(f"two uninterrupted runs differ ({f.category}): {f.text}")
-        if differ:
+    def _determinism(self, pairs: Sequence[tuple[Observation, Observation, str]]) -> None:
+        """Two uninterrupted runs must agree; published files that do not are compared by
+        presence only (none should be)."""
+        unstable: set[str] = set()
+        for first, second, what in pairs:
+            differ = {n for n in set(first.public) & set(second.public)
+                      if first.public[n][0] != second.public[n][0]}
+            unstable |= differ
+            for f in compare(first, second):
+                self.notes.append(f"two uninterrupted runs of {what} differ ({f.category}): "
+                                  f"{f.text}")
+        self.unstable = frozenset(unstable)
+        if unstable:
             self.notes.append("compared by presence only (they differ between uninterrupted "
-                              f"runs): {_some(sorted(differ), 10)}")
-        self.say("determinism: " + ("two uninterrupted runs agree" if not problems else
-                                    f"{len(problems)} difference(s), see the notes"))
-
-    _run_seconds: float = 0.0
+                              f"runs): {_some(sorted(unstable), 10)}")
+        self.say("determinism: " + ("two uninterrupted runs agree" if not self.notes else
+                                    "; ".join(self.notes)))
 
     def reference_run(self, state: str) -> Observation:
-        """``run`` to its end from ``state`` (made once per state)."""
+        """``run`` to its end from ``state`` (made once per state, and timed)."""
         with self._lock:
-            if state in self.run_refs:
-                return self.run_refs[state]
-            slot = self._slot(f"ref-run-{state}")
-            self._restore(state, slot)
-            done = run_command(slot, "run")
-            self._expect(done, "run", f"reference run from {state}")
-            if state == "empty":
-                self._run_seconds = done.seconds
-            self.run_refs[state] = observe(slot)
-            shutil.rmtree(slot.parent)
+            if state not in self.run_refs:
+                self.run_refs[state] = self._uninterrupted("run", state)
             return self.run_refs[state]
+
+    def duration(self, command: str, state: str) -> float:
+        """How long ``command`` takes uninterrupted from ``state`` (timed once)."""
+        if command == "run":
+            self.reference_run(state)
+        with self._lock:
+            if (command, state) not in self.durations:
+                self._uninterrupted(command, state)
+            return self.durations[(command, state)]
+
+    def _uninterrupted(self, command: str, state: str) -> Observation:
+        slot = self._slot(f"time-{command}-{state}")
+        self._restore(state, slot)
+        done = run_command(slot, command)
+        self._expect(done, command, f"{command} from {state}, uninterrupted")
+        self.durations[(command, state)] = done.seconds
+        seen = observe(slot)
+        shutil.rmtree(slot.parent)
+        return seen
 
     def _restore(self, state: str, dest: Path) -> None:
         if dest.exists():
@@ -885,7 +895,7 @@ class Harness:
         assert reference is not None
         self._restore(plan.state, project)
         findings: list[Finding] = []
-        delay = plan.fraction * self.durations[plan.command]
+        delay = plan.fraction * self.duration(plan.command, plan.state)
         token = f"{os.getpid()}-{plan.index}-{random.random():.12f}"
         argv = [_cli(), plan.command, "--config", str(project / "clubratings.toml")]
         output = project.parent / "killed.out"

@@ -205,13 +205,33 @@ def test_lock_is_released_when_its_process_is_killed(tmp_path: Path,
 # ---------------------------------------------------------------- the lock in this process
 
 
+def test_a_run_waits_a_while_for_a_reader_instead_of_stopping(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import flows._lock as lock
+
+    monkeypatch.setattr(lock, "READER_GRACE_SECONDS", 0.6)
+    warehouse = tmp_path / "data" / "clubratings.duckdb"
+    # a reader that does not end in time: the run waits the grace, then stops
+    with run_lock(warehouse, command="clubratings explain", reader=True):
+        started = time.monotonic()
+        with pytest.raises(RunLocked), run_lock(warehouse, command="clubratings ingest"):
+            pass
+        assert 0.5 < time.monotonic() - started < 3
+    # a writer gets no grace
+    with run_lock(warehouse, command="clubratings run"):
+        started = time.monotonic()
+        with pytest.raises(RunLocked), run_lock(warehouse, command="clubratings ingest"):
+            pass
+        assert time.monotonic() - started < 0.5
+
+
 def test_second_lock_fails_at_once_with_the_holder_in_the_message(tmp_path: Path) -> None:
     warehouse = tmp_path / "data" / "clubratings.duckdb"
     with run_lock(warehouse, command="clubratings run") as held:
         assert lock_path(warehouse) == tmp_path / "data" / "clubratings.duckdb.lock"
         assert json.loads(lock_path(warehouse).read_text(encoding="utf-8")) == {
             "pid": os.getpid(), "host": held.host, "command": "clubratings run",
-            "started_at": held.started_at,
+            "started_at": held.started_at, "reader": False,
         }
         started = time.monotonic()
         with pytest.raises(RunLocked) as locked, run_lock(warehouse, command="clubratings ingest"):

@@ -138,12 +138,42 @@ def test_markup_nested_deeper_than_the_html_reader_follows_is_refused_not_cut_sh
     assert "nested more than 256 deep" in error.problem
 
 
-def test_a_file_over_the_time_limit_is_stopped_and_refused() -> None:
-    outcome = next(parse_files([JFR_SAMPLE], Limits(seconds=0.001)))
-    assert isinstance(outcome, LimitExceeded)
-    assert "[limits] seconds = 0.001" in outcome.problem
-    # the pool goes on: the next file is read as ever
-    assert not isinstance(next(parse_files([JFR_SAMPLE], Limits())), ParseError)
+def test_a_file_over_the_time_limit_is_stopped_and_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    import flows._parsing as parsing
+    import parsers._registry as registry
+
+    real = registry.detect_format
+
+    def stuck(data: bytes, filename: str = ""):  # a reader that never comes back in time
+        if b"stuck" in data:
+            time.sleep(60)
+        return real(data, filename)
+
+    parsing.shutdown()  # workers forked from now on carry the stuck reader
+    monkeypatch.setattr(registry, "detect_format", stuck)
+    try:
+        started = time.monotonic()
+        slow, fine = parse_files([_write_tmp(b"stuck stuck"), JFR_SAMPLE], Limits(seconds=1))
+        assert time.monotonic() - started < 20
+        assert isinstance(slow, LimitExceeded)
+        assert "[limits] seconds = 1 allows" in slow.problem
+        # the other file, and the pool after it, go on as ever
+        assert not isinstance(fine, ParseError)
+        assert not isinstance(next(parse_files([JFR_SAMPLE], Limits())), ParseError)
+    finally:
+        parsing.shutdown()
+
+
+def _write_tmp(data: bytes) -> Path:
+    import tempfile
+
+    handle, name = tempfile.mkstemp(suffix=".txt")
+    os.write(handle, data)
+    os.close(handle)
+    return Path(name)
 
 
 def test_limits_are_settings_and_a_wrong_one_is_named(tmp_path: Path) -> None:
@@ -311,3 +341,37 @@ def test_an_accepted_correction_replaces_the_version_in_force(tmp_path: Path,
 
     with open_warehouse(root / "data" / "clubratings.duckdb") as wh:
         assert wh.con.execute("SELECT scoring FROM active_events").fetchall() == [("IMP",)]
+
+
+# --- readers beside a run -------------------------------------------------------------------
+
+def test_explain_during_an_ingest_waits_for_it_and_neither_fails(project: Path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    from flows._lock import read_lock_info
+
+    exe = str(Path(sys.executable).parent / "clubratings")
+    config = str(project / "clubratings.toml")
+    assert main(["run", "--config", config]) == 0
+    (project / "inbox").mkdir(exist_ok=True)
+    for day in range(1, 29):
+        for k in range(3):
+            _drop(project, f"club-{day}-{k}.csv", csv_file(club_event(
+                f"2014-02-{day:02d}", title=f"Club pairs {k}", pairs=PAIRS)))
+    ingest = subprocess.Popen([exe, "ingest", "--config", config], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # until the ingest holds the lock
+        info = read_lock_info(project / "data" / "clubratings.duckdb")
+        if (info is not None and info.pid == ingest.pid) or ingest.poll() is not None:
+            break
+        time.sleep(0.05)
+    explain = subprocess.run([exe, "explain", "1", "--config", config], capture_output=True,
+                             text=True, timeout=300)
+    out, err = ingest.communicate(timeout=300)
+    assert ingest.returncode == 0, err
+    assert explain.returncode == 0, explain.stderr
+    assert "Conflicting lock" not in explain.stderr + err
+    assert "84/84" in out or "loaded" in out

@@ -18,6 +18,7 @@ from typing import Literal
 import pandas as pd
 
 from parsers import Event, ParseResult
+from parsers._gate import check as gate_check
 
 from ._atomic import atomic_write
 from ._db import Warehouse
@@ -27,7 +28,7 @@ from .identity import IdentityResolver, IdentitySettings, name_key
 
 __all__ = [
     "LoadReport", "Loader", "Parsed", "ResolverFactory", "file_sha256", "is_loaded",
-    "load_result", "raw_bytes",
+    "load_result", "raw_bytes", "remove_orphan_raw",
 ]
 
 ResolverFactory = Callable[[Warehouse, IdentitySettings], IdentityResolver]
@@ -371,7 +372,10 @@ class Loader:
         sha = f.digest
         if sha in self._loaded:
             return LoadReport(name, sha, "duplicate", self._loaded[sha], 0, (), 0)
-        _check_keys(f.result.events, name)
+        # the plausibility gate once more, on exactly what is written (a result may come from
+        # anywhere: a worker process, another machine, a caller of this class)
+        result = gate_check(f.result, file=name)
+        _check_keys(result.events, name)
         raw_rel, raw_new = _store_raw(self.wh, f.data, sha, PurePath(f.path).suffix)
         if raw_new:
             new_raw.append(self.wh.raw_dir.parent / raw_rel)
@@ -381,7 +385,7 @@ class Loader:
         held_corrections: list[tuple[int, int, str]] = []
         waiting: list[tuple[str, str]] = []
         created = 0
-        for ev in f.result.events:
+        for ev in result.events:
             event_id = self._next_event
             self._next_event += 1
             shape = _Shape(ev.game, ev.kind, ev.scoring, len(ev.units),
@@ -404,12 +408,16 @@ class Loader:
             _add(rows["events"],
                  event_id=event_id, file_id=file_id, game=ev.game, organiser=ev.organiser,
                  event_date=ev.date, title=ev.title, section=ev.section, kind=ev.kind,
-                 scoring=ev.scoring, boards=ev.boards, format=ev.format or f.result.format,
+                 scoring=ev.scoring, boards=ev.boards, format=ev.format or result.format,
                  n_units=len(ev.units), end_date=ev.end_date, round=ev.round, parent=ev.parent,
                  handicap=ev.handicap, komi=ev.komi, deals=ev.deals, variant=ev.variant,
                  pulka=ev.pulka, segment=ev.segment)
             resolved = self._resolver.resolve_event(ev, event_ref=event_id)
             for unit_no, (unit, members) in enumerate(zip(ev.units, resolved, strict=True), 1):
+                if not unit.players:
+                    # no names written (or only seat fillers): the unit counts in the field
+                    # (events.n_units) but is no unit of anyone
+                    continue
                 _add(rows["units"], event_id=event_id, unit_no=unit_no, label=unit.label,
                      place=unit.place, place_text=unit.place_text, score=unit.score,
                      colour=unit.colour)
@@ -442,21 +450,21 @@ class Loader:
                  created_at=now, status="open", decision_id=None)
         self._resolver.review_entries.clear()
         status: Literal["loaded", "correction"] = "correction" if replaced else "loaded"
-        held = self._hold_reason(f.result.events)
+        held = self._hold_reason(result.events)
         if held:
             _add(rows["file_holds"], file_id=file_id, reason=held, held_at=now,
                  released_at=None)
         _add(rows["source_files"],
              file_id=file_id, sha256=sha, path=f.path, name=name, size=len(f.data),
-             format=f.result.format, raw_path=raw_rel, loaded_at=now, status=status,
-             n_events=len(f.result.events),
+             format=result.format, raw_path=raw_rel, loaded_at=now, status=status,
+             n_events=len(result.events),
              issues=json.dumps(
                  [{"level": i.level, "message": i.message, "where": i.where}
-                  for i in f.result.issues],
+                  for i in result.issues],
                  ensure_ascii=False,
              ))
         self._loaded[sha] = file_id
-        return LoadReport(name, sha, status, file_id, len(f.result.events), tuple(replaced),
+        return LoadReport(name, sha, status, file_id, len(result.events), tuple(replaced),
                           created, tuple(waiting), held, tuple(held_corrections))
 
 
@@ -477,6 +485,24 @@ def _frame(columns: dict[str, list[object]], dtypes: dict[str, str]) -> pd.DataF
         if column in frame:
             frame[column] = frame[column].astype(dtype)  # type: ignore[call-overload]
     return frame
+
+
+def remove_orphan_raw(wh: Warehouse) -> int:
+    """Remove raw copies no loaded file names (a run killed between writing a batch's copies
+    and committing its rows leaves them); returns how many. Call under the run lock."""
+    if str(wh.path) == ":memory:":
+        return 0
+    root = wh.raw_dir.parent
+    folder = wh.raw_dir
+    if not folder.is_dir():
+        return 0
+    known = {str(r[0]) for r in wh.con.execute("SELECT raw_path FROM source_files").fetchall()}
+    removed = 0
+    for path in folder.rglob("*"):
+        if path.is_file() and path.relative_to(root).as_posix() not in known:
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 def raw_bytes(wh: Warehouse, file_id: int) -> bytes:
