@@ -173,10 +173,12 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
 
 def _write_csv(args: argparse.Namespace, header: Sequence[str],
                rows: Sequence[Sequence[object]]) -> None:
+    from publishing import safe_cell  # names from a user's file: never a formula
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([safe_cell(v) for v in row] for row in rows)
     if args.out:
         Path(args.out).write_text(buf.getvalue(), encoding="utf-8")
     else:
@@ -254,11 +256,13 @@ def cmd_rate(args: argparse.Namespace) -> int:
     events = counted.groupby("player")["event_id"].nunique()
     out = final.assign(events=final["player"].map(events).fillna(0).astype(int))
     out = out.sort_values(["rating", "player"], ascending=[False, True], kind="mergesort")
+    from publishing import safe_cell  # names from a user's file: never a formula
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["player", "rating", "events"])
     for rec in out.itertuples(index=False):
-        writer.writerow([rec.player, f"{rec.rating:.4f}", rec.events])
+        writer.writerow([safe_cell(rec.player), f"{rec.rating:.4f}", rec.events])
     if args.out:
         Path(args.out).write_text(buf.getvalue(), encoding="utf-8")
     else:
@@ -328,8 +332,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     configure_prefect(cfg.root)
     started = time.perf_counter()
     if through_prefect(cfg, asked=args.prefect):
+        from ._reaper import watch
         from .pipeline import pipeline
 
+        watch()  # Prefect's temporary server must not outlive a run killed outright
         summary = pipeline(cfg)
         for line in summary["scraped"]:  # type: ignore[attr-defined]
             print(line)

@@ -100,10 +100,23 @@ def list_rows(
     return rows
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+
+
+def safe_cell(value: object) -> object:
+    """A cell as a spreadsheet program will not run it: text starting with ``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return would be taken as a formula, so it gets a leading
+    ``'`` (a plain number such as ``-12.5`` stays a number). Other values pass unchanged."""
+    if isinstance(value, str) and value[:1] in _FORMULA_START \
+            and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def _cell(text: str) -> str:
-    """A text cell as a spreadsheet program will not run it: a leading ``=``, ``+``, ``-``,
-    ``@`` (or tab, carriage return) would make it a formula, so it gets a leading ``'``."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    """:func:`safe_cell` of a text cell."""
+    return str(safe_cell(text))
 
 
 def _number(value: float) -> str:

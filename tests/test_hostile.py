@@ -375,3 +375,93 @@ def test_explain_during_an_ingest_waits_for_it_and_neither_fails(project: Path) 
     assert explain.returncode == 0, explain.stderr
     assert "Conflicting lock" not in explain.stderr + err
     assert "84/84" in out or "loaded" in out
+
+
+# --- after a kill -----------------------------------------------------------------------------
+
+def test_a_killed_runs_helper_processes_are_ended_by_its_watcher(tmp_path: Path) -> None:
+    """What Prefect's temporary server is to a killed `run --prefect`: a child left behind."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import subprocess, sys, time\n"
+              "from flows._reaper import watch\n"
+              "watch()\n"
+              "child = subprocess.Popen(['sleep', '300'])\n"
+              "print(child.pid, flush=True)\n"
+              "time.sleep(300)\n")
+    run = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                           cwd=Path(__file__).resolve().parents[1])
+    assert run.stdout is not None
+    child = int(run.stdout.readline())
+    time.sleep(1.5)  # the watcher has seen the child
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        # a zombie of a reaped parent counts as gone
+        stat = Path(f"/proc/{child}/stat")
+        if stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] == "Z":
+            break
+        time.sleep(0.2)
+    else:
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the killed run's child process outlived it")
+
+
+def test_a_run_killed_between_writing_and_renaming_leaves_no_temporary_file(
+        tmp_path: Path) -> None:
+    from warehouse import TEMP_PREFIX
+
+    root = _project(tmp_path)
+    _drop(root, "good.csv", csv_file(club_event()), 1)
+    _ingest(root)
+    # what a writer killed half-way leaves: temporary files beside its targets
+    leftovers = [root / "public" / "bridge" / f"{TEMP_PREFIX}1-list.csv",
+                 root / "data" / f"{TEMP_PREFIX}1-clubratings.duckdb",
+                 root / "inbox" / f"{TEMP_PREFIX}1-x.html",
+                 root / "data" / "raw" / "ab" / "abcdef.csv"]  # a raw copy with no file row
+    for path in leftovers:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"half")
+    assert main(["run", "--config", str(root / "clubratings.toml")]) == 0
+    assert [p for p in leftovers if p.exists()] == []
+    report = root / "public" / "reports" / "latest.html"
+    assert not report.exists() or report.stat().st_size > 0
+
+
+# --- CSV lists --------------------------------------------------------------------------------
+
+def test_every_published_csv_cell_is_safe_to_open_in_a_spreadsheet(tmp_path: Path) -> None:
+    import csv
+
+    root = _project(tmp_path)
+    # what the plausibility gate lets through (it refuses links, and pairs left unsplit)
+    hostile = [("=Novák Ján", "Peter Kováč"), ("@Kováč Peter", "Eva Horváthová"),
+               ("Jozef Varga", "-Zuzana Molnárová"), ("Milan Baláž", "Anna Nagyová")]
+    _drop(root, "club.csv", csv_file(club_event(pairs=hostile)), 1)
+    assert main(["run", "--config", str(root / "clubratings.toml")]) == 0
+    lists = list((root / "public").rglob("*.csv"))
+    assert lists
+    seen = set()
+    for path in lists:
+        with path.open(encoding="utf-8", newline="") as fh:
+            for row in csv.DictReader(fh):
+                for column in ("player", "club", "federation_id"):
+                    value = row.get(column) or ""
+                    assert value[:1] not in ("=", "+", "-", "@", "\t", "\r"), (path, value)
+                seen.add(row["player"])
+    assert {"'=Novák Ján", "'@Kováč Peter", "'-Zuzana Molnárová"} <= seen
+    # the Parquet keeps the names as written
+    import pyarrow.parquet as pq
+
+    names = set()
+    for path in (root / "public").rglob("list.parquet"):
+        names |= set(pq.read_table(path).column("player").to_pylist())
+    assert "=Novák Ján" in names

@@ -453,8 +453,10 @@ def test_second_publish_rewrites_nothing_and_opt_out_removes_pages(
 def test_csv_cells_that_a_spreadsheet_would_run_are_written_as_text() -> None:
     from publishing._lists import _cell
 
-    assert [_cell(t) for t in ("=HYPERLINK(\"x\")", "@SUM(1+1)", "+48 600", "-1", "Anna")] == [
-        "'=HYPERLINK(\"x\")", "'@SUM(1+1)", "'+48 600", "'-1", "Anna"]
+    assert [_cell(t) for t in ("=HYPERLINK(\"x\")", "@SUM(1+1)", "+48 600", "-1+2", "\tx",
+                               "\r=1", "-12.5", "Anna")] == [
+        "'=HYPERLINK(\"x\")", "'@SUM(1+1)", "'+48 600", "'-1+2", "'\tx", "'\r=1", "-12.5",
+        "Anna"]
 
 
 def test_list_policy_is_read_from_the_pool_and_checked(tmp_path: Path) -> None:
