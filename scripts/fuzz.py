@@ -51,12 +51,12 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scripts._hostile import hostile_files  # noqa: E402
+from scripts._hostile import hostile_files
 
 CLUBRATINGS = Path(sys.executable).parent / "clubratings"
 MAX_NAME_CHARS = 100
@@ -214,7 +214,7 @@ class ParsePool:
         for worker in self.workers:
             worker.stop()
 
-    def __enter__(self) -> ParsePool:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -420,8 +420,9 @@ class IngestHarness:
         process = subprocess.Popen(
             argv, cwd=self.project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             start_new_session=True,
-            preexec_fn=(lambda: _limit_memory(memory)) if memory else None,
         )
+        if memory:
+            resource.prlimit(process.pid, resource.RLIMIT_AS, (memory << 20, memory << 20))
         try:
             out, _ = process.communicate(timeout=60 + self.timeout_per_file * files)
         except subprocess.TimeoutExpired:
@@ -718,6 +719,7 @@ def fuzz(count: int, seed: int = 0, *, batch: int = 200, workdir: Path,
             seconds += f", ingest {time.monotonic() - clock:.0f} s"
         done += len(chunk)
         tally.files = done
+        _write_findings(tally, workdir / "findings.jsonl")
         if progress:
             counts = ", ".join(f"{c} {len(tally.of(c))}"
                                for c in ("crash", "hang", "implausible", "removal"))
@@ -728,6 +730,12 @@ def fuzz(count: int, seed: int = 0, *, batch: int = 200, workdir: Path,
         harness.ingest()
         harness.check_warehouse()
     return tally
+
+
+def _write_findings(tally: Tally, path: Path) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for finding in tally.findings:
+            out.write(json.dumps(finding.as_json(), ensure_ascii=False) + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -751,9 +759,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tally = fuzz(args.count, args.seed, batch=args.batch, workdir=workdir,
                      ingest_count=args.ingest_count, timeout=args.timeout,
                      memory_mb=args.memory_mb)
-        with (workdir / "findings.jsonl").open("w", encoding="utf-8") as out:
-            for finding in tally.findings:
-                out.write(json.dumps(finding.as_json(), ensure_ascii=False) + "\n")
+        _write_findings(tally, workdir / "findings.jsonl")
         print()
         print(tally.summary())
         if args.workdir:

@@ -57,6 +57,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -367,6 +368,28 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+REPORT_ID = re.compile(r"\b(run-\d{4}|files)-[0-9a-f]{8}\b")
+"""An import report's id (flows/_report.py): the run and a hash of the report's text."""
+
+
+def _public_name(name: str) -> str:
+    """A published file's name, a report's id without its hash (``reports/run-0003-*.html``)."""
+    return REPORT_ID.sub(r"\1-*", name) if name.startswith("reports/") else name
+
+
+def _public_sha(name: str, path: Path) -> str:
+    """SHA-256 of a published file; of an import report, over its lines in sorted order and
+    with report ids without their hash. The order of the rows of ``Names waiting for review``
+    follows their creation times (warehouse/review.py ``open_items``, ``ORDER BY created_at``),
+    which ties differently from one run to the next, and the id hashes the text: two
+    uninterrupted runs write the same rows in another order under another id."""
+    data = path.read_bytes()
+    if name.startswith("reports/"):
+        text = REPORT_ID.sub(r"\1-*", data.decode("utf-8", errors="replace"))
+        data = "\n".join(sorted(text.splitlines())).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
 def _files_under(folder: Path) -> dict[str, Path]:
     if not folder.is_dir():
         return {}
@@ -496,7 +519,7 @@ def observe(project: Path) -> Observation:
         archive=sorted(_files_under(inbox / "archive")),
         rejected=rejected,
         inbox=sorted(p.name for p in inbox.iterdir() if p.is_file()) if inbox.is_dir() else [],
-        public={name: (_sha(p), p.stat().st_size)
+        public={_public_name(name): (_public_sha(name, p), p.stat().st_size)
                 for name, p in _files_under(project / "public").items()},
         snapshot=_snapshot_state(data),
         temporary=temporary,
@@ -618,15 +641,16 @@ def compare(ref: Observation, got: Observation, *, unstable: frozenset[str] = fr
 
 # ------------------------------------------------------------------------------ processes
 
-def _processes() -> list[tuple[int, int, str]]:
-    """(pid, process group, command line) of every process."""
-    out = subprocess.run(["ps", "-eo", "pid=,pgid=,args="], capture_output=True, text=True,
-                         check=False).stdout
+def _processes() -> list[tuple[int, int, str, str]]:
+    """(pid, process group, state, command line) of every process."""
+    out = subprocess.run(["ps", "-eo", "pid=,pgid=,stat=,args="], capture_output=True,
+                         text=True, check=False).stdout
     rows = []
     for line in out.splitlines():
-        parts = line.split(None, 2)
-        if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
-            rows.append((int(parts[0]), int(parts[1]), parts[2] if len(parts) > 2 else ""))
+        parts = line.split(None, 3)
+        if len(parts) >= 3 and parts[0].isdigit() and parts[1].isdigit():
+            rows.append((int(parts[0]), int(parts[1]), parts[2],
+                         parts[3] if len(parts) > 3 else ""))
     return rows
 
 
@@ -638,21 +662,19 @@ def _has_marker(pid: int, token: str) -> bool:
     return f"{MARKER}={token}".encode() in env.split(b"\0")
 
 
-def orphans(project: Path, token: str, pgid: int) -> list[str]:
-    """Processes alive after the kill that belong to the killed command: in its process group,
-    carrying its marker, or naming the project folder (Prefect or uvicorn ones included)."""
-    me = os.getpid()
-    found = []
-    for pid, group, args in _processes():
-        if pid == me:
-            continue
-        related = str(project) in args or "prefect" in args.lower() or "uvicorn" in args
-        ours = group == pgid or _has_marker(pid, token) or str(project) in args
-        if ours and (related or group == pgid or _has_marker(pid, token)):
-            if args.startswith("ps "):
-                continue
-            found.append(f"pid {pid}: {args[:120]}")
-    return found
+def orphans(project: Path, token: str, pgid: int, *, grace: float = 2.0) -> list[str]:
+    """Processes of the killed command still alive ``grace`` seconds after the kill: in its
+    process group, carrying its marker (whatever they were started as: a Prefect server, a
+    uvicorn, a worker), or naming its project folder. Zombies (ended, not yet reaped by their
+    new parent) are not alive. Prefect and uvicorn processes of other people are left alone."""
+    deadline = time.monotonic() + grace
+    while True:
+        found = [f"pid {pid}: {args[:120]}" for pid, group, state, args in _processes()
+                 if pid != os.getpid() and not state.startswith("Z")
+                 and (group == pgid or str(project) in args or _has_marker(pid, token))]
+        if not found or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.1)
 
 
 def lock_is_held(project: Path) -> bool:
@@ -947,29 +969,43 @@ class Harness:
 
 def run_trials(harness: Harness, plans: Sequence[Plan], *, jobs: int = 2,
                log: bool = True) -> list[TrialResult]:
-    """Run ``plans`` on ``jobs`` slots at once; trials that ran while the library changed are
-    run again on fresh references."""
+    """Run ``plans``, ``jobs`` at a time (each in a slot folder of its own).
+
+    The library may change while the trials run (someone's edits): a trial with findings that
+    ran on other code than the references were made with is run again, after the references
+    are made anew (its findings may be the change, not the kill). A trial without findings is
+    kept: stale references could only have made it fail."""
     results: dict[int, TrialResult] = {}
-    queue = list(plans)
-    while queue:
-        batch, queue = queue[:jobs], queue[jobs:]
-        if code_fingerprint() != harness.fingerprint:
-            harness.say("the library changed: making the references again")
-            harness.prepare()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(harness.trial, plan, f"slot-{k}")
-                       for k, plan in enumerate(batch)]
-            done = [f.result() for f in futures]
-        for result in done:
-            if result.code_changed or harness.fingerprint != code_fingerprint():
-                harness.say(f"{result.describe()}: the library changed meanwhile, run again")
-                queue.append(result.plan)
-                continue
-            results[result.plan.index] = result
-            if log:
-                status = "ok" if not result.findings else "; ".join(
-                    f"{f.category}: {f.text}" for f in result.findings)
-                harness.say(f"{result.describe()} [{result.seconds:.1f} s]: {status}")
+    queue = collections.deque(plans)
+    free = [f"slot-{k}" for k in range(jobs)]
+    running: dict[concurrent.futures.Future[TrialResult], str] = {}
+    stale = False
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        while queue or running:
+            if stale and not running:
+                harness.say("the library changed: making the references again")
+                harness.prepare()
+                stale = False
+            while queue and free and not stale:
+                slot = free.pop()
+                running[pool.submit(harness.trial, queue.popleft(), slot)] = slot
+            finished, _ = concurrent.futures.wait(
+                running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in finished:
+                free.append(running.pop(future))
+                result = future.result()
+                if result.findings and (result.code_changed
+                                        or harness.fingerprint != code_fingerprint()):
+                    harness.say(f"{result.describe()}: findings while the library changed, "
+                                "run again")
+                    queue.append(result.plan)
+                    stale = True
+                    continue
+                results[result.plan.index] = result
+                if log:
+                    status = "ok" if not result.findings else "; ".join(
+                        f"{f.category}: {f.text}" for f in result.findings)
+                    harness.say(f"{result.describe()} [{result.seconds:.1f} s]: {status}")
     return [results[p.index] for p in plans]
 
 

@@ -465,3 +465,37 @@ def test_every_published_csv_cell_is_safe_to_open_in_a_spreadsheet(tmp_path: Pat
     for path in (root / "public").rglob("list.parquet"):
         names |= set(pq.read_table(path).column("player").to_pylist())
     assert "=Novák Ján" in names
+
+
+# --- partial reads ----------------------------------------------------------------------------
+
+def _two_sections(second_header: tuple[str, str, str]) -> bytes:
+    def table(section: str, header: tuple[str, str, str]) -> str:
+        rows = "".join(f"<tr><td>{i}</td><td>{first} {last}</td><td>{60 - i}</td></tr>"
+                       for i, (first, last) in enumerate(
+                           [("Ján", "Novák"), ("Peter", "Kováč"), ("Eva", "Horváthová"),
+                            ("Mária", "Tóthová"), ("Jozef", "Varga"), ("Anna", "Nagyová")], 1))
+        cells = "".join(f"<th>{h}</th>" for h in header)
+        return f"<h2>Section {section}</h2><table><tr>{cells}</tr>{rows}</table>"
+    return (f"<html><body><h1>Club individual 2024-03-05</h1>"
+            f"{table('A', ('Place', 'Name', 'Score'))}{table('B', second_header)}"
+            "</body></html>").encode()
+
+
+def test_a_section_whose_header_was_damaged_refuses_the_page_not_half_of_it() -> None:
+    whole = parse_bytes(_two_sections(("Place", "Name", "Score")), source="two.html")
+    assert [len(e.units) for e in whole.events] == [6, 6]
+    for damaged in (("Place", "Nxme", "Score"), ("Place", "Name", "Scxre")):
+        with pytest.raises(ParseError, match="rows shaped like the result rows read are in no "
+                                             "table read"):
+            parse_bytes(_two_sections(damaged), source="two.html")
+
+
+def test_an_overflowing_number_of_boards_rejects_the_file_and_the_run_goes_on(
+        tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    _drop(root, "huge.csv", csv_file(club_event(boards="99999999999999999999")), 1)
+    _drop(root, "good.csv", csv_file(club_event("2013-10-10")), 2)
+    outcomes = {Path(o.path).name: o.status for o in _ingest(root)}
+    assert outcomes == {"huge.csv": "rejected", "good.csv": "loaded"}
+    assert "boards" in _rejected(root)["huge.csv"]

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Literal
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -101,6 +101,22 @@ def _store_raw(wh: Warehouse, data: bytes, sha: str, suffix: str) -> tuple[str, 
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(target, data)
     return rel, True
+
+
+def _one_seat_each(ev: Event, resolved: Sequence[Sequence[Any]], name: str) -> None:
+    """Refuse an event in which two names are taken for one player (a person plays once)."""
+    seats: dict[int, str] = {}
+    for unit, members in zip(ev.units, resolved, strict=True):
+        for p, res in zip(unit.players, members, strict=True):
+            if res.review_key:  # a name waiting for a person: decided when answered
+                continue
+            if res.player_id in seats:
+                raise LoadError(
+                    f"{name}: {seats[res.player_id]!r} and {p.name!r} in event {ev.title!r} "
+                    f"({ev.date}) are both taken for player {res.player_id}, and a player plays "
+                    "once per event; if they are two people, clubratings players split "
+                    f"{res.player_id} tells them apart")
+            seats[res.player_id] = p.name
 
 
 def _check_keys(events: tuple[Event, ...], name: str) -> None:
@@ -413,6 +429,7 @@ class Loader:
                  handicap=ev.handicap, komi=ev.komi, deals=ev.deals, variant=ev.variant,
                  pulka=ev.pulka, segment=ev.segment)
             resolved = self._resolver.resolve_event(ev, event_ref=event_id)
+            _one_seat_each(ev, resolved, name)
             for unit_no, (unit, members) in enumerate(zip(ev.units, resolved, strict=True), 1):
                 if not unit.players:
                     # no names written (or only seat fillers): the unit counts in the field

@@ -376,8 +376,12 @@ class IdentityResolver:
         ck = club_key(club)
         if fid and fid in self._by_fid:
             pid = self._canon(self._by_fid[fid])
-            self._index_spelling(pid, p.name)
-            return Resolution(pid, False, "federation id")
+            if pid not in used:
+                self._index_spelling(pid, p.name)
+                return Resolution(pid, False, "federation id")
+            # the id's player already plays in this event under another name: the id is
+            # wrong here (a player plays once per event), so the name decides
+            fid = None
         aliased = self._alias.get(key)
         if aliased is not None and self._live([aliased], fid=fid):
             return self._found(self._canon(aliased), "confirmed alias", fid, p.name)
