@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 import ratings
-from parsers import ParseResult
+from parsers import ParseError, ParseResult
 from publishing import SiteSettings, publish_site, read_optout
 from warehouse import (
     Warehouse,
@@ -95,7 +95,7 @@ def pending_files(cfg: Config) -> list[tuple[Path, bool]]:
 
 
 def ingest_path(cfg: Config, path: Path, from_inbox: bool,
-                parsed: ParseResult | None = None) -> FileOutcome:
+                parsed: ParseResult | ParseError | None = None) -> FileOutcome:
     """Load one file (``parsed``: already parsed elsewhere); inbox files move to the archive or
     to ``rejected/`` afterwards."""
     with open_warehouse(cfg.warehouse) as wh:
@@ -105,24 +105,23 @@ def ingest_path(cfg: Config, path: Path, from_inbox: bool,
         return ingest_file(wh, path, identity=cfg.identity, parsed=parsed)
 
 
-def parse_path(path: Path) -> ParseResult | None:
-    """The half of ``ingest_path`` that can fan out (docs/scale-out.md): parse one file.
-
-    None when it does not parse: ``load_parsed`` then hands it to ``ingest_path``, which
-    rejects it with its reason exactly as the serial path does.
-    """
-    from parsers import ParseError, parse_bytes
+def parse_path(path: Path) -> ParseResult | ParseError:
+    """The half of ``ingest_path`` that can fan out (docs/scale-out.md): parse one file, in
+    this process, under the default ``[limits]`` but with no time limit (a Dask worker is
+    stopped by its cluster). Its refusal is returned, so the writer rejects the file with that
+    reason without reading it again."""
+    from parsers import parse_bytes
 
     try:
         return parse_bytes(path.read_bytes(), source=str(path))
-    except ParseError:
-        return None
+    except ParseError as exc:
+        return exc
 
 
 def load_parsed(cfg: Config, path: Path, from_inbox: bool,
-                parsed: ParseResult | None) -> FileOutcome:
+                parsed: ParseResult | ParseError | None) -> FileOutcome:
     """The other half, in the one writer: load a file parsed elsewhere exactly as the serial
-    path does; a file that did not parse is parsed again there and rejected with its reason."""
+    path does; a file that did not parse is rejected with its reason."""
     return ingest_path(cfg, path, from_inbox, parsed)
 
 

@@ -121,7 +121,7 @@ class Project:
 
     def ingest(
         self, files: Sequence[tuple[Path, bool]] | None = None, *,
-        parsed: Sequence[ParseResult | None] | None = None,
+        parsed: Sequence[ParseResult | ParseError | None] | None = None,
         on_file: Callable[[int, int, FileOutcome], None] | None = None,
     ) -> list[FileOutcome]:
         """Load ``files`` (default: :meth:`pending`) in order, each all or nothing (batches of

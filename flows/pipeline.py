@@ -23,7 +23,7 @@ from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
 
-from parsers import ParseResult  # noqa: E402
+from parsers import ParseError, ParseResult  # noqa: E402
 
 from . import _steps  # noqa: E402
 from ._config import Config  # noqa: E402
@@ -64,7 +64,7 @@ def _outcomes_artifact(outcomes: list[FileOutcome]) -> None:
 
 
 @task(cache_policy=NO_CACHE, task_run_name="parse {path.name}")
-def parse_one(path: Path) -> ParseResult | None:
+def parse_one(path: Path) -> ParseResult | ParseError:
     return _steps.parse_path(path)
 
 
