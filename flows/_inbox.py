@@ -121,19 +121,19 @@ def inbox_files(inbox: Path, *, names_log: Path | None = None) -> list[Path]:
     own writers are not inbox files."""
     if not inbox.is_dir():
         return []
-    found: list[Path] = []
+    found: list[tuple[int, str, Path]] = []
     for entry in os.scandir(inbox):
         try:
             if not entry.is_file() or entry.name.startswith(TEMP_PREFIX):
                 continue
-        except OSError:
+            path = Path(entry.path)
+            safe = stored_name(entry.name)
+            if safe != entry.name:
+                path = _rename(path, safe, names_log)
+            found.append((path.stat().st_mtime_ns, path.name, path))
+        except OSError:  # gone meanwhile (taken by hand): nothing to take
             continue
-        path = Path(entry.path)
-        safe = stored_name(entry.name)
-        if safe != entry.name:
-            path = _rename(path, safe, names_log)
-        found.append(path)
-    return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name))
+    return [path for _, _, path in sorted(found)]
 
 
 def _rename(path: Path, safe: str, names_log: Path | None) -> Path:
@@ -296,7 +296,13 @@ def ingest_batch(
     outcomes: list[FileOutcome | None] = [None] * len(files)
     ready: list[tuple[int, Parsed]] = []
     for index, (path, archive, rejected, parsed) in enumerate(files):
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except OSError as exc:  # gone or unreadable since it was listed: left as it is
+            outcomes[index] = FileOutcome(str(path), "rejected",
+                                          f"{display_name(path)}: could not be read "
+                                          f"({exc.strerror or exc}); left where it is")
+            continue
         sha = file_sha256(data)
         early = _already_known(wh, path, sha, archive, rejected, loader.file_id_of(sha))
         if early is not None:
