@@ -148,8 +148,15 @@ class Project:
     def _new(self, files: list[tuple[Path, bool]]) -> list[int]:
         """Indexes of the files whose bytes were not loaded before."""
         known = {r[0] for r in self.wh.con.execute("SELECT sha256 FROM source_files").fetchall()}
-        return [i for i, (path, _) in enumerate(files)
-                if file_sha256(path.read_bytes()) not in known]
+        new = []
+        for i, (path, _) in enumerate(files):
+            try:
+                if file_sha256(path.read_bytes()) in known:
+                    continue
+            except OSError:  # unreadable now: the worker says so, the writer reports it
+                pass
+            new.append(i)
+        return new
 
     def _load(self, files: list[tuple[Path, bool]],
               results: Iterator[ParseResult | ParseError | None],
