@@ -8,19 +8,16 @@ A worker also has a bounded address space (``[limits] memory_mb``), so a file th
 gigabytes fails with a memory error in the worker instead of starving the machine. A worker
 that dies outright (killed, crashed) refuses its file likewise.
 
-The pool is started on first use and kept for the life of the process (a command starts it
-once; the test suite once). Workers are forked from this process: they start at once and need
-nothing re-imported; each closes its copy of the run lock's descriptor, so a worker never keeps
-the lock for the next run.
+A pool is started for the files of one ingest and stopped after them. Workers are forked from
+this process: they start at once and need nothing re-imported; each closes its copy of the run
+lock's descriptor, so a worker never keeps the lock for the next run.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import multiprocessing
 import os
-import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
@@ -33,9 +30,6 @@ __all__ = ["parse_files", "shutdown"]
 Outcome = ParseResult | ParseError
 """A file read (its result) or refused (why)."""
 
-_LOCK = threading.Lock()
-_POOL: object | None = None
-_POOL_KEY: tuple[int, int] | None = None
 
 
 def _start_worker(memory_mb: int) -> None:
@@ -95,37 +89,17 @@ def _name(path: str) -> str:
 
 
 def _pool(workers: int, memory_mb: int) -> object:
-    """The process's pool of ``workers`` (started on first use, or again when the count or
-    the memory bound changes)."""
-    global _POOL, _POOL_KEY
+    """A pool of ``workers`` forked from this process: a worker needs nothing of the main
+    module (a spawned or forkserver worker would import it again, which breaks under some
+    launchers) and starts at once."""
     import pebble
 
-    with _LOCK:
-        if _POOL is not None and _POOL_KEY == (workers, memory_mb) and _POOL.active:  # type: ignore[attr-defined]
-            return _POOL
-        if _POOL is not None:
-            _POOL.stop()  # type: ignore[attr-defined]
-            _POOL.join()  # type: ignore[attr-defined]
-        # forked: a worker needs nothing of the main module (a spawned or forkserver worker
-        # would import it again, which breaks under some launchers) and starts at once
-        context = multiprocessing.get_context("fork")
-        _POOL = pebble.ProcessPool(max_workers=workers, initializer=_start_worker,
-                                   initargs=(memory_mb,), context=context)
-        _POOL_KEY = (workers, memory_mb)
-        return _POOL
+    return pebble.ProcessPool(max_workers=workers, initializer=_start_worker,
+                              initargs=(memory_mb,), context=multiprocessing.get_context("fork"))
 
 
 def shutdown() -> None:
-    """Stop the pool's workers (at exit; tests may call it)."""
-    global _POOL, _POOL_KEY
-    with _LOCK:
-        if _POOL is not None:
-            _POOL.stop()  # type: ignore[attr-defined]
-            _POOL.join()  # type: ignore[attr-defined]
-        _POOL, _POOL_KEY = None, None
-
-
-atexit.register(shutdown)
+    """Nothing to stop: every pool ends with the files it was started for (kept for callers)."""
 
 
 def parse_files(paths: Sequence[Path], limits: Limits, *,
@@ -138,14 +112,16 @@ def parse_files(paths: Sequence[Path], limits: Limits, *,
         return
     count = workers or max(1, min(os.cpu_count() or 1, len(paths)))
     pool = _pool(max(count, 1), limits.memory_mb)
-    futures = [pool.schedule(_read, args=(str(p), limits), timeout=limits.seconds)  # type: ignore[attr-defined]
-               for p in paths]
     try:
+        futures = [pool.schedule(_read, args=(str(p), limits), timeout=limits.seconds)  # type: ignore[attr-defined]
+                   for p in paths]
         for path, future in zip(paths, futures, strict=True):
             yield _outcome(path, future, limits)
     finally:
-        for future in futures:
-            future.cancel()
+        # the workers end with the files they were started for: none outlives its run, nor
+        # keeps a copy of a descriptor (a pipe, a lock) its parent opened meanwhile
+        pool.stop()  # type: ignore[attr-defined]
+        pool.join()  # type: ignore[attr-defined]
 
 
 def _outcome(path: Path, future: object, limits: Limits) -> Outcome:

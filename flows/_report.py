@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -34,6 +35,7 @@ __all__ = [
     "ImportReport",
     "RunLog",
     "Section",
+    "Unreported",
     "build_report",
     "file_counts",
     "progress",
@@ -450,3 +452,89 @@ def _counts_of(result: object) -> dict[str, object]:
                 "new": sum(1 for r in result if r.run_id is not None and not r.reused),
                 "kept": sum(1 for r in result if r.reused)}
     return {"items": len(result)}
+
+
+# ------------------------------------------------------------------ not yet reported
+
+class Unreported:
+    """What runs did that no import report has shown yet: ``data/logs/unreported.jsonl``.
+
+    Each file's outcome is written as the file is done, each rating run as it is made; the
+    report takes them all and the journal is emptied once the report is written. A run killed
+    before its report leaves its files and rating runs here, and the next report shows them:
+    the files it loaded (which the next run finds already loaded) are not lost from the
+    reports, nor the rating runs it made (which the next run keeps)."""
+
+    def __init__(self, cfg: Config) -> None:
+        self.path = logs_dir(cfg) / "unreported.jsonl"
+
+    def _append(self, record: dict[str, object]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+
+    def file(self, outcome: FileOutcome) -> None:
+        """Note a file's outcome (a duplicate only counts in its own run's report)."""
+        if outcome.status != "duplicate":
+            self._append({"file": _plain(outcome)})
+
+    def runs(self, runs: Sequence[_PoolRun]) -> None:
+        for run in runs:
+            if run.run_id is not None and not run.reused:
+                self._append({"run": {"pool": run.pool, "run_id": run.run_id}})
+
+    def _records(self) -> list[dict[str, object]]:
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return []
+        records = []
+        for line in lines:
+            try:
+                records.append(json.loads(line))
+            except ValueError:  # the last line of a writer killed mid-line
+                continue
+        return records
+
+    def merged(self, outcomes: Sequence[FileOutcome],
+               runs: Sequence[_PoolRun]) -> tuple[list[FileOutcome], list[_PoolRun]]:
+        """This run's ``outcomes`` and ``runs`` with what earlier, unreported runs did: a file
+        an earlier run loaded counts as loaded (not as this run's duplicate of it), a rating
+        run an earlier run made counts as new."""
+        files: list[FileOutcome] = []
+        seen: dict[str, int] = {}
+        made: set[int] = set()
+        for record in self._records():
+            if "run" in record:
+                made.add(int(record["run"]["run_id"]))  # type: ignore[index]
+                continue
+            outcome = FileOutcome(**{**record["file"],  # type: ignore[dict-item]
+                                     "replaced_events": tuple(record["file"]["replaced_events"]),  # type: ignore[index]
+                                     "waiting": tuple(tuple(w) for w in record["file"]["waiting"]),  # type: ignore[index]
+                                     "warnings": tuple(record["file"]["warnings"])})  # type: ignore[index]
+            key = outcome.sha256 or outcome.path
+            if key in seen:
+                if files[seen[key]].status == "duplicate" and outcome.status != "duplicate":
+                    files[seen[key]] = outcome
+                continue
+            seen[key] = len(files)
+            files.append(outcome)
+        for outcome in outcomes:  # normally in the journal already; a caller's own list too
+            key = outcome.sha256 or outcome.path
+            if key not in seen:
+                seen[key] = len(files)
+                files.append(outcome)
+        kept = [dataclasses.replace(r, reused=False) if r.reused and r.run_id in made else r
+                for r in runs]
+        return files, kept
+
+    def clear(self) -> None:
+        """Empty the journal (after the report that shows it is written)."""
+        if self.path.exists():
+            atomic_write(self.path, "")
+
+
+def _plain(outcome: FileOutcome) -> dict[str, object]:
+    data = dataclasses.asdict(outcome)
+    data["seconds"] = 0.0  # a report's numbers never depend on timing
+    return data

@@ -162,9 +162,10 @@ class Project:
               results: Iterator[ParseResult | ParseError | None],
               on_file: Callable[[int, int, FileOutcome], None] | None) -> list[FileOutcome]:
         outcomes: list[FileOutcome] = []
-        from ._report import logs_dir
+        from ._report import Unreported, logs_dir
 
         errors = logs_dir(self.cfg) / "errors.log"
+        journal = Unreported(self.cfg)
         for start in range(0, len(files), BATCH):
             batch = [(path, self.cfg.archive if from_inbox else None,
                       self.cfg.rejected if from_inbox else None, next(results))
@@ -174,6 +175,7 @@ class Project:
             share = (time.perf_counter() - started) / max(len(done), 1)
             for outcome in done:
                 outcome = dataclasses.replace(outcome, seconds=share)
+                journal.file(outcome)
                 outcomes.append(outcome)
                 if on_file is not None:
                     on_file(len(outcomes), len(files), outcome)
@@ -186,12 +188,15 @@ class Project:
         code is reused)."""
         import ratings
 
+        from ._report import Unreported
+
         runs = []
         for pool in self.cfg.pools:
             try:
                 runs.append(_steps.rate_pool(self.wh, pool))
             except ratings.RatingError as exc:
                 raise ratings.RatingError(f"pool {pool.name}: {exc}") from exc
+            Unreported(self.cfg).runs(runs[-1:])
         return runs
 
     def publish(self) -> list[Path]:
@@ -237,11 +242,17 @@ class Project:
 
     def report(self, outcomes: Sequence[FileOutcome],
                runs: Sequence[_steps.PoolRun]) -> tuple[object, Path | None]:
-        """The import report of this run, written under ``public/reports/`` (unless quiet)."""
-        from ._report import build_report, write_report
+        """The import report of this run, with what earlier runs killed before their report
+        did (:class:`flows._report.Unreported`), written under ``public/reports/`` (unless
+        quiet)."""
+        from ._report import Unreported, build_report, write_report
 
-        report = build_report(self.wh, outcomes, runs)
-        return report, write_report(report, self.cfg.public)
+        journal = Unreported(self.cfg)
+        files, kept = journal.merged(outcomes, runs)
+        report = build_report(self.wh, files, kept)
+        written = write_report(report, self.cfg.public)
+        journal.clear()
+        return report, written
 
     def snapshot(self) -> Snapshot:
         """The analysts' read-only copy and Parquet exports (``data/snapshot/``)."""

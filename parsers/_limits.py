@@ -98,8 +98,9 @@ def over(setting: str, value: object, what: str, *, table: str | None = None,
     """The refusal of a file beyond ``[limits] setting``: ``what`` it has more of (``"the sheet
     has more rows"``), the bound in force, and how to raise it for a genuine file."""
     bound = getattr(current(), setting)
+    shown = f"{bound:g}" if isinstance(bound, float) else str(bound)
     return LimitExceeded(
-        f"{what} than [limits] {setting} = {bound:g} allows (raise it in clubratings.toml if "
+        f"{what} than [limits] {setting} = {shown} allows (raise it in clubratings.toml if "
         "the file is genuine); not read",
         table=table, row=row, column=column, value=value,
     )
@@ -155,8 +156,11 @@ _TABLE_TAG = re.compile(rb"<(/?)table\b", re.IGNORECASE)
 
 
 def check_markup(data: bytes) -> None:
-    """Refuse a page whose tables nest deeper than ``table_depth`` (counted on the bytes, before
-    any reader builds a tree of them)."""
+    """Refuse a page whose tables nest deeper than ``table_depth``, or whose elements open more
+    than 256 deep in a row (counted on the bytes, before any reader builds a tree of them)."""
+    if b"<" in data and _DEEP_RUN.search(data):
+        raise LimitExceeded("elements nested more than 256 deep (the HTML reader would drop "
+                            "everything after them); not read")
     limit = current().table_depth
     depth = deepest = 0
     for match in _TABLE_TAG.finditer(data):
@@ -170,6 +174,11 @@ def check_markup(data: bytes) -> None:
                     raise over("table_depth", deepest, "tables nest deeper")
 
 
+_DEEP_RUN = re.compile(
+    rb"(?:<(?!(?:br|img|hr|input|meta|link|p|li|td|th|tr|option|dt|dd|col|area|wbr|source|"
+    rb"param|embed|track|base)\b)[a-zA-Z][^<>]{0,80}(?<!/)>[^<]{0,3}){257}", re.IGNORECASE)
+"""257 start tags one inside the other, with next to no text between them: nesting the HTML
+reader would stop at (and take very long to get to)."""
 _DEPTH_ERROR = "Excessive depth in document"
 
 

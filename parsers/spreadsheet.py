@@ -163,10 +163,46 @@ def _has_formulas(data: bytes) -> bool:
                    if name.startswith("xl/worksheets/") and name.endswith(".xml"))
 
 
+_MERGE_REF = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*?\bref=\"([A-Z]{1,3})(\d{1,7})"
+                        rb"(?::([A-Z]{1,3})(\d{1,7}))?\"")
+
+
+def _column_number(letters: bytes) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ch - 64
+    return n
+
+
+def _check_xlsx_merges(data: bytes) -> None:
+    """Bound the merged ranges of every sheet from its XML, before the workbook is opened (the
+    reader makes an object for every cell a merged range covers)."""
+    bounds = current()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for name in archive.namelist():
+            if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
+                continue
+            refs = _MERGE_REF.findall(archive.read(name))
+            table = name.rsplit("/", 1)[-1]
+            if len(refs) > bounds.merged:
+                raise over("merged", len(refs), "the sheet has more merged ranges", table=table)
+            covered = 0
+            for c0, r0, c1, r1 in refs:
+                if not c1:
+                    continue
+                rows = abs(int(r1) - int(r0)) + 1
+                cols = abs(_column_number(c1) - _column_number(c0)) + 1
+                covered += rows * cols
+            if covered > bounds.merged_cells:
+                raise over("merged_cells", covered,
+                           "the sheet's merged ranges cover more cells", table=table)
+
+
 def _xlsx(data: bytes) -> tuple[list[Grid], list[tuple[str, str]]]:
     """Grids of an xlsx workbook and the cells whose formula has no cached value."""
     import openpyxl
 
+    _check_xlsx_merges(data)
     book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     formulas = openpyxl.load_workbook(io.BytesIO(data), data_only=False) \
         if _has_formulas(data) else None
