@@ -2,47 +2,53 @@
 consistent, and running the command again must finish the job as if nothing had happened.
 
     python scripts/killtest.py --runs 100 --seed 0 [--workdir DIR] [--jobs 2]
+    python scripts/killtest.py --runs 10 --command run --state empty --after '^67/67' --within 4
 
-A small project is set up once: the bundled fixtures that ``clubratings.toml`` names (copied, so
-its relative paths hold), and an inbox of a few dozen result files (other fixtures, some of them
-renamed copies of the sources) plus a few unreadable ones. Its three states, empty, after
-``ingest`` and after ``recompute``, are kept as templates, and the uninterrupted results are
-recorded once: ``ingest``, ``recompute``, ``publish`` one after the other, and ``run`` from each
-state. That also measures how long each command takes uninterrupted (T).
+A small project is set up once: ``clubratings.toml`` of the repository with the fixtures it
+names copied beside it (so its relative paths hold), and an inbox of a few dozen result files
+(other fixtures, three of them renamed copies of the sources) and five unreadable ones. Its
+three states, empty, after ``ingest`` and after ``recompute``, are kept as templates. The
+uninterrupted references are made once: ``ingest``, ``recompute``, ``publish`` one after the
+other, and ``run`` from each state; each command is timed uninterrupted from each state it is
+started from (T). With ``--jobs 2`` (the default) the references are made twice at the same time,
+which times the commands under the load the trials run them in, and checks that two
+uninterrupted runs agree.
 
 Each trial copies a template, starts ``clubratings COMMAND --config ...`` in a process group of
-its own, kills the whole group with SIGKILL after a delay drawn uniformly from [0, T], runs the
-same command again to completion, then the steps that follow it (``recompute`` and ``publish``
-after ``ingest``, ``publish`` after ``recompute``), and compares the project with the
-uninterrupted reference:
+its own, kills the whole group with SIGKILL after a delay drawn uniformly from [0, T] (or, with
+``--after``, a moment after the command printed a given line), runs the same command again to
+completion, then the steps that follow it (``recompute`` and ``publish`` after ``ingest``,
+``publish`` after ``recompute``; in one process through ``flows.cli.main``, the executable's own
+entry point), and compares the project with the uninterrupted reference. Counted, per trial:
 
 - lost events: an event in force in the reference is not in force after the resumed run (an
-  event is known by its file's bytes, title, section, date, units and members as written);
-- duplicated events: an event twice among the events in force, or one file's bytes loaded twice;
-- truncated outputs: a published file missing, empty or other than in the reference (a file
-  under ``public/`` is compared byte for byte), an extra published file, a left-over temporary
-  file anywhere in the project (``*.part``, ``*.tmp*``, ``*~``, ``*.partial``, ``tmp*``), a
-  snapshot that is incomplete or other than the reference's, a broken line in the run log;
+  event is known by its file's bytes, title, section, date, kind, scoring, and its units with
+  their places, scores and members as written), fewer loaded files, or an inbox file that is
+  neither where the reference put it (``archive/``, ``rejected/``) nor still in the inbox;
+- duplicated events: an event in force more than once or that the reference has not, one
+  file's bytes loaded twice, more events from some bytes than in the reference;
+- truncated outputs: a file under ``public/`` missing, empty, extra or other than in the
+  reference, byte for byte (the import reports: see :func:`_public_sha`), a temporary file left
+  anywhere in the project (:func:`is_temporary`), a snapshot file missing or empty or a snapshot
+  manifest whose row counts differ, a line of ``data/logs/runs.jsonl`` that is not JSON;
 - stuck locks: the run lock still held after the kill, or the command run again stopped by it
   (exit 3);
 - rejected without reason: a file in ``inbox/rejected/`` without its ``.reason.txt``;
-- orphaned processes: a process still alive after the kill that was started by the killed
-  command (it carries the trial's marker in its environment), or that names the project folder;
-  only processes mentioning the project, Prefect or uvicorn are looked at.
+- orphaned processes: a process of the killed command alive after the kill: in its process
+  group, carrying the trial's marker in its environment (:data:`MARKER`; whatever it was started
+  as, a Prefect server or uvicorn too), or naming the trial's project folder. Other people's
+  Prefect and uvicorn processes on the machine are not counted;
+- files left in the inbox after the resumed run, and commands that could not be run again to the
+  end (exit other than 0, or 1 for rejected files): counted too, printed only when not zero.
 
-Files still in the inbox after the resumed run and a command that could not be run again to the
-end are counted too; those two lines are printed only when they are not zero. The exit code is
-1 when any count is not zero.
+The summary gives the counts (trials with such a finding) and, for each count that is not zero,
+the trials and what was found; the exit code is then 1. With ``--workdir`` the folder of every
+trial with findings is kept under ``DIR/failed/trial-N/``: the project as the resumed run left
+it, ``killed.out`` (what the killed command printed) and ``resumed.out``.
 
-Whether the uninterrupted results are reproducible is checked before the trials (``ingest``,
-``recompute`` and ``publish`` twice on fresh copies): a published file that differs between two
-uninterrupted runs would be compared by presence and size only (none does today: the import
-report and the site carry no time of day; the snapshot's manifest does, and only its row counts
-are compared).
-
-The library code is watched while the test runs (another checkout's edits, an editable install):
-when it changes, the references are made again and the trials that ran across the change are
-run again.
+The library may be edited while the test runs: the references are made once it has been quiet
+for a while, and a trial with findings that ran on other code than its references is run again
+on new references.
 """
 
 from __future__ import annotations
@@ -342,11 +348,6 @@ def steps_after(command: str) -> tuple[str, ...]:
     return () if command == "run" else STEPS[STEPS.index(command) + 1:]
 
 
-def steps_to(state: str) -> tuple[str, ...]:
-    """The steps that make ``state`` from an empty project."""
-    return STEPS[:STATES.index(state)]
-
-
 # ------------------------------------------------------------------------------ observing
 
 TEMP_SUFFIXES = (".part", "~", ".partial", ".tmp")
@@ -503,7 +504,7 @@ def observe(project: Path) -> Observation:
     error = None
     try:
         events, labels, per_file, n_files, twice = _event_keys(data / "clubratings.duckdb")
-    except Exception as exc:  # a warehouse that cannot be read: everything in it is lost
+    except Exception as exc:  # noqa: BLE001 - a warehouse that cannot be read: all is lost
         events, labels, per_file, n_files, twice = collections.Counter(), {}, {}, 0, []
         error = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     rejected = sorted(_files_under(inbox / "rejected"))
@@ -699,12 +700,16 @@ def lock_is_held(project: Path) -> bool:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Plan:
     """One trial: a command started from a state and killed after ``fraction`` of the time
-    it takes uninterrupted."""
+    it takes uninterrupted; or, with ``trigger``, ``offset`` seconds after it prints a line
+    that matches the regular expression ``trigger`` (to aim at a moment; not killed when no
+    line matches)."""
 
     index: int
     command: str
     state: str
     fraction: float
+    trigger: str = ""
+    offset: float = 0.0
 
 
 @dataclasses.dataclass(slots=True)
@@ -722,6 +727,8 @@ class TrialResult:
     def describe(self) -> str:
         when = f"killed at {self.delay:.2f} s" if self.killed else \
             f"ended before the kill at {self.delay:.2f} s"
+        if self.plan.trigger:
+            when += f", {self.plan.offset:.2f} s after a line matching {self.plan.trigger!r}"
         return f"trial {self.plan.index} ({self.plan.command} from {self.plan.state}, {when})"
 
     def progress(self) -> str:
@@ -730,20 +737,23 @@ class TrialResult:
             "nothing printed before the kill"
 
 
-def plan_trials(runs: int, seed: int, *, states: Sequence[str] = STATES,
-                low: float = 0.0) -> list[Plan]:
-    """``runs`` trials from ``seed``: the first four are one per command (in random order),
-    the others any command; each from a state valid for it (among ``states``, where one is),
-    killed at a fraction of the command's time drawn uniformly from [low, 1]."""
+def plan_trials(runs: int, seed: int, *, commands: Sequence[str] = COMMANDS,
+                states: Sequence[str] = STATES, low: float = 0.0, trigger: str = "",
+                within: float = 0.0) -> list[Plan]:
+    """``runs`` trials from ``seed``: the first ones are one per command of ``commands`` (in
+    random order), the others any of them; each from a state valid for it (among ``states``,
+    where one is), killed at a fraction of the command's time drawn uniformly from [low, 1];
+    or, with ``trigger``, after a line matching it plus an offset drawn from [0, within]."""
     rng = random.Random(seed)
-    first = list(COMMANDS)
+    first = list(commands)
     rng.shuffle(first)
     plans = []
     for i in range(runs):
-        command = first[i] if i < len(first) else rng.choice(COMMANDS)
+        command = first[i] if i < len(first) else rng.choice(list(commands))
         valid = [s for s in VALID_STATES[command] if s in states] or VALID_STATES[command]
         state = rng.choice(valid)
-        plans.append(Plan(i + 1, command, state, low + (1.0 - low) * rng.random()))
+        fraction = low + (1.0 - low) * rng.random()
+        plans.append(Plan(i + 1, command, state, fraction, trigger, within * fraction))
     return plans
 
 
@@ -921,17 +931,27 @@ class Harness:
         token = f"{os.getpid()}-{plan.index}-{random.random():.12f}"
         argv = [_cli(), plan.command, "--config", str(project / "clubratings.toml")]
         output = project.parent / "killed.out"
-        with output.open("wb") as out:
-            proc = subprocess.Popen(argv, cwd=project, env=_env(token), stdout=out,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
-            killed = True
-            try:
-                proc.wait(timeout=delay)
-                killed = False  # it ended before its time was up
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        proc = subprocess.Popen(argv, cwd=project, env=_env(token), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        launched = time.perf_counter()
+        seen = threading.Event()
+        reader = threading.Thread(target=_copy_output, daemon=True,
+                                  args=(proc, output, re.compile(plan.trigger)
+                                        if plan.trigger else None, seen))
+        reader.start()
+        if plan.trigger:  # wait for the line (or the end), then the offset
+            while not seen.wait(0.01) and proc.poll() is None:
+                pass
+            delay = (time.perf_counter() - launched) + plan.offset
+        killed = True
+        try:
+            proc.wait(timeout=max(delay - (time.perf_counter() - launched), 0.0))
+            killed = False  # it ended before its time was up
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        reader.join(timeout=5)
         time.sleep(0.3)  # let the kernel finish off the group (and reparent what escaped)
         printed = output.read_text(encoding="utf-8", errors="replace").strip().splitlines()
         left = orphans(project, token, proc.pid)
@@ -965,6 +985,20 @@ class Harness:
                 shutil.rmtree(kept)
             shutil.copytree(project.parent, kept, symlinks=True)
         return result
+
+
+def _copy_output(proc: subprocess.Popen[bytes], output: Path, trigger: re.Pattern[str] | None,
+                 seen: threading.Event) -> None:
+    """Copy the killed command's output to ``output``; set ``seen`` at the first line that
+    matches ``trigger``."""
+    assert proc.stdout is not None
+    with output.open("wb") as out:
+        for line in proc.stdout:
+            out.write(line)
+            out.flush()
+            if trigger is not None and not seen.is_set() and \
+                    trigger.search(line.decode("utf-8", errors="replace")):
+                seen.set()
 
 
 def run_trials(harness: Harness, plans: Sequence[Plan], *, jobs: int = 2,
@@ -1047,7 +1081,7 @@ def _workdir(path: Path | None) -> Iterator[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--runs", type=int, default=100, help="number of trials (default 100)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the trials' choices")
     ap.add_argument("--workdir", type=Path, default=None,
@@ -1057,13 +1091,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="trials at the same time (default 2)")
     ap.add_argument("--no-determinism-check", action="store_true",
                     help="skip running the steps twice uninterrupted before the trials")
+    ap.add_argument("--command", action="append", choices=COMMANDS, default=None,
+                    help="only this command (repeat for several; default: all four)")
+    ap.add_argument("--state", action="append", choices=STATES, default=None,
+                    help="start only from this state where the command allows it (repeat "
+                    "for several; default: any valid one)")
+    ap.add_argument("--after", metavar="REGEX", default="",
+                    help="aim: kill after the command prints a line matching REGEX (plus "
+                    "--within), not at a random time")
+    ap.add_argument("--within", metavar="SECONDS", type=float, default=0.0,
+                    help="with --after: kill up to this many seconds after the line "
+                    "(uniformly drawn; default 0)")
     args = ap.parse_args(argv)
     started = time.perf_counter()
     with _workdir(args.workdir) as workdir:
         harness = Harness(workdir, check_determinism=not args.no_determinism_check,
                           keep_failed=args.workdir is not None, jobs=max(args.jobs, 1))
         harness.prepare()
-        results = run_trials(harness, plan_trials(args.runs, args.seed), jobs=max(args.jobs, 1))
+        plans = plan_trials(args.runs, args.seed, commands=args.command or COMMANDS,
+                            states=args.state or STATES, trigger=args.after,
+                            within=args.within)
+        results = run_trials(harness, plans, jobs=max(args.jobs, 1))
     print()
     for note in harness.notes:
         print(f"note: {note}")
