@@ -288,10 +288,10 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         warning_rows.extend((name, text) for text in outcome.warnings)
 
     items = open_items(wh)
-    waiting_rows = [
+    waiting_rows = sorted((  # by first date and key: the same warehouse, the same report
         (str(r.item_key), str(r.name_as_written), str(r.club or "-"), str(r.first_event or "-"),
          _day(r.first_date), str(int(r.occurrences)))
-        for r in items.itertuples(index=False)]
+        for r in items.itertuples(index=False)), key=lambda row: (row[4], row[0]))
     unrated = wh.query(
         "SELECT organiser, event_date, title, section, waiting_names, review_keys "
         "FROM unrated_events ORDER BY organiser, event_date, title, section")

@@ -72,8 +72,10 @@ class Project:
             # what a writer killed in an earlier run left half-done (no writer of ours is at
             # work now: this process holds the lock)
             data = cfg.warehouse.parent
-            sweep([data, data / "logs", cfg.inbox, cfg.archive, cfg.rejected],
-                  below=[cfg.public, data / "raw", data / "snapshot"])
+            flat = [data, data / "logs", cfg.inbox, cfg.archive, cfg.rejected]
+            if cfg.decisions is not None:
+                flat.append(cfg.decisions.parent)
+            sweep(flat, below=[cfg.public, data / "raw", data / "snapshot"])
             remove_orphan_raw(wh)
             stack.enter_context(using(cfg.limits))  # the gate's date window, in this process
             project = cls(cfg, wh)
