@@ -2,7 +2,7 @@
 one held for its dates.
 
 ``withdraw`` and ``restore`` change what the next run rates, so they take the run lock like
-``ingest``; ``list`` and ``show`` only read. The rules are warehouse/files.py's.
+``ingest``; ``list`` and ``show`` only read, and take it as readers (they wait for a run). The rules are warehouse/files.py's.
 """
 
 from __future__ import annotations
@@ -88,6 +88,6 @@ def add_files_commands(sub: Any, config: argparse.ArgumentParser,
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.action in ("withdraw", "restore", "release"):
-        return int(_dispatch.locked(args))  # type: ignore[attr-defined]
-    return cmd_files(args)
+    # list and show take the lock too, as readers: a run in progress is waited for, and never
+    # meets a second process holding the warehouse
+    return int(_dispatch.locked(args))  # type: ignore[attr-defined]

@@ -21,15 +21,16 @@ class _Held:
     is who, so they wait for (or refuse during) a run like any other writer. Used as the
     warehouse itself inside ``with``."""
 
-    def __init__(self, cfg: Any, command: str, wait: float) -> None:
-        self._cfg, self._command, self._wait = cfg, command, wait
+    def __init__(self, cfg: Any, command: str, wait: float, reader: bool = False) -> None:
+        self._cfg, self._command, self._wait, self._reader = cfg, command, wait, reader
         self._cm: Any = None
         self._wh: Any = None
 
     def __enter__(self) -> _Held:
         from .core import Project
 
-        self._cm = Project.open(self._cfg, command=self._command, wait=self._wait)
+        self._cm = Project.open(self._cfg, command=self._command, wait=self._wait,
+                                reader=self._reader)
         self._wh = self._cm.__enter__().wh
         return self
 
@@ -44,10 +45,15 @@ class _Held:
 
 
 def _warehouse(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from .cli import _load_config
+    from .cli import READ_WAIT, _load_config
 
     cfg = _load_config(args.config)
-    return cfg, _Held(cfg, f"clubratings {args.command}", getattr(args, "wait", 0.0))
+    # listing and showing only read: they wait for a run in progress, and a run waits for them
+    reader = (args.command == "review" and not getattr(args, "resolve", None)
+              and (getattr(args, "list", False) or getattr(args, "json", False))) or \
+        (args.command == "players" and getattr(args, "action", "") == "show")
+    wait = getattr(args, "wait", 0.0) or (READ_WAIT if reader else 0.0)
+    return cfg, _Held(cfg, f"clubratings {args.command}", wait, reader)
 
 
 def _export(cfg: Any, wh: Any) -> None:

@@ -100,10 +100,11 @@ def _locked(func):  # type: ignore[no-untyped-def]
         cfg = _load_config(args.config)
         with contextlib.ExitStack() as stack:
             try:
+                reader = getattr(args, "action", "") in ("list", "show") \
+                    or args.command == "explain"
                 stack.enter_context(run_lock(
-                    cfg.warehouse, wait=args.wait, command=f"clubratings {args.command}",
-                    reader=getattr(args, "action", "") in ("list", "show")
-                    or args.command == "explain"))
+                    cfg.warehouse, wait=args.wait or (READ_WAIT if reader else 0.0),
+                    command=f"clubratings {args.command}", reader=reader))
             except RunLocked as exc:
                 print(f"clubratings: {exc}", file=sys.stderr)
                 return EXIT_LOCKED

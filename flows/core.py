@@ -59,7 +59,8 @@ class Project:
 
     @classmethod
     @contextlib.contextmanager
-    def open(cls, cfg: Config, *, command: str, wait: float = 0.0) -> Iterator[Project]:
+    def open(cls, cfg: Config, *, command: str, wait: float = 0.0,
+             reader: bool = False) -> Iterator[Project]:
         """Take the lock (``wait`` seconds at most; :class:`flows._lock.RunLocked` if another run
         holds it), open the warehouse, and close both when the block ends."""
         key = str(Path(cfg.warehouse).resolve())
@@ -67,7 +68,8 @@ class Project:
             yield _OPEN[key]
             return
         with contextlib.ExitStack() as stack, \
-                run_lock(cfg.warehouse, command=command, wait=wait, reentrant=True), \
+                run_lock(cfg.warehouse, command=command, wait=wait, reentrant=True,
+                         reader=reader), \
                 open_warehouse(cfg.warehouse) as wh:
             # what a writer killed in an earlier run left half-done (no writer of ours is at
             # work now: this process holds the lock)

@@ -595,15 +595,22 @@ _BAD_NAME_SQL = (r"(length({col}) > {n} OR regexp_matches({col}, '[\x00-\x1f\x7f
 
 def _implausible(con: Any) -> Iterator[tuple[str, object, int, str]]:
     """(check, key, file id, message) of each implausible row among the events in force."""
+    # the field (events.n_units) counts the units the file ranked, those without names too;
+    # only units with players are stored as units
     for event_id, file_id, unit_no, place, units in con.execute(
-            "SELECT e.event_id, e.file_id, u.unit_no, u.place, "
-            "       (SELECT count(*) FROM units x WHERE x.event_id = e.event_id) "
+            "SELECT e.event_id, e.file_id, u.unit_no, u.place, e.n_units "
             "FROM active_events e JOIN units u USING (event_id) "
             "WHERE u.place IS NOT NULL AND (NOT isfinite(u.place) OR u.place < 1 "
-            "   OR u.place > (SELECT count(*) FROM units x WHERE x.event_id = e.event_id))"
+            "   OR u.place > e.n_units)"
     ).fetchall():
         yield ("place out of range", (event_id, unit_no), file_id,
-               f"event {event_id} unit {unit_no}: place {place!r} (event of {units} units)")
+               f"event {event_id} unit {unit_no}: place {place!r} (a field of {units} units)")
+    for event_id, file_id, units, stored in con.execute(
+            "SELECT e.event_id, e.file_id, e.n_units, count(*) FROM active_events e "
+            "JOIN units u USING (event_id) GROUP BY ALL HAVING count(*) > e.n_units"
+    ).fetchall():
+        yield ("more units than the field", event_id, file_id,
+               f"event {event_id}: {stored} units stored in a field of {units}")
     for event_id, file_id, units, with_players in con.execute(
             "SELECT e.event_id, e.file_id, e.n_units, count(DISTINCT m.unit_no) "
             "FROM active_events e LEFT JOIN unit_members m USING (event_id) "

@@ -57,7 +57,8 @@ def _held_elsewhere(warehouse: Path) -> Iterator[subprocess.Popen[str]]:
 
 
 @pytest.mark.parametrize("argv", [
-    ["register"], ["review", "--list"], ["players", "merge", "1", "--into", "2"],
+    ["register"], ["review", "--resolve", "name:x", "--new"],
+    ["players", "merge", "1", "--into", "2"],
     ["files", "withdraw", "1"],
     ["ingest"], ["recompute"], ["publish"],
 ])
@@ -72,6 +73,27 @@ def test_every_writer_refuses_while_another_run_holds_the_lock(
     message = LOCKED_MESSAGE.match(err.strip())
     assert message is not None, err
     assert int(message["pid"]) == holder.pid
+
+
+@pytest.mark.parametrize("argv", [["review", "--list"], ["players", "show", "1"],
+                                  ["explain", "1"], ["files", "list"]])
+def test_a_reader_waits_for_the_run_in_progress(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str],
+                                                argv: list[str]) -> None:
+    import threading
+    import time
+
+    root = _club(tmp_path, files=1)
+    config = str(root / "clubratings.toml")
+    assert main(["run", "--config", config]) == 0
+    with _held_elsewhere(root / "data" / "clubratings.duckdb") as holder:
+        threading.Timer(1.0, lambda: holder.send_signal(signal.SIGKILL)).start()
+        started = time.monotonic()
+        code = main([argv[0], "--config", config, *argv[1:]])  # no --wait: readers wait
+    out, err = capsys.readouterr()
+    assert "another run is in progress" not in err
+    assert time.monotonic() - started >= 0.9
+    assert code == 0, err
 
 
 def test_register_waits_for_the_run_with_wait(tmp_path: Path,
