@@ -375,6 +375,9 @@ def _shape_problem(event: Event, sizes: list[int], *, handles: bool = False) -> 
     if event.game == "go":
         if n != 2 or any(s != 1 for s in sizes):
             return "a go game must have two sides of one player each"
+        if (event.handicap or 0) >= 1 and any(u.colour is None for u in event.units):
+            return ("a handicap game must say who took black (the stones are given to black); "
+                    "an even game may leave the colours out")
         return None
     if event.game == "preferans":
         return None

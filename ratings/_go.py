@@ -215,7 +215,9 @@ def check_games(games: pd.DataFrame) -> pd.DataFrame:
     declared, used for the provisional rating of unrated players. The index is 0..n-1.
 
     Raises :class:`InputError` naming row, column and value for a missing column, an empty id,
-    a result not in {0, 0.5, 1}, a negative or fractional handicap, a colour other than b/w,
+    a result not in {0, 0.5, 1}, a negative or fractional handicap, a colour other than b/w
+    (empty is read as b in an even game, where colour changes nothing, and refused in a
+    handicap game),
     a player playing themself, or a date that does not parse.
     """
     missing = [c for c in GAMES_COLUMNS if c not in games.columns]
@@ -235,10 +237,19 @@ def check_games(games: pd.DataFrame) -> pd.DataFrame:
     if bad.any():
         raise _first_bad(games, bad, "handicap", "games",
                          "is not a whole number of stones >= 0")
-    colour = games["colour"].astype(str).str.strip().str.lower().map(_COLOURS)
+    written = games["colour"].fillna("").astype(str).str.strip().str.lower()
+    written = written.where(~written.isin(("nan", "none")), "")
+    empty = (written == "").to_numpy(bool)
+    bad = empty & (handicap >= 1)
+    if bad.any():
+        raise _first_bad(games, bad, "colour", "games",
+                         "is empty in a handicap game: who took black must be known")
+    # an even game's colour changes nothing in any go scheme: an empty one reads as black
+    colour = written.where(~empty, "b").map(_COLOURS)
     bad = colour.isna().to_numpy(bool)
     if bad.any():
-        raise _first_bad(games, bad, "colour", "games", "is not 'b' or 'w'")
+        raise _first_bad(games, bad, "colour", "games", "is not 'b' or 'w' (or empty in an "
+                         "even game)")
     same = (out["player"] == out["opponent"]).to_numpy(bool)
     if same.any():
         raise _first_bad(games, same, "opponent", "games", "is the player themself")

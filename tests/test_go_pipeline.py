@@ -45,3 +45,67 @@ def test_go_list_with_deviation_interval_and_grade(
         assert low == round(rating - 2 * deviation) and high == round(rating + 2 * deviation)
         assert row["grade"][-1] in "kd" and deviation > 0
     assert sum(int(r["events"]) for r in rows) == 2 * 31  # the 31 games of the 2017 tournament
+
+
+REAL_H9 = FIXTURES / "egd_table" / "real-opengotha-export-unplayed-rounds.h9"
+
+
+def _egd_project(tmp_path: Path, name: str, data: bytes, scheme: str) -> Path:
+    folder = tmp_path / name
+    (folder / "files").mkdir(parents=True)
+    (folder / "files" / "tournament.h9").write_bytes(data)
+    (folder / "clubratings.toml").write_text(
+        '[paths]\nsources = ["files/*.h9"]\n'
+        f'[[pools]]\nname = "go"\ngame = "go"\nscheme = "{scheme}"\nperiods = "tournament"\n',
+        encoding="utf-8")
+    return folder
+
+
+def _go_list(folder: Path) -> dict[str, tuple[str, str]]:
+    (path,) = (folder / "public" / "go").glob("*/list.csv")
+    return {r["player"]: (r["rating"], r["events"])
+            for r in csv.DictReader(path.open(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("scheme", ["rfg", "rfg-bootstrap", "egf", "glicko2", "elo"])
+def test_even_games_without_colours_are_rated_by_every_go_scheme(tmp_path: Path,
+                                                                 scheme: str) -> None:
+    """The real EGD table, and the same table with every colour taken out (all its games are
+    even): every go scheme rates both, and to the same list."""
+    import re
+
+    data = REAL_H9.read_bytes()
+    bare = re.sub(rb"(\d[+-=])/[bw]0", rb"\1", data)
+    assert bare != data and b"/b0" not in bare and b"/w0" not in bare
+    lists = []
+    for name, content in (("coloured", data), ("bare", bare)):
+        folder = _egd_project(tmp_path, name, content, scheme)
+        for command in ("ingest", "recompute", "publish"):
+            assert main([command, "--config", str(folder / "clubratings.toml")]) == 0
+        lists.append(_go_list(folder))
+    coloured, bare_list = lists
+    assert sum(int(events) for _, events in bare_list.values()) == 2 * 31  # every game rated
+    assert bare_list == coloured
+
+
+def test_a_handicap_game_without_colours_is_refused(tmp_path: Path) -> None:
+    from parsers import ParseError, parse_bytes
+
+    data = REAL_H9.read_bytes().replace(b" 3+/b0 ", b" 3+/?2 ", 1).replace(b" 1-/w0 ", b" 1-/?2 ", 1)
+    with pytest.raises(ParseError, match="a handicap game must say who took black"):
+        parse_bytes(data, source="tournament.h9")
+
+
+def test_rate_reads_an_empty_colour_as_an_even_game_and_refuses_it_with_stones(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "games.csv"
+    games.write_text("period,player,opponent,result,handicap,colour\n"
+                     "2024-01,alice,bob,1,0,\n2024-01,bob,carol,0.5,0,\n"
+                     "2024-01,carol,alice,0,0,b\n", encoding="utf-8")
+    for scheme in ("rfg", "egf", "glicko2", "elo"):
+        assert main(["rate", str(games), "--scheme", scheme]) == 0, capsys.readouterr().err
+        assert "alice" in capsys.readouterr().out
+    games.write_text("period,player,opponent,result,handicap,colour\n"
+                     "2024-01,alice,bob,1,2,\n", encoding="utf-8")
+    assert main(["rate", str(games), "--scheme", "rfg"]) == 2
+    assert "is empty in a handicap game" in capsys.readouterr().err
