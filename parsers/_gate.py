@@ -335,6 +335,17 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
         raise _refuse(shape_problem, file=file, table=where, column="players",
                       value=dict(sorted(Counter(sizes).items())))
 
+    seen_units: dict[tuple[str, ...], str] = {}
+    for u_index, unit in enumerate(units, 1):
+        # a unit written twice (initials too): rows duplicated, never two teams of the same
+        # people (two different people written with the same initials cannot be told apart)
+        members = tuple(sorted(_fold(p.name) for p in unit.players))
+        if members and members in seen_units:
+            raise _refuse(f"the same players twice in one event (also {seen_units[members]}): "
+                          "rows written twice?", file=file, table=where,
+                          row=_unit_name(unit, u_index), column="players",
+                          value=", ".join(p.name for p in unit.players))
+        seen_units.setdefault(members, _unit_name(unit, u_index))
     seen_ids: dict[str, str] = {}
     seen_names: dict[str, str] = {}
     for u_index, unit in enumerate(units, 1):

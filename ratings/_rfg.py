@@ -90,6 +90,7 @@ Floats: TypeAlias = npt.NDArray[np.float64]
 Codes: TypeAlias = npt.NDArray[np.intp]
 OnOff: TypeAlias = Literal["on", "off"]
 Provisional: TypeAlias = Literal["rank", "fixed"]
+BootstrapFinal: TypeAlias = Literal["interpolate", "recalculate"]
 
 RFG_RATINGS_COLUMNS = (
     "period", "period_start", "period_end", "player", "rating_before", "rating", "events",
@@ -166,6 +167,11 @@ class RfgBootstrapParams:
     """Provisional rating of a newcomer, as for ``rfg``."""
     entry_rating: float = option(1400.0, Number(integer=False, minimum=-2000.0))
     """Provisional rating of a newcomer without a declared grade."""
+    final: BootstrapFinal = option("interpolate", Choice(("interpolate", "recalculate")))
+    """The last step for a positive anomaly (docs/rules/go-rfg.md "Bootstrap"):
+    ``interpolate`` (the start-up text) ends at ``R + (1 - q) K DN + q (R_an - R)``, so a
+    player with ``K_an = 1`` ends at ``R_an``; ``recalculate`` corrects the input rating toward
+    ``R_an`` and computes the correction from there (the main procedure's reading)."""
 
     def __post_init__(self) -> None:
         check_options(self)
@@ -186,6 +192,8 @@ class _Rules:
     dynamic_factor: float = 4.0
     anchors: bool = False
     anchor_games: int = 10
+    interpolate: bool = False
+    """Bootstrap: the positive anomaly's correction interpolated with the normal one."""
 
 
 # --- formulas -------------------------------------------------------------------------------------
@@ -344,7 +352,13 @@ def _rate_period(R0: Floats, S0: Floats, rated: npt.NDArray[np.bool_], sides: _S
             else np.zeros(sides.size))
     R, S = R0.copy(), S0.copy()
     growth = k_an > 0
-    if growth.any():
+    interpolate = rules.bootstrap and rules.interpolate
+    r_an = np.full(sides.size, np.nan)
+    if growth.any() and interpolate:
+        # the start-up text: the anomalous correction R_an - R is computed beside the normal
+        # one, both from the input ratings; they are blended at the end (below)
+        r_an = _ml_rating(R0, sides, np.ones(len(sides.me), dtype=bool))
+    elif growth.any():
         # docs/rules/go-rfg.md "Anomalous results": R_in = R0 (1 - q) + R_an q, q = K_an^2 (Decision 3).
         r_an = _ml_rating(R0, sides, np.ones(len(sides.me), dtype=bool))
         q = k_an * k_an
@@ -371,6 +385,11 @@ def _rate_period(R0: Floats, S0: Floats, rated: npt.NDArray[np.bool_], sides: _S
         K = star / ((star / S) ** 2 + db)
         deviation = np.sqrt(K * star)
     after = np.minimum(R + K * dn, _TOP)
+    if interpolate and growth.any():
+        # R' = R + (1 - q) K DN + q (R_an - R), q = K_an^2 (Decision 3): K_an = 1 ends at R_an
+        q = np.where(growth, k_an * k_an, 0.0)
+        blended = R + (1.0 - q) * K * dn + q * (np.where(growth, r_an, R) - R)
+        after = np.minimum(np.where(growth, blended, after), _TOP)
     if not rules.bootstrap and rules.deviation_raise:
         # Decision 5: S' = S' + K_an (S*' - S'), only upwards.
         deviation = deviation + np.abs(k_an) * np.maximum(_dist(after) / 4.0 - deviation, 0.0)
@@ -662,7 +681,7 @@ def rate_rfg_bootstrap(games: pd.DataFrame, params: RfgBootstrapParams,
     rules = _Rules(
         bootstrap=True, distance=params.distance, anomaly=params.anomaly == "on",
         provisional=params.provisional, entry_rating=params.entry_rating,
-        dynamic_factor=params.dynamic_factor,
+        dynamic_factor=params.dynamic_factor, interpolate=params.final == "interpolate",
     )
     return _rate(games, initial, rules)
 

@@ -419,7 +419,7 @@ def test_bootstrap_anomaly_criterion_from_the_spread() -> None:
     games = games_frame([("t", names[i], names[j], 1.0, 0, "b")
                          for i in range(7) for j in range(i + 1, 7)])
     init = initial_frame({n: (1500, 100) for n in names})
-    run = rate_rfg_bootstrap(games, RfgBootstrapParams(), init)
+    run = rate_rfg_bootstrap(games, RfgBootstrapParams(final="recalculate"), init)
     dn_an = math.sqrt(2.5)
     expected = [min(1.0, max(0.0, abs(dn) / dn_an - 1)) * np.sign(dn) for dn in (3, 2, 1, 0,
                                                                                -1, -2, -3)]
@@ -430,6 +430,65 @@ def test_bootstrap_anomaly_criterion_from_the_spread() -> None:
     k = got[0]
     r_an = 3000 - float(ml_distance(1.0, 1500.0))
     assert row_of(run, "t", "p0")["rating_in"] == pytest.approx(1500 * (1 - k * k) + r_an * k * k)
+
+
+def test_bootstrap_last_step_as_the_start_up_text_computes_it_by_hand() -> None:
+    """The start-up text's second stage: the anomalous correction R_an - R is final for a player
+    with K_an = 1; for 0 < K_an < 1 it is interpolated with the normal one,
+    R' = R + (1 - q) K DN + q (R_an - R), q = K_an^2. Every number is worked by hand below."""
+    def ml(p: float, d_avg: float) -> float:  # d_an = d_avg (sqrt((2p-1)^2/16 + 1) - (2p-1)/4)^2
+        x = 2 * p - 1
+        return d_avg * (math.sqrt(x * x / 16 + 1) - x / 4) ** 2
+
+    # (a) 7 players at 1500, round robin, p_i beats p_j for i < j (as above)
+    names = [f"p{i}" for i in range(7)]
+    games = games_frame([("t", names[i], names[j], 1.0, 0, "b")
+                         for i in range(7) for j in range(i + 1, 7)])
+    init = initial_frame({n: (1500, 100) for n in names})
+    run = rate_rfg_bootstrap(games, RfgBootstrapParams(), init)
+    dn = 6 * (1 - 0.5)                               # equal ratings: P = 0.5 in each game
+    bernoulli = math.sqrt(6 * 0.25)                  # 1.2247
+    spread = math.sqrt((9 + 4 + 1 + 0 + 1 + 4 + 9) / 7 - 1.5)   # 1.5811
+    dn_an = max(bernoulli, spread)
+    k_an = min(1.0, dn / dn_an - 1)                  # 0.8974
+    q = k_an ** 2                                    # 0.8053
+    r_an = 3000 - ml(1.0, 1500.0)                    # p = 6/6 against 1500s: 2085.58
+    k_dyn = 4 * (3000 - 1500) / 100                  # 60
+    normal = k_dyn * dn                              # 180
+    final = 1500 + (1 - q) * normal + q * (r_an - 1500)
+    print(f"DN {dn}, Bernoulli {bernoulli:.4f}, spread {spread:.4f}, DN_an {dn_an:.4f}, "
+          f"K_an {k_an:.4f}, q {q:.4f}, R_an {r_an:.2f}, K_dyn {k_dyn}, normal {normal}, "
+          f"R' = 1500 + {1 - q:.4f} x {normal} + {q:.4f} x {r_an - 1500:.2f} = {final:.2f}")
+    p0 = row_of(run, "t", "p0")
+    assert p0["anomaly"] == pytest.approx(k_an)
+    assert p0["rating_in"] == pytest.approx(1500)    # the input rating is not corrected first
+    assert p0["rating"] == pytest.approx(final)
+    assert final == pytest.approx(2006.61, abs=0.01)
+    # a player with a negative anomaly changes by the usual scheme: p6 loses all six
+    assert row_of(run, "t", "p6")["rating"] == pytest.approx(1500 - 60 * 3)
+
+    # (b) K_an = 1: 8 players at 1500; p0 beats the other seven, who draw among themselves
+    names = [f"q{i}" for i in range(8)]
+    rows = [("t", names[0], names[j], 1.0, 0, "b") for j in range(1, 8)]
+    rows += [("t", names[i], names[j], 0.5, 0, "b") for i in range(1, 8)
+             for j in range(i + 1, 8)]
+    run = rate_rfg_bootstrap(games_frame(rows), RfgBootstrapParams(),
+                             initial_frame({n: (1500, 100) for n in names}))
+    dn = 7 * 0.5                                     # 3.5; the others -0.5 each
+    bernoulli = math.sqrt(7 * 0.25)                  # 1.3229
+    spread_sq = (3.5 ** 2 + 7 * 0.25) / 8 - 1.75     # 0: chance explains the spread
+    dn_an = max(bernoulli, math.sqrt(max(spread_sq, 0)))
+    k_an = min(1.0, dn / dn_an - 1)                  # 1.6458 -> 1
+    r_an = 3000 - ml(1.0, 1500.0)
+    print(f"DN {dn}, DN_an {dn_an:.4f}, K_an {k_an}, R_an {r_an:.2f}: final R' = R_an")
+    q0 = row_of(run, "t", "q0")
+    assert k_an == 1.0 and q0["anomaly"] == pytest.approx(1.0)
+    assert q0["rating"] == pytest.approx(r_an)
+    # the main procedure's reading, kept as an option: it corrects the input rating first
+    # (1500 -> 1971.55 in (a)) and computes the normal correction from there
+    other = rate_rfg_bootstrap(games, RfgBootstrapParams(final="recalculate"), init)
+    assert row_of(other, "t", "p0")["rating_in"] == pytest.approx(1971.55, abs=0.01)
+    assert row_of(other, "t", "p0")["rating"] == pytest.approx(2002.09, abs=0.01)  # not 2006.61
 
 
 # --- docs/rules/go-rfg.md "First entry" ---------------------------------------------------------------------------
@@ -568,7 +627,7 @@ def test_registry_entries() -> None:
     }
     assert ratings.SCHEMES["rfg-bootstrap"].options() == {
         "anomaly": "on", "distance": "geometric", "dynamic_factor": "4", "entry_rating": "1400",
-        "provisional": "rank",
+        "final": "interpolate", "provisional": "rank",
     }
     params = ratings.parse_options("rfg", {"distance": "rms", "anchors": "on"})
     assert params == RfgParams(distance="rms", anchors="on")
