@@ -179,13 +179,16 @@ class PoolRun:
     reused: bool
     periods: tuple[str, ...]
     players: int
+    warnings: tuple[str, ...] = ()
+    """What the scheme asks a person to look at (docs/rules/bridge-belo.md §10, subsidies)."""
 
     def summary(self) -> str:
         if self.run_id is None:
             return f"{self.pool}: no events to rate"
         what = "unchanged inputs, kept run" if self.reused else "new run"
         span = f"{self.periods[0]}..{self.periods[-1]}" if self.periods else "no periods"
-        return f"{self.pool}: {what} {self.run_id}, {span}, {self.players} players"
+        text = f"{self.pool}: {what} {self.run_id}, {span}, {self.players} players"
+        return "".join([text, *(f"\n  WARNING {self.pool}: {w}" for w in self.warnings)])
 
 
 def pool_results(wh: Warehouse, pool: PoolConfig) -> pd.DataFrame:
@@ -249,7 +252,8 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
         normalisations=run.normalisations, phantoms=run.phantoms, startup=run.startup,
     )
     periods = tuple(sorted(run.ratings["period"].unique()))
-    return PoolRun(pool.name, run_id, False, periods, int(run.ratings["player"].nunique()))
+    return PoolRun(pool.name, run_id, False, periods, int(run.ratings["player"].nunique()),
+                   tuple(run.warnings))
 
 
 def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:

@@ -252,6 +252,8 @@ def cmd_rate(args: argparse.Namespace) -> int:
         run = scheme.rate(results, params, initial=initial)
     except ratings.RatingError as exc:
         _fail(str(exc))
+    for warning in run.warnings:
+        print(f"clubratings: warning: {warning}", file=sys.stderr)
     final = run.final
     counted = run.contributions[run.contributions["counted"]]
     events = counted.groupby("player")["event_id"].nunique()

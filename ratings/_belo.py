@@ -16,7 +16,7 @@ not even in the last bit (§8: "the order of entry ... cannot change anything").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal, TypeAlias
 
 import numpy as np
@@ -120,6 +120,10 @@ class BeloParams:
     """Skip an event that could only lower the player's rating even if won, docs/rules/bridge-belo.md §3."""
     newcomer: Newcomer = option("phantom", Choice(("flat", "subsidy", "phantom")))
     """Start rule for players without a rating, docs/rules/bridge-belo.md §10 (default ``phantom``)."""
+    subsidy_warn: float = option(0.5, Number(integer=False, minimum=0.0,
+                                              minimum_exclusive=True))
+    """``subsidy``: warn when one period's subsidy raises a club's players' ratings by more
+    than this share (0.5: by half), docs/rules/bridge-belo.md §10."""
     phantom_events: int = option(15, Number(integer=True, minimum=1))
     """Rated events a ``phantom`` newcomer keeps the phantom for, docs/rules/bridge-belo.md §10."""
     cutover: str = option("", Date())
@@ -294,6 +298,8 @@ class _Pool:
     rating: Floats
     events_left: Ints
     club: Ints
+    subsidies: list[tuple[int, int, int, float]] = field(default_factory=list)
+    """``subsidy``: (club code, newcomers, existing members, factor) of each club subsidy."""
 
     @classmethod
     def start(cls, initial: Floats) -> _Pool:
@@ -355,6 +361,8 @@ def _subsidise(pool: _Pool, rating: Floats, new: Ints) -> Floats:
         total = float(rating[:players][members].sum())
         if total > 0:
             factor[members] *= (total + SUBSIDY * count) / total
+            pool.subsidies.append((int(club), int(count), int(members.sum()),
+                                   (total + SUBSIDY * count) / total))
         else:
             whole_pool += count
     if whole_pool:
@@ -650,6 +658,8 @@ class _Run:
     normalisations: list[tuple[int, float]]
     phantoms: list[_Settled]
     pool: _Pool
+    subsidies: list[tuple[int, int, int, int, float]] = field(default_factory=list)
+    """``subsidy``: (period index, club code, newcomers, members, factor) per club subsidy."""
 
 
 def _settle_phantoms(pool: _Pool, before: Floats, events: Ints | None,
@@ -687,13 +697,16 @@ def _run_periods(rows: _Rows, pool: _Pool, params: BeloParams,
     contributions: list[_Contributions] = []
     phantoms: list[_Settled] = []
     normalisations: list[tuple[int, float]] = []
+    subsidies: list[tuple[int, int, int, int, float]] = []
     players = pool.players
     for index, period in enumerate(periods):
         if starts[index] == ends[index]:
             before = pool.rating
             events = None
         else:
+            given = len(pool.subsidies)
             chunk = _admit(pool, rows.take(slice(starts[index], ends[index])), params)
+            subsidies.extend((index, *entry) for entry in pool.subsidies[given:])
             before = pool.rating
             outcome = _rate_period(before, chunk, params, index)
             pool.rating = outcome.after
@@ -716,7 +729,7 @@ def _run_periods(rows: _Rows, pool: _Pool, params: BeloParams,
             index, slots, before[slots], pool.rating[slots],
             np.zeros(len(slots), np.int64) if events is None else events[slots],
         ))
-    return _Run(shown, contributions, normalisations, phantoms, pool)
+    return _Run(shown, contributions, normalisations, phantoms, pool, subsidies)
 
 
 # --- start-up from history (docs/rules/bridge-belo.md §11) ----------------------------------------------------------
@@ -887,4 +900,22 @@ def rate_belo(
         normalisations=normalised,
         phantoms=_phantoms_frame(run, periods, names),
         startup=startup,
+        warnings=_subsidy_warnings(run, periods, checked, params),
     )
+
+
+def _subsidy_warnings(run: _Run, periods: pd.PeriodIndex, checked: pd.DataFrame,
+                      params: BeloParams) -> tuple[str, ...]:
+    """docs/rules/bridge-belo.md §10: a period whose subsidy raised a club's players by more
+    than ``subsidy_warn`` (many newcomers joining few members inflate them without bound)."""
+    if not run.subsidies:
+        return ()
+    _, clubs = pd.factorize(checked["club"], sort=True)
+    out = []
+    for index, club, newcomers, members, factor in run.subsidies:
+        if factor - 1.0 > params.subsidy_warn:
+            out.append(f"period {periods[index]}: {newcomers} newcomer(s) of club "
+                       f"{clubs[club]!r} raised its {members} rated player(s) by "
+                       f"{factor - 1.0:.0%} (ratings x{factor:.2f}); more than subsidy_warn = "
+                       f"{params.subsidy_warn:g} (docs/rules/bridge-belo.md §10)")
+    return tuple(out)

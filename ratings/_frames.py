@@ -88,6 +88,7 @@ class RatingRun:
       phantom per period while it exists: ``player`` is the newcomer it belongs to, ``state``
       ``active`` | ``dormant`` | ``retired``. Never published. Columns :data:`PHANTOMS_COLUMNS`.
     - ``startup``: one row per start-up pass (docs/rules/bridge-belo.md §11), empty without a cut-over.
+    - ``warnings``: lines for the run summary (docs/rules/bridge-belo.md §10, subsidies).
     """
 
     ratings: pd.DataFrame
@@ -95,6 +96,9 @@ class RatingRun:
     normalisations: pd.DataFrame
     phantoms: pd.DataFrame = field(default_factory=lambda: empty_phantoms())
     startup: pd.DataFrame = field(default_factory=lambda: empty_startup())
+    warnings: tuple[str, ...] = ()
+    """What a person should know of the run (a subsidy that inflated a club, say); not part
+    of what is stored or compared."""
 
     @property
     def final(self) -> pd.DataFrame:

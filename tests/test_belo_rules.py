@@ -391,3 +391,34 @@ def test_separate_lists_per_scoring_and_kind_section_12(tmp_path: Path) -> None:
         rated = wh.con.execute("SELECT count(DISTINCT player_id) FROM ratings WHERE run_id = ?",
                                [run.run_id]).fetchall()[0][0]
         assert rated == 12  # the IMP pairs and IMP teams players only
+
+
+def test_a_subsidy_that_inflates_a_club_is_warned_about() -> None:
+    """docs/rules/bridge-belo.md §10: ten newcomers joining a club of two rated players
+    multiply those two by (sum + 2000) / sum; the run says so."""
+    import pandas as pd
+
+    import ratings
+    from ratings import BeloParams
+
+    rows = []
+
+    def event(eid: str, date: str, pairs: list[tuple[str, str, str]]) -> None:
+        for unit, (a, b, club) in enumerate(pairs, 1):
+            for player in (a, b):
+                rows.append({"event_id": eid, "date": date, "kind": "pairs", "scoring": "MP",
+                             "boards": 24, "unit": str(unit), "place": float(unit),
+                             "player": player, "club": club})
+
+    event("e1", "2024-01-10", [("a1", "a2", "A"), ("b1", "b2", "B"), ("b3", "b4", "B"),
+                               ("b5", "b6", "B")])
+    event("e2", "2024-04-10", [("a1", "n1", "A"), ("n2", "n3", "A"), ("n4", "n5", "A"),
+                               ("n6", "n7", "A"), ("n8", "n9", "A"), ("a2", "n10", "A")])
+    run = ratings.rate_belo(pd.DataFrame(rows), BeloParams(newcomer="subsidy"))
+    (warning,) = run.warnings
+    assert warning.startswith("period 2024Q2: 10 newcomer(s) of club 'A' raised its 2 rated "
+                              "player(s) by 329% (ratings x4.29)")
+    assert run.final.set_index("player")["rating"]["a1"] > 1300
+    quiet = ratings.rate_belo(pd.DataFrame(rows), BeloParams(newcomer="subsidy",
+                                                             subsidy_warn=4.0))
+    assert quiet.warnings == ()

@@ -25,7 +25,7 @@ OPTION_NAMES = [
     "abroad", "board_weight", "cutover", "event_normalisation", "field", "history",
     "match_result", "max_passes", "min_rated_units", "newcomer", "partner", "partner_rating",
     "partner_weight", "period", "period_combine", "periodic_normalisation", "phantom_events",
-    "skip_rule", "startup_tolerance",
+    "skip_rule", "startup_tolerance", "subsidy_warn",
 ]
 
 CHOICES = {
@@ -96,6 +96,7 @@ def test_documented_defaults() -> None:
         "phantom_events": "15",
         "skip_rule": "on",
         "startup_tolerance": "0.5",
+        "subsidy_warn": "0.5",
     }
 
 
