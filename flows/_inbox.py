@@ -7,6 +7,8 @@ where it broke; the same bytes twice load nothing twice; a corrected file replac
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime as dt
 import hashlib
 import json
@@ -14,7 +16,7 @@ import os
 import re
 import traceback
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -234,10 +236,34 @@ def _reject(path: Path, exc: Exception, rejected: Path | None) -> FileOutcome:
         return FileOutcome(str(path), "rejected", message)
     rejected.mkdir(parents=True, exist_ok=True)
     target = _target(rejected, path.name, path.read_bytes())
-    # the reason first: a run killed in between leaves the file in the inbox, taken again
+    outcome = FileOutcome(str(path), "rejected", message, moved_to=str(target))
+    # the reason and the note first: a run killed before the move leaves the file in the
+    # inbox, where the next run takes it again
     atomic_write(target.with_name(target.name + ".reason.txt"), reason_text(path, exc))
+    _noted(outcome)
     os.replace(path, target)
-    return FileOutcome(str(path), "rejected", message, moved_to=str(target))
+    return outcome
+
+
+_NOTE: contextvars.ContextVar[Callable[[FileOutcome], None] | None] = \
+    contextvars.ContextVar("note", default=None)
+
+
+@contextlib.contextmanager
+def noting(note: Callable[[FileOutcome], None]) -> Iterator[None]:
+    """Tell ``note`` of each file loaded or rejected in the block, before the file is moved
+    (the run core keeps them for the import report, flows/_report.py ``Unreported``)."""
+    token = _NOTE.set(note)
+    try:
+        yield
+    finally:
+        _NOTE.reset(token)
+
+
+def _noted(outcome: FileOutcome) -> None:
+    note = _NOTE.get()
+    if note is not None:
+        note(outcome)
 
 
 def _display_path(path: Path) -> str:
@@ -405,8 +431,15 @@ def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
             if loader is not None:
                 loader.refresh()  # the decisions changed who is who: read it again
             message += f"; {decided} identity decision(s) that followed this file applied"
-    moved = str(_move(path, archive)) if archive is not None else None
-    return FileOutcome(
+    target = _target(archive, path.name, path.read_bytes()) if archive is not None else None
+    outcome = FileOutcome(
         str(path), report.status, message, report.events, report.replaced_events,
-        report.players_created, moved, report.waiting, warnings, sha256=report.sha256,
+        report.players_created, str(target) if target is not None else None, report.waiting,
+        warnings, sha256=report.sha256,
     )
+    _noted(outcome)  # before the move: the next run's report knows it even if killed now
+    if target is not None:
+        archive.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
+        if path.resolve() != target.resolve():
+            os.replace(path, target)
+    return outcome

@@ -496,15 +496,21 @@ class Unreported:
                 continue
         return records
 
-    def merged(self, outcomes: Sequence[FileOutcome],
-               runs: Sequence[_PoolRun]) -> tuple[list[FileOutcome], list[_PoolRun]]:
+    def merged(self, outcomes: Sequence[FileOutcome], runs: Sequence[_PoolRun],
+               wh: Warehouse | None = None) -> tuple[list[FileOutcome], list[_PoolRun]]:
         """This run's ``outcomes`` and ``runs`` with what earlier, unreported runs did: a file
         an earlier run loaded counts as loaded (not as this run's duplicate of it), a rating
-        run an earlier run made counts as new."""
+        run an earlier run made counts as new. A file this run finds already loaded, loaded
+        since the last report by a run killed before it could note the file (``wh``: the
+        warehouse says when), counts as loaded too."""
         files: list[FileOutcome] = []
         seen: dict[str, int] = {}
         made: set[int] = set()
+        since = ""
         for record in self._records():
+            if "since" in record:
+                since = str(record["since"])
+                continue
             if "run" in record:
                 made.add(int(record["run"]["run_id"]))  # type: ignore[index]
                 continue
@@ -522,16 +528,51 @@ class Unreported:
         for outcome in outcomes:  # normally in the journal already; a caller's own list too
             key = outcome.sha256 or outcome.path
             if key not in seen:
+                if outcome.status == "duplicate" and wh is not None and since:
+                    outcome = _loaded_since(wh, outcome, since) or outcome
                 seen[key] = len(files)
                 files.append(outcome)
         kept = [dataclasses.replace(r, reused=False) if r.reused and r.run_id in made else r
                 for r in runs]
         return files, kept
 
+    def start(self) -> None:
+        """Begin the journal if there is none: what is loaded from now on is unreported."""
+        if not self.path.exists():
+            self.clear()
+
     def clear(self) -> None:
-        """Empty the journal (after the report that shows it is written)."""
-        if self.path.exists():
-            atomic_write(self.path, "")
+        """Empty the journal (after the report that shows it is written), noting when."""
+        stamp = dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat(sep=" ")
+        atomic_write(self.path, json.dumps({"since": stamp}) + "\n")
+
+
+def _loaded_since(wh: Warehouse, outcome: FileOutcome, since: str) -> FileOutcome | None:
+    """The outcome of the file a duplicate is a copy of, if that file was loaded after
+    ``since`` (by a run killed before its report); None otherwise."""
+    rows = wh.con.execute(
+        "SELECT file_id, status, n_events, issues FROM source_files "
+        "WHERE sha256 = ? AND loaded_at >= CAST(? AS TIMESTAMP)",
+        [outcome.sha256, since]).fetchall()
+    if not rows:
+        return None
+    file_id, status, events, issues = rows[0]
+    replaced = tuple(int(r[0]) for r in wh.con.execute(
+        "SELECT event_id FROM event_replacements WHERE file_id = ? ORDER BY 1",
+        [file_id]).fetchall())
+    created = int(wh.con.execute("SELECT count(*) FROM players WHERE created_by_file = ?",
+                                 [file_id]).fetchall()[0][0])
+    waiting = tuple((str(r[0]), str(r[1])) for r in wh.con.execute(
+        "SELECT DISTINCT m.name_as_written, m.review_key FROM unit_members m "
+        "JOIN events e USING (event_id) WHERE e.file_id = ? AND m.review_key IS NOT NULL "
+        "ORDER BY 1, 2", [file_id]).fetchall())
+    warnings = tuple(
+        f"{i['message']} ({i['where']})" if i.get("where") else str(i["message"])
+        for i in json.loads(issues or "[]") if i.get("level") != "info")
+    return dataclasses.replace(
+        outcome, status=str(status), events=int(events), replaced_events=replaced,
+        players_created=created, waiting=waiting, warnings=warnings,
+        message=f"{outcome.message} (loaded by a run that ended before its report)")
 
 
 def _plain(outcome: FileOutcome) -> dict[str, object]:

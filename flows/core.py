@@ -32,7 +32,7 @@ from warehouse._load import remove_orphan_raw
 
 from . import _steps
 from ._config import Config
-from ._inbox import FileOutcome, ingest_batch
+from ._inbox import FileOutcome, ingest_batch, noting
 from ._lock import run_lock
 from ._snapshot import Snapshot
 
@@ -79,6 +79,9 @@ class Project:
                 flat.append(cfg.decisions.parent)
             sweep(flat, below=[cfg.public, data / "raw", data / "snapshot"])
             remove_orphan_raw(wh)
+            from ._report import Unreported
+
+            Unreported(cfg).start()
             stack.enter_context(using(cfg.limits))  # the gate's date window, in this process
             project = cls(cfg, wh)
             _OPEN[key] = project
@@ -175,11 +178,11 @@ class Project:
                       self.cfg.rejected if from_inbox else None, next(results))
                      for path, from_inbox in files[start:start + BATCH]]
             started = time.perf_counter()
-            done = ingest_batch(self.wh, batch, loader=self.loader, errors_log=errors)
+            with noting(journal.file):  # each file noted before it is moved
+                done = ingest_batch(self.wh, batch, loader=self.loader, errors_log=errors)
             share = (time.perf_counter() - started) / max(len(done), 1)
             for outcome in done:
                 outcome = dataclasses.replace(outcome, seconds=share)
-                journal.file(outcome)
                 outcomes.append(outcome)
                 if on_file is not None:
                     on_file(len(outcomes), len(files), outcome)
@@ -252,7 +255,7 @@ class Project:
         from ._report import Unreported, build_report, write_report
 
         journal = Unreported(self.cfg)
-        files, kept = journal.merged(outcomes, runs)
+        files, kept = journal.merged(outcomes, runs, self.wh)
         report = build_report(self.wh, files, kept)
         written = write_report(report, self.cfg.public)
         journal.clear()
