@@ -439,6 +439,10 @@ def apply_decisions_file(wh: Warehouse, path: Path) -> ApplyReport:
             _apply_recorded(wh, d)
             applied += 1
         known.add(d.decision_id)
+    # a decision whose file was loaded by a run that ended before it could apply it (killed
+    # between the two): applied now, before any later file
+    for sha in sorted(waiting_after_files(wh) & loaded):
+        applied += apply_waiting(wh, sha)
     return ApplyReport(applied, waiting, already)
 
 
