@@ -188,10 +188,9 @@ def parse_bytes(
         raise exc.with_file(name) from exc
     except KeyboardInterrupt:
         raise
-    except MemoryError as exc:
-        raise MalformedFile(
-            "reading this file needs more memory than a result list can (it is probably "
-            "damaged or built to exhaust the reader); not read", file=name or None) from exc
+    except MemoryError as exc:  # a worker's address space is bounded by [limits] memory_mb
+        raise over("memory_mb", None, "reading this file needs more memory"
+                   ).with_file(name) from exc
     except RecursionError as exc:
         raise LimitExceeded("the file nests its elements too deep to read; not read",
                             file=name or None) from exc

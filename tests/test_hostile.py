@@ -499,3 +499,32 @@ def test_an_overflowing_number_of_boards_rejects_the_file_and_the_run_goes_on(
     outcomes = {Path(o.path).name: o.status for o in _ingest(root)}
     assert outcomes == {"huge.csv": "rejected", "good.csv": "loaded"}
     assert "boards" in _rejected(root)["huge.csv"]
+
+
+def test_a_file_that_needs_more_memory_than_allowed_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import flows._parsing as parsing
+    import parsers._registry as registry
+
+    real = registry.detect_format
+
+    def greedy(data: bytes, filename: str = ""):  # a reader that unpacks without end
+        if b"greedy" in data:
+            hoard = [bytearray(1 << 20) for _ in range(4096)]  # 4 GiB
+            del hoard
+        return real(data, filename)
+
+    monkeypatch.setattr(registry, "detect_format", greedy)  # workers fork with it
+    big, fine = parsing.parse_files([_write_tmp(b"greedy greedy"), JFR_SAMPLE],
+                                    Limits(memory_mb=200, seconds=60))
+    assert isinstance(big, ParseError)
+    assert "[limits] memory_mb = 200" in big.problem
+    assert not isinstance(fine, ParseError)
+
+
+def test_the_date_window_is_a_setting() -> None:
+    data = csv_file(club_event("1999-05-04"))
+    assert parse_bytes(data, source="old.csv").events
+    with using(Limits(first_year=2000)), pytest.raises(ParseError,
+                                                       match="outside 2000-2100"):
+        parse_bytes(data, source="old.csv")
