@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from parsers import ParseError, ParseResult, parse_bytes
+from parsers import LimitExceeded, ParseError, ParseResult, parse_bytes
+from parsers._limits import check_size
 from warehouse import (
     IdentitySettings,
     LoadError,
@@ -211,20 +212,32 @@ def internal_error(path: Path, exc: BaseException, log: Path | None) -> Internal
         f"it{where}")
 
 
-def _target(folder: Path, name: str, data: bytes) -> Path:
-    """Where a file of ``name`` and ``data`` goes in ``folder``: its own name, unless another
-    file of other bytes already has it (then the name with a hash of the bytes)."""
-    target = folder / name
-    if target.exists() and (not target.is_file() or target.read_bytes() != data):
-        stem, suffix = os.path.splitext(name)
-        target = folder / f"{stem}.{file_sha256(data)[:10]}{suffix}"
-    return target
+def _digest(path: Path) -> str:
+    """SHA-256 of a file read in pieces (a file refused for its size is never read whole)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _target(folder: Path, src: Path) -> Path:
+    """Where ``src`` goes in ``folder``: its own name, unless another file of other bytes
+    already has it (then the name with a hash of the bytes)."""
+    target = folder / src.name
+    if not target.exists():
+        return target
+    if target.is_file() and target.stat().st_size == src.stat().st_size \
+            and _digest(target) == _digest(src):
+        return target
+    stem, suffix = os.path.splitext(src.name)
+    return folder / f"{stem}.{_digest(src)[:10]}{suffix}"
 
 
 def _move(src: Path, folder: Path) -> Path:
     """Move ``src`` into ``folder``; an older file of the same name and other bytes is kept."""
     folder.mkdir(parents=True, exist_ok=True)
-    target = _target(folder, src.name, src.read_bytes())
+    target = _target(folder, src)
     if src.resolve() != target.resolve():
         os.replace(src, target)
     return target
@@ -235,7 +248,7 @@ def _reject(path: Path, exc: Exception, rejected: Path | None) -> FileOutcome:
     if rejected is None:  # a read-only source: leave it where it is
         return FileOutcome(str(path), "rejected", message)
     rejected.mkdir(parents=True, exist_ok=True)
-    target = _target(rejected, path.name, path.read_bytes())
+    target = _target(rejected, path)
     outcome = FileOutcome(str(path), "rejected", message, moved_to=str(target))
     # the reason and the note first: a run killed before the move leaves the file in the
     # inbox, where the next run takes it again
@@ -288,6 +301,10 @@ def ingest_file(
     file to file (flows/core.py); without one, a loader is built for this file alone. Any
     error rejects this one file: a fault of the program as an internal error, its traceback
     in ``errors_log``."""
+    try:
+        check_size(path.stat().st_size)  # a file far too large is never read here
+    except LimitExceeded as exc:
+        return _reject(path, exc.with_file(display_name(path)), rejected)
     data = path.read_bytes()
     early = _already_known(wh, path, file_sha256(data), archive, rejected)
     if early is not None:
@@ -322,6 +339,13 @@ def ingest_batch(
     outcomes: list[FileOutcome | None] = [None] * len(files)
     ready: list[tuple[int, Parsed]] = []
     for index, (path, archive, rejected, parsed) in enumerate(files):
+        try:
+            check_size(path.stat().st_size)  # a file far too large is never read here
+        except LimitExceeded as exc:
+            outcomes[index] = _reject(path, exc.with_file(display_name(path)), rejected)
+            continue
+        except OSError:
+            pass  # reported below, when it cannot be read
         try:
             data = path.read_bytes()
         except OSError as exc:  # gone or unreadable since it was listed: left as it is
@@ -431,7 +455,7 @@ def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
             if loader is not None:
                 loader.refresh()  # the decisions changed who is who: read it again
             message += f"; {decided} identity decision(s) that followed this file applied"
-    target = _target(archive, path.name, path.read_bytes()) if archive is not None else None
+    target = _target(archive, path) if archive is not None else None
     outcome = FileOutcome(
         str(path), report.status, message, report.events, report.replaced_events,
         report.players_created, str(target) if target is not None else None, report.waiting,

@@ -23,7 +23,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
 from parsers import MalformedFile, ParseError, ParseResult
-from parsers._limits import LimitExceeded, Limits, using
+from parsers._limits import LimitExceeded, Limits, check_size, using
 
 __all__ = ["parse_files", "shutdown"]
 
@@ -72,6 +72,7 @@ def _read(path: str, limits: Limits) -> Outcome:
 
     with using(limits):
         try:
+            check_size(Path(path).stat().st_size)  # never read a file far too large
             data = Path(path).read_bytes()
             return parse_bytes(data, source=path)
         except ParseError as exc:

@@ -156,9 +156,11 @@ class Project:
         """Indexes of the files whose bytes were not loaded before."""
         known = {r[0] for r in self.wh.con.execute("SELECT sha256 FROM source_files").fetchall()}
         new = []
+        limit = self.cfg.limits.file_mb * (1 << 20)
         for i, (path, _) in enumerate(files):
             try:
-                if file_sha256(path.read_bytes()) in known:
+                # a file far too large is not read here: the worker refuses it by its size
+                if path.stat().st_size <= limit and file_sha256(path.read_bytes()) in known:
                     continue
             except OSError:  # unreadable now: the worker says so, the writer reports it
                 pass

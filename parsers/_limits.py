@@ -33,6 +33,7 @@ __all__ = [
     "check_archive",
     "check_bytes",
     "check_markup",
+    "check_size",
     "current",
     "html_document",
     "over",
@@ -122,6 +123,12 @@ def using(limits: Limits) -> Iterator[Limits]:
         yield limits
     finally:
         _CURRENT.reset(token)
+
+
+def check_size(size: int) -> None:
+    """Refuse a file of ``size`` bytes beyond ``file_mb`` before it is read at all."""
+    if size > current().file_mb * _MiB:
+        raise over("file_mb", f"{size / _MiB:.1f} MiB", "the file is larger")
 
 
 def check_bytes(data: bytes) -> None:

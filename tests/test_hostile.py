@@ -528,3 +528,18 @@ def test_the_date_window_is_a_setting() -> None:
     with using(Limits(first_year=2000)), pytest.raises(ParseError,
                                                        match="outside 2000-2100"):
         parse_bytes(data, source="old.csv")
+
+
+def test_a_huge_file_is_refused_by_its_size_without_being_read(tmp_path: Path) -> None:
+    import time
+
+    root = _project(tmp_path)
+    huge = root / "inbox" / "results.csv"
+    with huge.open("wb") as fh:  # 8 GiB, sparse: reading it would take minutes and the memory
+        fh.truncate(8 << 30)
+    _drop(root, "good.csv", csv_file(club_event()), 1)
+    started = time.monotonic()
+    outcomes = {Path(o.path).name: o.status for o in _ingest(root)}
+    assert time.monotonic() - started < 30
+    assert outcomes == {"results.csv": "rejected", "good.csv": "loaded"}
+    assert "[limits] file_mb = 25" in _rejected(root)["results.csv"]
