@@ -24,13 +24,13 @@ from typing import Literal
 from parsers import LimitExceeded, ParseError, ParseResult, parse_bytes
 from parsers._limits import check_size
 from warehouse import (
-    IdentitySettings,
-    LoadError,
-    Loader,
-    Parsed,
-    LoadReport,
-    Warehouse,
     TEMP_PREFIX,
+    IdentitySettings,
+    Loader,
+    LoadError,
+    LoadReport,
+    Parsed,
+    Warehouse,
     WarehouseError,
     atomic_write,
     file_sha256,
@@ -42,7 +42,7 @@ from warehouse.review import apply_waiting, waiting_after_files
 
 __all__ = [
     "FileOutcome", "InternalError", "display_name", "inbox_files", "ingest_batch", "ingest_file",
-    "reason_text", "stored_name",
+    "noting", "reason_text", "stored_name", "warning_line",
 ]
 
 Status = Literal["loaded", "correction", "duplicate", "rejected"]
@@ -81,9 +81,10 @@ def stored_name(name: str) -> str:
 
     Safe means: valid UTF-8 without control characters or characters other systems refuse,
     not starting with a dot or a space, not ending in ``.reason.txt``, not the name of one of
-    the inbox's folders, an extension of at most eight letters or digits, and at most
-    :data:`MAX_STORED_BYTES` bytes. A name that had to change gets a short hash of the original
-    bytes, so two different names never meet in one stored name."""
+    the inbox's folders, and at most :data:`MAX_STORED_BYTES` bytes (a longer name is cut and
+    gets a short hash of the original, keeping an extension of up to eight letters or digits).
+    Characters that cannot be kept become ``_``; two names that meet in one safe name are told
+    apart when renamed (:func:`inbox_files`)."""
     raw = os.fsencode(name)
     text = raw.decode("utf-8", "replace")
     clean = "".join("_" if c in _UNSAFE or unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co",
@@ -279,6 +280,24 @@ def _noted(outcome: FileOutcome) -> None:
         note(outcome)
 
 
+def _too_large(path: Path, rejected: Path | None) -> FileOutcome | None:
+    """The rejection of a file beyond ``[limits] file_mb``, judged by its size alone (such a
+    file is never read here); None for any other file, or one that cannot be looked at (its
+    reading says why)."""
+    try:
+        check_size(path.stat().st_size)
+    except LimitExceeded as exc:
+        return _reject(path, exc.with_file(display_name(path)), rejected)
+    except OSError:
+        pass
+    return None
+
+
+def warning_line(message: str, where: str) -> str:
+    """A reader's warning as the file's line and the import report show it."""
+    return f"{message} ({where})" if where else message
+
+
 def _display_path(path: Path) -> str:
     return str(path.parent / display_name(path))
 
@@ -301,10 +320,9 @@ def ingest_file(
     file to file (flows/core.py); without one, a loader is built for this file alone. Any
     error rejects this one file: a fault of the program as an internal error, its traceback
     in ``errors_log``."""
-    try:
-        check_size(path.stat().st_size)  # a file far too large is never read here
-    except LimitExceeded as exc:
-        return _reject(path, exc.with_file(display_name(path)), rejected)
+    too_large = _too_large(path, rejected)
+    if too_large is not None:
+        return too_large
     data = path.read_bytes()
     early = _already_known(wh, path, file_sha256(data), archive, rejected)
     if early is not None:
@@ -339,13 +357,10 @@ def ingest_batch(
     outcomes: list[FileOutcome | None] = [None] * len(files)
     ready: list[tuple[int, Parsed]] = []
     for index, (path, archive, rejected, parsed) in enumerate(files):
-        try:
-            check_size(path.stat().st_size)  # a file far too large is never read here
-        except LimitExceeded as exc:
-            outcomes[index] = _reject(path, exc.with_file(display_name(path)), rejected)
+        too_large = _too_large(path, rejected)
+        if too_large is not None:
+            outcomes[index] = too_large
             continue
-        except OSError:
-            pass  # reported below, when it cannot be read
         try:
             data = path.read_bytes()
         except OSError as exc:  # gone or unreadable since it was listed: left as it is
@@ -440,9 +455,8 @@ def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
     """A loaded file's outcome: its line, its warnings, the decisions that followed it; then
     the file is archived."""
     message = report.summary() + _dropped_note(path)
-    warnings = tuple(
-        f"{issue.message} ({issue.where})" if issue.where else issue.message
-        for issue in result.issues if issue.level != "info")
+    warnings = tuple(warning_line(issue.message, issue.where)
+                     for issue in result.issues if issue.level != "info")
     if warnings:
         message += (f"; {len(warnings)} warning(s) from reading it "
                     "(listed in the import report, public/reports/latest.html)")

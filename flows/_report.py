@@ -29,7 +29,7 @@ from warehouse import Warehouse, atomic_write, file_sha256
 from warehouse.review import open_items
 
 from ._config import Config
-from ._inbox import FileOutcome
+from ._inbox import FileOutcome, warning_line
 
 __all__ = [
     "ImportReport",
@@ -566,9 +566,8 @@ def _loaded_since(wh: Warehouse, outcome: FileOutcome, since: str) -> FileOutcom
         "SELECT DISTINCT m.name_as_written, m.review_key FROM unit_members m "
         "JOIN events e USING (event_id) WHERE e.file_id = ? AND m.review_key IS NOT NULL "
         "ORDER BY 1, 2", [file_id]).fetchall())
-    warnings = tuple(
-        f"{i['message']} ({i['where']})" if i.get("where") else str(i["message"])
-        for i in json.loads(issues or "[]") if i.get("level") != "info")
+    warnings = tuple(warning_line(str(i["message"]), str(i.get("where") or ""))
+                     for i in json.loads(issues or "[]") if i.get("level") != "info")
     return dataclasses.replace(
         outcome, status=str(status), events=int(events), replaced_events=replaced,
         players_created=created, waiting=waiting, warnings=warnings,

@@ -89,7 +89,9 @@ def source_hash(package: Path) -> str:
 
 def pending_files(cfg: Config) -> list[tuple[Path, bool]]:
     """Files to look at, as (path, from_inbox): read-only sources first, then the inbox."""
-    names = cfg.warehouse.parent / "logs" / "inbox-names.jsonl"
+    from ._report import logs_dir
+
+    names = logs_dir(cfg) / "inbox-names.jsonl"
     return [(p, False) for p in cfg.source_files()] + [
         (p, True) for p in inbox_files(cfg.inbox, names_log=names)]
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from parsers import ParseError, ParseResult
-from parsers._limits import using
+from parsers._limits import LimitExceeded, check_size, using
 from warehouse import Loader, Warehouse, atomic_write, file_sha256, open_warehouse, sweep
 from warehouse._load import remove_orphan_raw
 
@@ -156,13 +156,13 @@ class Project:
         """Indexes of the files whose bytes were not loaded before."""
         known = {r[0] for r in self.wh.con.execute("SELECT sha256 FROM source_files").fetchall()}
         new = []
-        limit = self.cfg.limits.file_mb * (1 << 20)
         for i, (path, _) in enumerate(files):
             try:
                 # a file far too large is not read here: the worker refuses it by its size
-                if path.stat().st_size <= limit and file_sha256(path.read_bytes()) in known:
+                check_size(path.stat().st_size)
+                if file_sha256(path.read_bytes()) in known:
                     continue
-            except OSError:  # unreadable now: the worker says so, the writer reports it
+            except (OSError, LimitExceeded):  # unreadable or too large: the worker says so
                 pass
             new.append(i)
         return new

@@ -9,7 +9,7 @@ checks; what they read alike lives here:
   patterns for the place column (:data:`PLACE_HEADER`), a team column (:data:`TEAM_HEADER`) and
   the JFR Teamy footer (:data:`TEAMY_FOOTER`);
 - **the page**: decoding (:func:`decode_page`, meta charset honoured when it decodes cleanly,
-  else detected) and parsing (:func:`read_document`);
+  else detected); parsing is ``_limits.html_document``;
 - **cells**: a row's cells with ``colspan`` repeated (:func:`row_cells`), a cell's text
   (:func:`cell_text`), an element's text lines split at ``<br>`` and blocks (:func:`text_lines`);
 - **the heading**: the lines above the column header (:func:`heading_lines`), title / date /
@@ -32,8 +32,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-
-from ._limits import html_document
 from ._dates import DateMatch, find_date, strip_date
 from ._errors import MalformedFile
 from ._issues import IssueLog, source_name
@@ -58,7 +56,6 @@ __all__ = [
     "is_placeholder",
     "jfr_generator",
     "kops_generator",
-    "read_document",
     "read_heading",
     "read_place",
     "read_score",
@@ -113,10 +110,6 @@ def decode_page(data: bytes, log: IssueLog) -> str:
     if decoded.note:
         log.report(MalformedFile(decoded.note), level="info")
     return decoded.text
-
-
-def read_document(text: str, file: str) -> Element:
-    return html_document(text, file)
 
 
 # --- pages that are not rankings -------------------------------------------------------------

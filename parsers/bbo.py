@@ -70,11 +70,10 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-
-from ._limits import html_document
 from ._dates import find_date
 from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
+from ._limits import html_document
 from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._places import WrittenPlace, order_problems, parse_place, shared_places
 from ._registry import Format
@@ -410,12 +409,8 @@ def _read_rows(table_element: Element, table: str, log: IssueLog) -> tuple[_Colu
     return columns, read
 
 
-def _document(text: str, file: str) -> Element:
-    return html_document(text, file)
-
-
 def _parse_page(text: str, source: str, log: IssueLog) -> tuple[Event, ...]:
-    doc = _document(text, log.file)
+    doc = html_document(text, log.file)
     if not doc.find_class("sectiontable"):
         lowered = text.lower()
         if re.search(r">\s*traveller\s+\d+-\d+", lowered):

@@ -67,11 +67,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-
-from ._limits import html_document
 from ._dates import find_date, strip_date
 from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
+from ._limits import html_document
 from ._model import Event, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._places import WrittenPlace, order_problems, shared_places
 from ._registry import Format

@@ -53,12 +53,11 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-
-from ._limits import LimitExceeded, html_document
 from ._dates import find_date
 from ._errors import MalformedFile
 from ._gate import filler_reason
 from ._issues import IssueLog, source_name
+from ._limits import LimitExceeded, html_document
 from ._model import ParseResult, PlayerAsWritten
 from ._registry import Format
 from ._text import decode_bytes, html_declared_charset, normalise_space

@@ -35,11 +35,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-
-from ._limits import LimitExceeded, current, html_document, over
 from ._errors import MalformedFile, UnknownFormat
 from ._grid import Cell, Grid, has_results_header, program_mark, read_grid
 from ._issues import IssueLog, source_name
+from ._limits import LimitExceeded, current, html_document, over
 from ._model import ParseResult
 from ._registry import Format
 from ._text import decode_bytes, html_declared_charset, normalise_space
@@ -161,10 +160,6 @@ def page_grid(doc: Element) -> Grid:
     return Grid("page", tuple(rows), letters=False, heading=tuple(h for h in heading if h))
 
 
-def _document(text: str, file: str) -> Element:
-    return html_document(text, file)
-
-
 _HEAD = 200000
 """Bytes of a page searched for a scoring program's marks."""
 
@@ -202,7 +197,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     decoded = decode_bytes(data, html_declared_charset(data))
     if decoded.note:
         log.report(MalformedFile(decoded.note), level="info")
-    grid = page_grid(_document(decoded.text, log.file))
+    grid = page_grid(html_document(decoded.text, log.file))
     refusals: list[str] = []
     found = read_grid(grid, fmt=NAME, log=log, source=source, refusals=refusals)
     if found is None:

@@ -82,7 +82,6 @@ from ._jfr import (
     is_placeholder,
     jfr_generator,
     kops_generator,
-    read_document,
     read_heading,
     read_place,
     read_score,
@@ -93,6 +92,7 @@ from ._jfr import (
     page_title,
     text_lines,
 )
+from ._limits import html_document
 from ._model import Event, ParseResult, PlayerAsWritten
 from ._places import WrittenPlace, ranked_units
 from ._registry import Format
@@ -418,7 +418,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     """One pairs event per ranking of a JFR Pary results page; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
     text = decode_page(data, log)
-    doc = read_document(text, log.file)
+    doc = html_document(text, log.file)
     sections = _find_sections(doc, log.file, text)
     lines = heading_lines(sections[0].header)
     heading = read_heading(lines)

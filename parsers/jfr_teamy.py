@@ -62,12 +62,12 @@ from ._jfr import (
     jfr_generator,
     kops_generator,
     page_kind,
-    read_document,
     read_heading,
     read_place,
     read_score,
     row_cells,
 )
+from ._limits import html_document
 from ._model import Event, ParseResult, PlayerAsWritten
 from ._places import WrittenPlace, ranked_units
 from ._registry import Format
@@ -279,7 +279,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     """One teams event from a JFR Teamy leaderboard page; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
     text = decode_page(data, log)
-    doc = read_document(text, log.file)
+    doc = html_document(text, log.file)
     header_row, columns = _find_header(doc, log.file, text)
     heading = read_heading(heading_lines(header_row))
     title, date_found = event_date_and_title(doc, text, heading, log, source=source)

@@ -58,7 +58,6 @@ from ._jfr import (
     event_date_and_title,
     is_placeholder,
     kops_generator,
-    read_document,
     read_heading,
     read_place,
     read_score,
@@ -69,6 +68,7 @@ from ._jfr import (
     scoring_from_header,
     text_lines,
 )
+from ._limits import html_document
 from ._model import Event, ParseResult, PlayerAsWritten
 from ._places import WrittenPlace, ranked_units
 from ._registry import Format
@@ -277,7 +277,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     """One pairs event from a KoPS2www results page; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
     text = decode_page(data, log)
-    doc = read_document(text, log.file)
+    doc = html_document(text, log.file)
     header_row, columns = _find_header(doc, log.file, text)
     lines = _heading_lines(header_row)
     heading = read_heading(lines)

@@ -50,12 +50,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-
-from ._limits import html_document
 from ._dates import parse_date
 from ._errors import InconsistentResult, MalformedFile, ParseError
 from ._grid import Cell, Grid, fold
 from ._issues import IssueLog, source_name
+from ._limits import html_document
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._registry import Format
 from ._text import decode_bytes, html_declared_charset, normalise_space, parse_decimal

@@ -55,16 +55,16 @@ from ._grid import (
     Cell,
     Grid,
     GridEvents,
+    column_letter,
     fold,
     has_results_header,
-    column_letter,
     program_mark,
     read_grid,
     table_label,
 )
 from ._issues import IssueLog, Level, source_name
-from ._model import Event, ParseResult
 from ._limits import LimitExceeded, Limits, current, over
+from ._model import Event, ParseResult
 from ._registry import Format
 from ._text import decode_bytes, normalise_space
 
@@ -116,12 +116,8 @@ def _grid(
     A sheet beyond the bounds of ``[limits]`` (rows, columns, merged ranges and the cells they
     cover, characters in a cell) is refused, never cut short."""
     bounds = current()
-    if len(spans) > bounds.merged:
-        raise over("merged", len(spans), "the sheet has more merged ranges", table=name)
-    covered = sum((max(r1 - r0, 0) + 1) * (max(c1 - c0, 0) + 1) for r0, c0, r1, c1 in spans)
-    if covered > bounds.merged_cells:
-        raise over("merged_cells", covered, "the sheet's merged ranges cover more cells",
-                   table=name)
+    _check_merges(len(spans), sum((max(r1 - r0, 0) + 1) * (max(c1 - c0, 0) + 1)
+                                  for r0, c0, r1, c1 in spans), name)
     for (r, c), text in values.items():
         if len(text) > bounds.cell_chars:
             raise over("cell_chars", len(text), "a cell holds more characters", table=name,
@@ -174,28 +170,29 @@ def _column_number(letters: bytes) -> int:
     return n
 
 
+def _check_merges(count: int, covered: int, table: str) -> None:
+    """Refuse a sheet with more merged ranges, or merged ranges covering more cells, than
+    ``[limits]`` allows."""
+    bounds = current()
+    if count > bounds.merged:
+        raise over("merged", count, "the sheet has more merged ranges", table=table)
+    if covered > bounds.merged_cells:
+        raise over("merged_cells", covered, "the sheet's merged ranges cover more cells",
+                   table=table)
+
+
 def _check_xlsx_merges(data: bytes) -> None:
     """Bound the merged ranges of every sheet from its XML, before the workbook is opened (the
     reader makes an object for every cell a merged range covers)."""
-    bounds = current()
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for name in archive.namelist():
             if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
                 continue
             refs = _MERGE_REF.findall(archive.read(name))
-            table = name.rsplit("/", 1)[-1]
-            if len(refs) > bounds.merged:
-                raise over("merged", len(refs), "the sheet has more merged ranges", table=table)
-            covered = 0
-            for c0, r0, c1, r1 in refs:
-                if not c1:
-                    continue
-                rows = abs(int(r1) - int(r0)) + 1
-                cols = abs(_column_number(c1) - _column_number(c0)) + 1
-                covered += rows * cols
-            if covered > bounds.merged_cells:
-                raise over("merged_cells", covered,
-                           "the sheet's merged ranges cover more cells", table=table)
+            covered = sum((abs(int(r1) - int(r0)) + 1)
+                          * (abs(_column_number(c1) - _column_number(c0)) + 1)
+                          for c0, r0, c1, r1 in refs if c1)
+            _check_merges(len(refs), covered, name.rsplit("/", 1)[-1])
 
 
 def _xlsx(data: bytes) -> tuple[list[Grid], list[tuple[str, str]]]:

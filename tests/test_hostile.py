@@ -20,17 +20,7 @@ from parsers._limits import using
 
 from ._csvs import HEADER, club_event, csv_file
 from .conftest import JFR_SAMPLE
-
-CONFIG = """\
-[paths]
-warehouse = "data/clubratings.duckdb"
-
-[[pools]]
-name = "bridge"
-game = "bridge"
-scheme = "belo2"
-options = { period = "quarter" }
-"""
+from .test_core import CONFIG
 
 PAIRS = [("Ján Novák", "Peter Kováč"), ("Eva Horváthová", "Mária Tóthová"),
          ("Jozef Varga", "Anna Nagyová"), ("Milan Baláž", "Zuzana Molnárová"),
