@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["add_explain_commands", "explanation_json", "format_explanation", "format_partners"]
+__all__ = ["add_explain_commands", "explanation_json", "format_explanation", "format_partners",
+           "format_startup"]
 
 _TOLERANCE = 1e-6
 """Rating points below which a difference between the shares and the change is rounding."""
@@ -215,6 +216,27 @@ def _games_json(gx: Any) -> dict[str, object]:
 
 # --- the command ---------------------------------------------------------------------------------
 
+def format_startup(pool: str, run_id: int, scheme: str, options: dict[str, str],
+                   passes: pd.DataFrame) -> list[str]:
+    """The lines ``clubratings explain --startup`` prints (docs/rules/bridge-belo.md §11)."""
+    method = options.get("startup_method", "accelerated")
+    head = (f"pool {pool}, rating run {run_id} ({scheme}), cut-over "
+            f"{options.get('cutover') or '-'}, start-up {method}, tolerance "
+            f"{options.get('startup_tolerance', '0.5')}, max_passes {options.get('max_passes', '10')}")
+    if passes.empty:
+        return [head, "no start-up passes: the run has no cut-over (docs/rules/bridge-belo.md §11)"]
+    rows = [[str(int(r.pass_)), f"{r.max_change:.3f}", f"{r.mean_before_normalisation:.2f}"]
+            for r in passes.rename(columns={"pass": "pass_"}).itertuples(index=False)]
+    last = passes.iloc[-1]
+    tolerance = float(options.get("startup_tolerance", "0.5"))
+    verdict = (f"converged: largest change {last['max_change']:.3f} < {tolerance:g} after "
+               f"{len(passes)} pass(es)" if last["max_change"] < tolerance else
+               f"stopped by max_passes: largest change {last['max_change']:.3f} is not below "
+               f"{tolerance:g}")
+    return [head, "", *_table(["pass", "largest change", "mean before normalising"], rows,
+                              set()), "", verdict]
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from warehouse import latest_run, open_warehouse
     from warehouse.explain import (
@@ -225,6 +247,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         partners,
         player_name,
         pool_of,
+        startup_passes,
     )
 
     from .cli import _fail, _load_config
@@ -232,8 +255,20 @@ def cmd_explain(args: argparse.Namespace) -> int:
     cfg = _load_config(args.config)
     pools = [p.name for p in cfg.pools]
     games = {p.name: p.game for p in cfg.pools}
+    if args.player is None and not args.startup:
+        _fail("explain: name a PLAYER, or give --startup for the start-up passes")
     with open_warehouse(cfg.warehouse) as wh:
         try:
+            if args.startup:
+                pool = args.pool or (pools[0] if pools else "bridge")
+                run_id, scheme, options, passes = startup_passes(wh, pool)
+                if args.json:
+                    print(json.dumps({"pool": pool, "run_id": run_id, "scheme": scheme,
+                                      "options": options, "passes": _records(passes)},
+                                     ensure_ascii=False, indent=2))
+                else:
+                    print("\n".join(format_startup(pool, run_id, scheme, options, passes)))
+                return 0
             player = find_player(wh, args.player)
             # the pool asked for, else the first whose list rated the player
             pool = args.pool or pool_of(wh, player, pools) or (pools[0] if pools else "bridge")
@@ -281,7 +316,7 @@ def add_explain_commands(sub: Any, config: argparse.ArgumentParser,
         "is a player id or a name (accents and word order ignored, a surname alone when "
         "only one player has it).",
     )
-    p.add_argument("player", metavar="PLAYER", help="player id or name")
+    p.add_argument("player", metavar="PLAYER", nargs="?", help="player id or name")
     p.add_argument("--period", metavar="PERIOD",
                    help="e.g. 2013Q4 (default: the player's latest period with events)")
     p.add_argument("--pool", metavar="NAME",
@@ -290,5 +325,8 @@ def add_explain_commands(sub: Any, config: argparse.ArgumentParser,
     p.add_argument("--partners", action="store_true",
                    help="the partners view instead: counted events together and mean r' per "
                    "partner over all periods of the run")
+    p.add_argument("--startup", action="store_true",
+                   help="the start-up passes of the pool's latest run instead (no PLAYER): "
+                   "the largest change per pass (docs/rules/bridge-belo.md §11)")
     p.add_argument("--json", action="store_true", help="print the same data as JSON")
     p.set_defaults(func=_locked(cmd_explain))

@@ -50,6 +50,7 @@ BoardWeight: TypeAlias = Literal["linear", "proportional", "none"]
 PeriodCombine: TypeAlias = Literal["exponential", "additive"]
 OnOff: TypeAlias = Literal["on", "off"]
 PeriodicNormalisation: TypeAlias = Literal["year", "period", "never"]
+StartupMethod: TypeAlias = Literal["accelerated", "plain"]
 Newcomer: TypeAlias = Literal["flat", "subsidy", "phantom"]
 PartnerWeight: TypeAlias = Literal["none", "ratio"]
 Abroad: TypeAlias = Literal["exclude", "assumed"]
@@ -134,6 +135,11 @@ class BeloParams:
     startup_tolerance: float = option(0.5, Number(integer=False, minimum=0.0,
                                                   minimum_exclusive=True))
     """Start-up stops when no rating changes more than this between passes, docs/rules/bridge-belo.md §11."""
+    startup_method: StartupMethod = option("accelerated", Choice(("accelerated", "plain")))
+    """How a start-up pass's result becomes the next pass's start values, docs/rules/bridge-belo.md
+    §11: ``plain`` takes it as it is (the source's procedure, slow for players with few events);
+    ``accelerated`` steps each player towards the value their history points to and extrapolates
+    over the last passes (same fixed point, far fewer passes)."""
 
     def __post_init__(self) -> None:
         check_options(self)
@@ -735,16 +741,60 @@ def _run_periods(rows: _Rows, pool: _Pool, params: BeloParams,
 # --- start-up from history (docs/rules/bridge-belo.md §11) ----------------------------------------------------------
 
 
+STARTUP_DAMPING = 0.5
+"""``accelerated`` start-up: the share of the way to a player's own fixed point taken per pass.
+A unit's contribution falls as its own mean rating rises (BELO2's ``c = Rt^2 / (500 Ru)``), so
+the value a history points to swings to the other side of the fixed point by about as much as
+the start value moved; half the way is Newton's step for that (docs/rules/bridge-belo.md §11)."""
+STARTUP_REACH = 50.0
+"""``accelerated``: a pass moves a player at most this many times their plain change."""
+STARTUP_MEMORY = 5
+"""``accelerated``: passes the extrapolation looks back over."""
+STARTUP_SMOOTH = 0.9
+"""``accelerated``: players who keep more than this share of their start value through the
+history are only stepped, never extrapolated (their own step already solves them)."""
+STARTUP_LIMIT = 10.0
+"""``accelerated``: the extrapolated move is at most this many times the player's own step."""
+
+
 def _startup(history: _Rows, start: Floats, params: BeloParams) -> tuple[Floats, pd.DataFrame]:
     """Spec §11: every player starts at 500 (or at ``start``), the whole history is rated, the
-    results (normalised to mean 500) become the start values, and the history is rated again,
-    until no rating changes by ``startup_tolerance`` or after ``max_passes``."""
+    results (normalised to mean 500) give the next start values, and the history is rated
+    again, until no rating changes by ``startup_tolerance`` or after ``max_passes``.
+
+    ``plain`` takes each pass's results as the next start values. ``accelerated`` looks for the
+    same fixed point in fewer passes (docs/rules/bridge-belo.md §11 explains it with numbers):
+
+    1. *Own step.* ``keep`` is the share of a player's start value that survives the history:
+       ``(1 - 1/H)^W`` over the weights ``W`` the player's counted events had (``additive``:
+       ``prod(1 - W_t/H)`` per period), times the periodic normalisation factors. A player
+       who played two events keeps about 96% of the start value, so a plain pass moves them
+       only 4% of the way. The pass's change ``d`` divided by ``1 - keep`` is how far the
+       history points; the player moves ``STARTUP_DAMPING`` of it (at most ``STARTUP_REACH``
+       times ``d``).
+    2. *Extrapolation* (Anderson mixing over the last ``STARTUP_MEMORY`` passes): the
+       remaining slow change is shared by many players (clubs that rarely meet drifting
+       together); the least-squares combination of the last passes' steps that cancels it
+       is added, for the players whose events counted the same as in the pass before
+       (the skip rule of §3 makes a player's result jump when an event starts or stops
+       counting) and who keep at most ``STARTUP_SMOOTH`` of their start value, capped at
+       ``STARTUP_LIMIT`` times their own step.
+
+    The pass table has one row per pass: its number, the largest change of a start value
+    the pass caused (``max_change``, the stopping test) and the mean before normalising.
+    """
     flat = replace(params, newcomer="flat")
     values = start.copy()
     seen = np.unique(history.player)
     values[seen] = np.where(np.isnan(values[seen]), MEAN_RATING, values[seen])
     periods = _periods(history.day.min(), history.day.max(), params)
+    slot_of_src = np.full(int(history.src.max()) + 1, -1, dtype=np.int64)
+    slot_of_src[history.src] = history.player
+    accelerate = params.startup_method == "accelerated"
     passes: list[tuple[int, float, float]] = []
+    points: list[Floats] = []
+    steps: list[Floats] = []
+    counted_before: Floats | None = None
     for number in range(1, params.max_passes + 1):
         run = _run_periods(history, _Pool.start(values), flat, periods)
         final = run.pool.rating[: len(values)]
@@ -754,11 +804,57 @@ def _startup(history: _Rows, start: Floats, params: BeloParams) -> tuple[Floats,
         was = np.where(np.isnan(values), MEAN_RATING, values)
         change = float(np.max(np.abs(final[present] - was[present])))
         passes.append((number, change, mean))
-        values = final
-        if change < params.startup_tolerance:
-            break
+        if change < params.startup_tolerance or not accelerate or number == params.max_passes:
+            values = final  # the last pass's results are the start values (§11)
+            if change < params.startup_tolerance:
+                break
+            continue
+        keep, counted = _kept_share(run, slot_of_src, len(values), params)
+        keep = keep * (MEAN_RATING / mean)
+        moved = np.where(present, final - was, 0.0)
+        reach = np.where(keep < 1.0, 1.0 / np.maximum(1.0 - keep, 1e-12), 1.0)
+        own = STARTUP_DAMPING * moved * np.minimum(reach, STARTUP_REACH)
+        smooth = present & (keep <= STARTUP_SMOOTH)
+        if counted_before is not None:
+            smooth &= np.abs(counted - counted_before) <= 1e-9
+        counted_before = counted
+        points = [*points, was][-(STARTUP_MEMORY + 1):]
+        steps = [*steps, own][-(STARTUP_MEMORY + 1):]
+        step = own
+        if len(steps) > 1 and smooth.any():
+            d_steps = np.stack([b - a for a, b in zip(steps, steps[1:])], axis=1)
+            d_points = np.stack([b - a for a, b in zip(points, points[1:])], axis=1)
+            gamma = np.linalg.lstsq(d_steps[smooth], own[smooth], rcond=None)[0]
+            mixed = own - (d_points + d_steps) @ gamma
+            limit = STARTUP_LIMIT * np.abs(own)
+            step = np.where(smooth, np.clip(mixed, -limit, limit), own)
+        values = np.where(present, was + step, values)
+        # §11: the start values of every pass average 500
+        values = values * (MEAN_RATING / float(np.mean(values[present])))
     table = pd.DataFrame(passes, columns=["pass", "max_change", "mean_before_normalisation"])
     return values, table.astype({"pass": "int64"})
+
+
+def _kept_share(run: _Run, slot_of_src: Ints, size: int,
+                params: BeloParams) -> tuple[Floats, Floats]:
+    """Per player: the share of the start value left after rating the history once (the
+    combination rule of §8 over the weights of the player's counted events, times the periodic
+    normalisation factors), and the total weight of the counted events."""
+    log_keep = np.zeros(size)
+    counted = np.zeros(size)
+    H = float(params.history)
+    for part in run.contributions:
+        who = slot_of_src[part.src[part.counted]]
+        W = np.bincount(who, weights=part.weight[part.counted], minlength=size)[:size]
+        counted += W
+        if params.period_combine == "exponential":
+            log_keep += W * np.log1p(-1.0 / H)
+        else:
+            log_keep += np.log(np.maximum(1.0 - W / H, 1e-12))
+    keep = np.exp(log_keep)
+    for _, factor in run.normalisations:
+        keep = keep * factor
+    return keep, counted
 
 
 def _periods(first_day: int, last_day: int, params: BeloParams) -> pd.PeriodIndex:

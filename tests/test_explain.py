@@ -81,7 +81,7 @@ def _rate(wh: Warehouse, **options: str) -> int:
         wh, pool="bridge", scheme="belo2", options=resolved,
         period_unit=resolved["period"], inputs_sha256="test", code_version="test",
         ratings=run.ratings, contributions=run.contributions,
-        normalisations=run.normalisations, phantoms=run.phantoms,
+        normalisations=run.normalisations, phantoms=run.phantoms, startup=run.startup,
     )
 
 
@@ -449,6 +449,38 @@ def test_cli_errors_are_one_line(project: Path, capsys: pytest.CaptureFixture[st
     assert code == 2 and err.endswith("periods with events: 2013Q4, 2014Q1\n")
     code, _, err = _explain(project, capsys, "1", "--pool", "go")
     assert code == 2 and "no rating run of pool 'go' yet; run clubratings recompute first" in err
+
+
+def test_cli_startup_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/rules/bridge-belo.md §11: the pool's latest run keeps its start-up passes
+    (tmp_path / "clubratings.toml").write_text(
+        '[paths]\nwarehouse = "data/wh.duckdb"\n', encoding="utf-8")
+    with open_warehouse(tmp_path / "data" / "wh.duckdb") as wh:
+        _load(wh, EVENTS)
+        run_id = _rate(wh, cutover="2014-01-01", max_passes="4")
+        stored = wh.query("SELECT pass, max_change FROM rating_startup ORDER BY pass")
+    code, out, err = _explain(tmp_path, capsys, "--startup")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith(f"pool bridge, rating run {run_id} (belo2), cut-over 2014-01-01, "
+                               "start-up accelerated")
+    assert lines[2].split() == ["pass", "largest", "change", "mean", "before", "normalising"]
+    table = [line.split() for line in lines[3:3 + len(stored)]]
+    assert [int(row[0]) for row in table] == stored["pass"].tolist()
+    assert [float(row[1]) for row in table] == pytest.approx(stored["max_change"], abs=1e-3)
+    assert lines[-1].startswith(("converged", "stopped by max_passes"))
+    code, out, _ = _explain(tmp_path, capsys, "--startup", "--json")
+    data = json.loads(out)
+    assert [p["pass"] for p in data["passes"]] == stored["pass"].tolist()
+    assert data["options"]["startup_method"] == "accelerated"
+
+
+def test_cli_startup_without_cutover_says_so(project: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _explain(project, capsys, "--startup")
+    assert code == 0 and "no start-up passes: the run has no cut-over" in out
+    code, _, err = _explain(project, capsys)
+    assert code == 2 and "name a PLAYER, or give --startup" in err
 
 
 def test_views_work_without_phantoms_or_runs(wh: Warehouse) -> None:

@@ -25,7 +25,7 @@ OPTION_NAMES = [
     "abroad", "board_weight", "cutover", "event_normalisation", "field", "history",
     "match_result", "max_passes", "min_rated_units", "newcomer", "partner", "partner_rating",
     "partner_weight", "period", "period_combine", "periodic_normalisation", "phantom_events",
-    "skip_rule", "startup_tolerance", "subsidy_warn",
+    "skip_rule", "startup_method", "startup_tolerance", "subsidy_warn",
 ]
 
 CHOICES = {
@@ -42,6 +42,7 @@ CHOICES = {
     "abroad": ["exclude", "assumed"],
     "match_result": ["place", "vp_share"],
     "newcomer": ["flat", "subsidy", "phantom"],
+    "startup_method": ["accelerated", "plain"],
 }
 
 
@@ -95,6 +96,7 @@ def test_documented_defaults() -> None:
         "periodic_normalisation": "year",
         "phantom_events": "15",
         "skip_rule": "on",
+        "startup_method": "accelerated",
         "startup_tolerance": "0.5",
         "subsidy_warn": "0.5",
     }

@@ -29,7 +29,7 @@ from ._runs import latest_run
 from .identity import name_key
 
 __all__ = ["ExplainError", "Explanation", "PhantomState", "explain_player", "find_player",
-           "partners", "player_name"]
+           "partners", "player_name", "startup_passes"]
 
 _ROW_COLUMNS = (
     "event_id, event_date, title, section, organiser, unit_no, place, n, r, field_factor, "
@@ -182,6 +182,17 @@ def _run(wh: Warehouse, pool: str, run_id: int | None) -> tuple[int, str, dict[s
     if not rows:
         raise ExplainError(f"no rating run {run_id}")
     return run_id, str(rows[0][0]), json.loads(rows[0][1])
+
+
+def startup_passes(wh: Warehouse, pool: str) -> tuple[int, str, dict[str, str], pd.DataFrame]:
+    """The start-up passes of the pool's current run (docs/rules/bridge-belo.md §11): run id,
+    scheme, options and one row per pass (``pass, max_change, mean_before_normalisation``),
+    empty when the run had no cut-over."""
+    run_id, scheme, options = _run(wh, pool, None)
+    frame = wh.query(
+        "SELECT pass, max_change, mean_before_normalisation FROM rating_startup "
+        "WHERE run_id = ? ORDER BY pass", [run_id])
+    return run_id, scheme, options, frame
 
 
 def _periods(wh: Warehouse, run_id: int, player_id: int) -> tuple[str, ...]:
