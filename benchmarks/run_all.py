@@ -73,6 +73,8 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("parse_throughput", "parse_throughput.py", ("--pages", "200")),
     Benchmark("belo_history", "belo_history.py",
               ("--events", "12000", "--players", "2000", "--clubs", "40", "--repeat", "1")),
+    Benchmark("whr_history", "whr_history.py",
+              ("--events", "12000", "--players", "2000", "--clubs", "40", "--repeat", "1")),
     Benchmark("openskill_history", "openskill_history.py", ("--events", "5000")),
     Benchmark("preferans_games", "preferans_games.py", ("--games", "100000")),
     Benchmark("rfg_games", "rfg_games.py",

@@ -216,6 +216,40 @@ def _games_json(gx: Any) -> dict[str, object]:
 
 # --- the command ---------------------------------------------------------------------------------
 
+def format_whole_history(ex: Any) -> list[str]:
+    """The lines ``clubratings explain`` prints for a whole-history run (docs/rules/bridge-whr.md
+    §10): every event of the period with the place the fit expected and the points it moved."""
+    lines = [
+        (f"player {ex.player_id} {ex.name}, pool {ex.pool}, rating run {ex.run_id} "
+         f"({ex.scheme}, whole-history fit), period {ex.period}"),
+        (f"rating {ex.rating:.1f} ± {ex.deviation:.1f} (previous period's estimate "
+         f"{ex.rating_before:.1f}, {ex.change:+.1f})"),
+        "",
+    ]
+    header = ["date", "event", "place/n", "expected", "weight", "pull", "moved", "note"]
+    body = []
+    for row in ex.rows.itertuples(index=False):
+        body.append([
+            str(row.event_date)[:10] if row.event_date is not None else "-",
+            _title(row),
+            f"{row.place:g}/{row.n}",
+            _num(row.expected, ".1f"),
+            _num(row.weight, ".2f"),
+            _num(row.gradient, "+.3f"),
+            _num(row.moved, "+.1f"),
+            "" if row.counted else str(row.reason),
+        ])
+    lines += _table(header, body, left={1, 7})
+    lines += [
+        "",
+        "expected: the place the fitted strengths gave the unit; pull: the event's slope of "
+        "the log-likelihood on the player's strength (positive: better than expected); moved: "
+        "the rating points the estimate would lose without the event (docs/rules/bridge-whr.md "
+        "§10). The fit uses every period at once, so later results move this period too.",
+    ]
+    return lines
+
+
 def format_startup(pool: str, run_id: int, scheme: str, options: dict[str, str],
                    passes: pd.DataFrame) -> list[str]:
     """The lines ``clubratings explain --startup`` prints (docs/rules/bridge-belo.md §11)."""
@@ -237,12 +271,22 @@ def format_startup(pool: str, run_id: int, scheme: str, options: dict[str, str],
                               set()), "", verdict]
 
 
+def _whole_history_json(wx: Any) -> dict[str, object]:
+    return {
+        "player_id": wx.player_id, "name": wx.name, "pool": wx.pool, "run_id": wx.run_id,
+        "scheme": wx.scheme, "period": wx.period, "periods": list(wx.periods),
+        "rating_before": _plain(wx.rating_before), "rating": _plain(wx.rating),
+        "deviation": _plain(wx.deviation), "events": _records(wx.rows),
+    }
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from warehouse import latest_run, open_warehouse
     from warehouse.explain import (
         ExplainError,
         explain_games,
         explain_player,
+        explain_whole_history,
         find_player,
         partners,
         player_name,
@@ -290,6 +334,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
                                      ensure_ascii=False, indent=2))
                 else:
                     print("\n".join(format_partners(player, name, run.run_id, frame)))
+                return 0
+            run = latest_run(wh, pool)
+            if run is not None and run.scheme == "whr":
+                wx = explain_whole_history(wh, player, pool=pool, period=args.period)
+                if args.json:
+                    print(json.dumps(_whole_history_json(wx), ensure_ascii=False, indent=2))
+                else:
+                    print("\n".join(format_whole_history(wx)))
                 return 0
             ex = explain_player(wh, player, pool=pool, period=args.period)
         except ExplainError as exc:

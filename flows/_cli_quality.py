@@ -61,8 +61,27 @@ def cmd_simulate_federation(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seeds(text: str) -> list[int]:
+    """``--seed 1`` or ``--seed 1,2,3``."""
+    from . import cli
+
+    try:
+        seeds = [int(part) for part in _names(text) or []]
+    except ValueError:
+        cli._fail(f"--seed takes a number or numbers separated by commas, not {text!r}")
+    if not seeds:
+        cli._fail("--seed takes a number or numbers separated by commas")
+    return seeds
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from quality.evaluate import DEFAULT_SCHEMES, evaluate_preset, format_table, report_to_dict
+    from quality.evaluate import (
+        DEFAULT_SCHEMES,
+        evaluate_preset,
+        format_summary,
+        format_table,
+        report_to_dict,
+    )
     from quality.federation import PRESETS
 
     from . import cli
@@ -76,13 +95,19 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     bad = sorted(set(schemes) - set(DEFAULT_SCHEMES))
     if bad:
         cli._fail(f"unknown scheme(s) {', '.join(bad)}; known: {', '.join(DEFAULT_SCHEMES)}")
-    reports = [evaluate_preset(preset, args.seed, schemes) for preset in presets]
-    text = "\n\n".join(format_table(report) for report in reports)
+    seeds = _seeds(args.seed)
+    reports = [evaluate_preset(preset, seed, schemes) for preset in presets for seed in seeds]
+    parts = [format_table(report) for report in reports]
+    if len(seeds) > 1:
+        parts += [format_summary([r for r in reports if r.preset == preset])
+                  for preset in presets]
+    text = "\n\n".join(parts)
     print(text)
     if args.markdown:
         Path(args.markdown).write_text(text + "\n", encoding="utf-8")
     if args.json:
-        command = (f"clubratings evaluate --preset {','.join(presets)} --seed {args.seed}"
+        command = (f"clubratings evaluate --preset {','.join(presets)} "
+                   f"--seed {','.join(map(str, seeds))}"
                    + (f" --schemes {','.join(schemes)}" if args.schemes else ""))
         data = {"command": command, "reports": [report_to_dict(r) for r in reports]}
         Path(args.json).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
@@ -135,7 +160,9 @@ def add_quality_commands(sub: Any) -> None:
     )
     e.add_argument("--preset", required=True, metavar="NAME[,NAME]",
                    help="two-clubs, federation or national (comma-separated for several)")
-    e.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    e.add_argument("--seed", default="1", metavar="S[,S]",
+                   help="random seed, or seeds separated by commas: a table per preset and "
+                   "seed, then the mean over the seeds per preset (default 1)")
     e.add_argument("--schemes", metavar="A,B,...", help="only these schemes; default all")
     e.add_argument("--markdown", metavar="FILE", help="also write the tables to FILE")
     e.add_argument("--json", metavar="FILE",

@@ -23,6 +23,7 @@ from warehouse import (
     find_run,
     frame_sha256,
     games_frame,
+    latest_run,
     open_warehouse,
     preferans_frame,
     results_frame,
@@ -246,7 +247,14 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
             "SELECT count(DISTINCT player_id) FROM ratings WHERE run_id = ?", [existing],
         ).fetchall()[0][0]
         return PoolRun(pool.name, existing, True, tuple(p[0] for p in periods), int(players))
-    run = ratings.SCHEMES[pool.scheme].rate(results, params)
+    scheme = ratings.SCHEMES[pool.scheme]
+    warm = _previous_fit(wh, pool, options) if scheme.refine is not None else None
+    if scheme.refine is not None and warm is not None:
+        # docs/rules/bridge-whr.md §9: a whole-history fit starts from the pool's last one, so a
+        # nightly run only refines it (same result, fewer steps)
+        run = scheme.refine(results, params, warm)
+    else:
+        run = scheme.rate(results, params)
     run_id = store_run(
         wh, pool=pool.name, scheme=pool.scheme, options=options,
         period_unit=options.get("period", ""), inputs_sha256=sha, code_version=version,
@@ -256,6 +264,17 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     periods = tuple(sorted(run.ratings["period"].unique()))
     return PoolRun(pool.name, run_id, False, periods, int(run.ratings["player"].nunique()),
                    tuple(run.warnings))
+
+
+def _previous_fit(wh: Warehouse, pool: PoolConfig,
+                  options: dict[str, str]) -> pd.DataFrame | None:
+    """The ratings (``period, player, rating``) of the pool's current run when it was made by
+    the same scheme with the same options: where a whole-history fit starts from."""
+    previous = latest_run(wh, pool.name)
+    if previous is None or previous.scheme != pool.scheme or previous.options != options:
+        return None
+    return wh.query("SELECT period, player_id::VARCHAR AS player, rating FROM ratings "
+                    "WHERE run_id = ?", [previous.run_id])
 
 
 def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:

@@ -288,8 +288,25 @@ def rating_chart(
 # ---------------------------------------------------------------- data of the player pages
 
 
-def _explanations(wh: Warehouse, run_id: int) -> pd.DataFrame:
-    """Per player the events of the run with place, n, r' and share (docs/rules/bridge-belo.md §13)."""
+def _explanations(wh: Warehouse, run_id: int, scheme: str) -> pd.DataFrame:
+    """Per player the events of the run with place, n and the scheme's two explaining numbers:
+    ``r'`` and the share of the period's change (docs/rules/bridge-belo.md §13), or, for the
+    whole-history rating, the place the fit expected and the points the event moved the
+    estimate (docs/rules/bridge-whr.md §10), in the columns ``r_prime`` and ``share``."""
+    if scheme == "whr":
+        return wh.query(
+            """
+            SELECT c.player_id, c.period, c.event_id, e.event_date,
+                   coalesce(e.title, '') AS title, coalesce(e.section, '') AS section,
+                   coalesce(e.organiser, '') AS organiser, c.place, c.n,
+                   c.expected AS r_prime, c.moved AS share, c.counted,
+                   coalesce(c.reason, '') AS reason
+            FROM rating_contributions c LEFT JOIN events e ON e.event_id = c.event_id
+            WHERE c.run_id = ? AND NOT coalesce(c.phantom, false)
+            ORDER BY c.player_id, e.event_date, c.event_id, c.unit_no
+            """,
+            [run_id],
+        )
     return wh.query(
         """
         SELECT player_id, period, event_id, event_date, coalesce(title, '') AS title,
@@ -574,7 +591,7 @@ def _player_pages(
     for ed in editions:
         for r in ed.rows:
             per_player.setdefault(r.player_id, []).append((ed, r))
-    events = _event_rows_by_player(_explanations(wh, run.run_id))
+    events = _event_rows_by_player(_explanations(wh, run.run_id, run.scheme))
     partners = _rows_by_player(_partners(wh, run.run_id))
     games = _group(_games(wh, run.run_id)) if run.options.get("pool.game") == "go" else {}
     pages: set[Path] = set()
@@ -587,6 +604,7 @@ def _player_pages(
             pool=pool, player=latest, history=history[::-1], chart=chart,
             latest_edition=history[-1][0],
             events=events.get(pid, ""), games=_game_rows(games.get(pid), hidden),
+            whole_history=run.scheme == "whr",
             partners=_partner_rows(partners.get(pid), hidden, set(per_player)),
             root="../../",
         )
@@ -765,6 +783,7 @@ def _how_page(pool: str, run: RunRecord, editions: list[_Edition],
                                "tournament" if game == "go" else "period")
     return _ENV.get_template("how.html").render(
         pool=pool, game=game, scheme=run.scheme, period=period,
+        scale=run.options.get("scale", "75"),  # whr: P = 1 / (1 + e^-1) at one scale ahead
         latest=editions[-1] if editions else None, min_events=settings.provisional_events,
         unit="games" if game in ("go", "preferans") else "events",
         active_days=settings.active_days, max_deviation=settings.max_deviation, root="../",

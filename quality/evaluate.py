@@ -61,18 +61,20 @@ __all__ = [
     "SchemeScore",
     "evaluate",
     "evaluate_preset",
+    "format_summary",
     "format_table",
     "report_from_dict",
     "report_to_dict",
     "run_scheme",
     "separation_events",
+    "whr_replay",
 ]
 
 Floats = npt.NDArray[np.float64]
 Codes = npt.NDArray[np.intp]
 
 DEFAULT_SCHEMES: tuple[str, ...] = (
-    "belo", "belo2", "belo2-subsidy", "belo2-flat", "elo", "glicko2", "openskill",
+    "belo", "belo2", "belo2-subsidy", "belo2-flat", "elo", "glicko2", "openskill", "whr",
 )
 """The schemes :func:`evaluate` compares unless told otherwise."""
 
@@ -101,12 +103,44 @@ _MIN_PROBABILITY = 1e-15
 # --- schemes ----------------------------------------------------------------------------------
 
 
+def whr_replay(results: pd.DataFrame, initial: pd.DataFrame | None = None,
+               options: dict[str, str] | None = None) -> SchemeRun:
+    """WHR (docs/rules/bridge-whr.md) as it would have been published: fitted again at the end
+    of every quarter on the results up to it, each fit warm-started from the one before (§9).
+
+    A whole-history fit also revises past quarters; the list of a quarter is the one its own
+    fit gave, so the next quarter's prediction uses nothing that happened after it. ``rating``
+    of a quarter is that fit's rating of the quarter, ``deviation`` beside it.
+    """
+    params = ratings.parse_options("whr", options or {})
+    dates = pd.to_datetime(results["date"])
+    quarters = pd.period_range(dates.min(), dates.max(), freq="Q")
+    warm: pd.DataFrame | None = None
+    lists: list[pd.DataFrame] = []
+    for quarter in quarters:
+        upto = results[(dates <= quarter.end_time).to_numpy()]
+        if upto.empty:
+            continue
+        run = ratings.rate_whr(upto, params, initial, warm=warm)
+        warm = run.ratings
+        lists.append(run.ratings[run.ratings["period"] == str(quarter)])
+    frame = pd.concat(lists, ignore_index=True) if lists else run.ratings
+    scale = float(params.scale)
+
+    def probability(a: UnitStats, b: UnitStats) -> Floats:
+        return ratings.whr_probability(a.mean["rating"], b.mean["rating"], scale)
+
+    return SchemeRun(frame, {"rating": MEAN_RATING}, probability)  # a player not yet rated: 500
+
+
 def run_scheme(name: str, results: pd.DataFrame,
                initial: pd.DataFrame | None = None) -> SchemeRun:
     """Rate ``results`` with the evaluation scheme ``name`` (:data:`DEFAULT_SCHEMES`).
 
-    ``initial`` (``player, rating``) goes to the BELO schemes only (module docstring).
+    ``initial`` (``player, rating``) goes to the BELO schemes and WHR only (module docstring).
     """
+    if name == "whr":
+        return whr_replay(results, initial)
     if name in BELO_SCHEMES:
         scheme, options = BELO_SCHEMES[name]
         params = ratings.parse_options(scheme, options)
@@ -442,6 +476,42 @@ def format_table(report: EvaluationReport) -> str:
         if report.separation_applies:
             cells.append("never" if row.separation is None else str(row.separation))
         cells.append(_number(row.seconds, 2))
+        body.append(cells)
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+    lines += ["", line(header), "  ".join("-" * w for w in widths), *map(line, body)]
+    return "\n".join(lines)
+
+
+def format_summary(reports: Sequence[EvaluationReport]) -> str:
+    """The mean of every measure over ``reports`` (one preset, several seeds), a row per scheme
+    in the order of the first report; separation as the seeds' values (``never`` spelled out)."""
+    first = reports[0]
+    seeds = ",".join(str(r.seed) for r in reports)
+    lines = [f"Preset {first.preset}, mean over seeds {seeds}"]
+    header = ["scheme", "Spearman", "Kendall", "KN %", "pairs right", "log loss"]
+    if first.separation_applies:
+        header.append("separation")
+    body: list[list[str]] = []
+    for index, row in enumerate(first.rows):
+        same = [r.rows[index] for r in reports]
+
+        def mean(values: list[float | None]) -> float | None:
+            known = [v for v in values if v is not None]
+            return None if len(known) < len(values) else float(np.mean(known))
+
+        cells = [row.scheme, _number(mean([s.spearman for s in same]), 3),
+                 _number(mean([s.kendall for s in same]), 3),
+                 _number(mean([s.kn_pct for s in same]), 1),
+                 _number(mean([s.pair_accuracy for s in same]), 3),
+                 _number(mean([s.log_loss for s in same]), 3)]
+        if first.separation_applies:
+            cells.append(" ".join("never" if s.separation is None else str(s.separation)
+                                  for s in same))
         body.append(cells)
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
 

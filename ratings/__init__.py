@@ -63,6 +63,15 @@ from ._frames import (
 from ._go import GAMES_COLUMNS, check_games, grade
 from ._registry import SCHEMES, RateFunction, Scheme, params_to_options, parse_options, rate
 from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
+from ._whr import (
+    WHR_CONTRIBUTIONS_COLUMNS,
+    WHR_RATINGS_COLUMNS,
+    WhrFit,
+    WhrParams,
+    fit_whr,
+    rate_whr,
+    whr_probability,
+)
 
 __all__ = [
     "CONTRIBUTIONS_COLUMNS",
@@ -84,7 +93,12 @@ __all__ = [
     "RfgParams",
     "Scheme",
     "UnknownScheme",
+    "WHR_CONTRIBUTIONS_COLUMNS",
+    "WHR_RATINGS_COLUMNS",
+    "WhrFit",
+    "WhrParams",
     "check_games",
+    "fit_whr",
     "grade",
     "params_to_options",
     "parse_options",
@@ -92,4 +106,6 @@ __all__ = [
     "rate_belo",
     "rate_rfg",
     "rate_rfg_bootstrap",
+    "rate_whr",
+    "whr_probability",
 ]

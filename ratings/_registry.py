@@ -8,7 +8,7 @@ entry in :func:`_schemes`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
@@ -27,6 +27,7 @@ from ._preferans import (
     rate_nondiverging,
 )
 from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
+from ._whr import WhrParams, rate_whr
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -57,10 +58,18 @@ class Scheme(Generic[P]):
     reads: Literal["results", "go-games", "preferans-games"] = "results"
     """Which input frame ``rate`` takes: the bridge results frame (package docstring), the go
     games frame (``ratings._go``), or the preferans games frame (``ratings._preferans``)."""
+    refine: Callable[[pd.DataFrame, P, pd.DataFrame], RatingRun] | None = None
+    """``refine(results, params, warm)``: the same as ``rate`` but starting from ``warm``, the
+    ratings frame of an earlier run with the same options -- for a scheme that fits the whole
+    history at once (docs/rules/bridge-whr.md §9); ``None`` for the others."""
 
     def options(self) -> dict[str, str]:
         """The scheme's default configuration as text, one entry per option."""
         return options_to_text(self.defaults)
+
+
+def _refine_whr(results: pd.DataFrame, params: WhrParams, warm: pd.DataFrame) -> RatingRun:
+    return rate_whr(results, params, warm=warm)
 
 
 def _schemes() -> dict[str, Scheme[Any]]:
@@ -82,6 +91,16 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=BeloParams,
             defaults=belo2,
             rate=rate_belo,
+        ),
+        Scheme(
+            name="whr",
+            description="WHR, whole-history placement rating: a strength per player per period "
+            "linked by a random walk, each event's places as pairwise comparisons (or "
+            "Plackett-Luce), all periods fitted together (docs/rules/bridge-whr.md)",
+            params_type=WhrParams,
+            defaults=WhrParams(),
+            rate=rate_whr,
+            refine=_refine_whr,
         ),
     )
     # Go baselines (ratings/_baselines.py): games frame in, like every go scheme.

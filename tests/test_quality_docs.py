@@ -18,7 +18,7 @@ from bs4 import BeautifulSoup
 
 from flows.cli import main
 from publishing._site import write_site_index
-from quality.evaluate import format_table, report_from_dict, report_to_dict
+from quality.evaluate import format_summary, format_table, report_from_dict, report_to_dict
 
 ROOT = Path(__file__).parents[1]
 QUALITY_JSON = ROOT / "docs" / "quality.json"
@@ -66,6 +66,42 @@ def test_quality_md_shows_the_reproduced_tables(rerun: dict[str, object]) -> Non
         table = format_table(report_from_dict(data))
         for line in table.splitlines()[3:]:  # the header rows and the scheme rows
             assert _without_seconds(line) in documented, line
+
+
+def test_quality_md_shows_the_means_over_the_seeds(rerun: dict[str, object]) -> None:
+    text = QUALITY_MD.read_text(encoding="utf-8")
+    documented = set(text.splitlines())
+    reports = [report_from_dict(data) for data in rerun["reports"]]  # type: ignore[attr-defined]
+    presets = list(dict.fromkeys(r.preset for r in reports))
+    for preset in presets:
+        same = [r for r in reports if r.preset == preset]
+        if len(same) < 2:
+            continue
+        for line in format_summary(same).splitlines():
+            assert line in documented, line
+
+
+def test_whole_history_rating_beats_the_others_as_documented(
+        rerun: dict[str, object]) -> None:
+    # docs/quality.md, "WHR": on the federation seeds, the best final list on average by at least
+    # 0.02, the most pairs right and a lower log loss than Elo on every seed; on two-clubs the
+    # clubs separate after fewer inter-club events than with any other scheme
+    reports = [report_from_dict(data) for data in rerun["reports"]]  # type: ignore[attr-defined]
+    federation = [r for r in reports if r.preset == "federation"]
+    assert len(federation) >= 3
+    rows = [{row.scheme: row for row in r.rows} for r in federation]
+    others = [s for s in rows[0] if s != "whr"]
+    mean = {s: sum(r[s].spearman for r in rows) / len(rows) for s in rows[0]}
+    assert mean["whr"] >= max(mean[s] for s in others) + 0.02
+    for r in rows:
+        assert r["whr"].pair_accuracy > max(r[s].pair_accuracy for s in others)
+        assert r["whr"].log_loss is not None and r["elo"].log_loss is not None
+        assert r["whr"].log_loss < r["elo"].log_loss
+    for r in (r for r in reports if r.preset == "two-clubs"):
+        whr = r.rows[[row.scheme for row in r.rows].index("whr")].separation
+        assert whr is not None
+        assert all(row.separation is None or whr < row.separation
+                   for row in r.rows if row.scheme != "whr")
 
 
 def test_report_json_round_trip() -> None:

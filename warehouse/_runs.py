@@ -196,10 +196,12 @@ def store_run(
             )
             if "phantom" not in c:
                 c["phantom"] = False
+            # the whole-history rating's explanation (docs/rules/bridge-whr.md §10, migration 014)
+            explained = [col for col in ("expected", "gradient", "moved") if col in c]
             wh.insert_frame("rating_contributions", c[[
                 "run_id", "period", "event_id", "player_id", "unit_no", "place", "n", "r",
                 "field_factor", "partner_factor", "weight", "norm_factor", "r_prime", "counted",
-                "reason", "phantom",
+                "reason", "phantom", *explained,
             ]])
         if phantoms is not None and not phantoms.empty:
             wh.insert_frame("rating_phantoms", pd.DataFrame({

@@ -28,8 +28,9 @@ from ._errors import WarehouseError
 from ._runs import latest_run
 from .identity import name_key
 
-__all__ = ["ExplainError", "Explanation", "PhantomState", "explain_player", "find_player",
-           "partners", "player_name", "startup_passes"]
+__all__ = ["ExplainError", "Explanation", "PhantomState", "WholeHistoryExplanation",
+           "explain_player", "explain_whole_history", "find_player", "partners", "player_name",
+           "startup_passes"]
 
 _ROW_COLUMNS = (
     "event_id, event_date, title, section, organiser, unit_no, place, n, r, field_factor, "
@@ -275,6 +276,76 @@ def explain_player(
         normalised=bool(factor),
         rows=rows,
         phantom=_phantom(wh, run, period, canonical),
+    )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WholeHistoryExplanation:
+    """One player's period of a whole-history run (docs/rules/bridge-whr.md §10).
+
+    ``rows``: one per event of the period, ``event_id, event_date, title, section, organiser,
+    unit_no, place, n, expected, weight, gradient, moved, counted, reason`` in date order:
+    ``expected`` is the place the fitted strengths expected, ``gradient`` the event's pull on
+    the player's strength of the period and ``moved`` the rating points the estimate would
+    lose if the event were left out (positive: the event raised it).
+    """
+
+    player_id: int
+    name: str
+    pool: str
+    run_id: int
+    scheme: str
+    period: str
+    periods: tuple[str, ...]
+    rating_before: float
+    rating: float
+    deviation: float
+    rows: pd.DataFrame
+
+    @property
+    def change(self) -> float:
+        return self.rating - self.rating_before
+
+
+def explain_whole_history(
+    wh: Warehouse, player_id: int, *, pool: str = "bridge", period: str | None = None,
+    run_id: int | None = None,
+) -> WholeHistoryExplanation:
+    """Explain ``player_id``'s rating in ``period`` of a whole-history run (scheme ``whr``):
+    which events of the period moved the estimate, and how much. Defaults as
+    :func:`explain_player`."""
+    canonical = _canonical(wh, player_id)
+    if canonical is None:
+        raise ExplainError(f"no player {player_id}")
+    run, scheme, _ = _run(wh, pool, run_id)
+    name = player_name(wh, canonical)
+    periods = _periods(wh, run, canonical)
+    if not periods:
+        raise ExplainError(f"player {canonical} ({name}) has no events in rating run {run}")
+    if period is None:
+        period = periods[-1]
+    elif period not in periods:
+        raise ExplainError(
+            f"player {canonical} ({name}) has no events in period {period!r} of rating run "
+            f"{run}; periods with events: {', '.join(periods)}"
+        )
+    rows = wh.query(
+        "SELECT c.event_id, e.event_date, e.title, e.section, e.organiser, c.unit_no, c.place, "
+        "c.n, c.expected, c.weight, c.gradient, c.moved, c.counted, c.reason "
+        "FROM rating_contributions c LEFT JOIN events e ON e.event_id = c.event_id "
+        "WHERE c.run_id = ? AND c.player_id = ? AND c.period = ? "
+        "ORDER BY e.event_date, c.event_id, c.unit_no", [run, canonical, period],
+    )
+    rating = wh.con.execute(
+        "SELECT rating_before, rating, deviation FROM ratings WHERE run_id = ? AND period = ? "
+        "AND player_id = ?", [run, period, canonical],
+    ).fetchall()
+    before, after, deviation = (
+        (math.nan, math.nan, math.nan) if not rating else
+        tuple(math.nan if v is None else float(v) for v in rating[0]))
+    return WholeHistoryExplanation(
+        player_id=canonical, name=name, pool=pool, run_id=run, scheme=scheme, period=period,
+        periods=periods, rating_before=before, rating=after, deviation=deviation, rows=rows,
     )
 
 
