@@ -45,7 +45,7 @@ from benchmarks._history import (
 )
 from benchmarks.run_all import result_row, tracemalloc_peak, write_json
 
-__all__ = ["main"]
+__all__ = ["best_of", "describe", "history", "history_arguments", "main"]
 
 TARGET_SECONDS = 5.0
 TARGET_RATIO = 3.0
@@ -80,6 +80,31 @@ def describe(frame: pd.DataFrame, clubs: int) -> None:
     print(f"player-results {len(frame):,}, from {start.date()} to {end.date()}")
 
 
+def history_arguments(doc: str | None, repeat: int) -> argparse.Namespace:
+    """The command line of a benchmark on the generated history: its size, seed, repeats and
+    ``--json``; the description is the first line of ``doc``."""
+    ap = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    ap.add_argument("--players", type=int, default=8000)
+    ap.add_argument("--events", type=int, default=120_000)
+    ap.add_argument("--years", type=int, default=10)
+    ap.add_argument("--clubs", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=repeat)
+    ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
+    return ap.parse_args()
+
+
+def history(args: argparse.Namespace) -> pd.DataFrame:
+    """The history ``args`` describe, generated and described (time, load, counts)."""
+    start = time.perf_counter()
+    frame = generate_history(years=args.years, players=args.players, clubs=args.clubs,
+                             events=args.events, seed=args.seed)
+    print(f"generated in {time.perf_counter() - start:.2f} s "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    describe(frame, args.clubs)
+    return frame
+
+
 def report(label: str, seconds: float, peak: int, kernel: float | None) -> None:
     """One line: wall time, peak memory, ratio to the kernel, with the targets."""
     line = f"{label:<44} {seconds:7.2f} s  peak {peak / 2**20:7.0f} MiB"
@@ -91,23 +116,9 @@ def report(label: str, seconds: float, peak: int, kernel: float | None) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=8000)
-    ap.add_argument("--events", type=int, default=120_000)
-    ap.add_argument("--years", type=int, default=10)
-    ap.add_argument("--clubs", type=int, default=150)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
-    args = ap.parse_args()
+    args = history_arguments(__doc__, repeat=3)
     rows: list[dict[str, Any]] = []
-
-    start = time.perf_counter()
-    frame = generate_history(years=args.years, players=args.players, clubs=args.clubs,
-                             events=args.events, seed=args.seed)
-    print(f"generated in {time.perf_counter() - start:.2f} s "
-          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
-    describe(frame, args.clubs)
+    frame = history(args)
     size = f"{len(frame) / 1e6:.2f}M player-results"
     if len(frame) < 1e6:
         size = f"{len(frame):,} player-results"

@@ -24,11 +24,9 @@ next to the numbers; nothing is asserted. ``--json FILE`` also writes the rows
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +36,7 @@ sys.path.insert(0, str(ROOT))
 import pandas as pd
 
 import ratings
-from benchmarks._history import generate_history
-from benchmarks.belo_history import best_of, describe
+from benchmarks.belo_history import best_of, history, history_arguments
 from benchmarks.run_all import result_row, tracemalloc_peak, write_json
 
 __all__ = ["main"]
@@ -50,23 +47,9 @@ TARGET_BYTES = 2 << 30
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=8000)
-    ap.add_argument("--events", type=int, default=120_000)
-    ap.add_argument("--years", type=int, default=10)
-    ap.add_argument("--clubs", type=int, default=150)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
-    args = ap.parse_args()
+    args = history_arguments(__doc__, repeat=2)
     rows: list[dict[str, Any]] = []
-
-    start = time.perf_counter()
-    frame = generate_history(years=args.years, players=args.players, clubs=args.clubs,
-                             events=args.events, seed=args.seed)
-    print(f"generated in {time.perf_counter() - start:.2f} s "
-          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
-    describe(frame, args.clubs)
+    frame = history(args)
     size = f"{len(frame) / 1e6:.2f}M player-results"
 
     belo2 = ratings.SCHEMES["belo2"]
@@ -110,9 +93,8 @@ def main() -> None:
         print(f"{label:<58} {seconds:7.2f} s  peak {peak / 2**20:7.0f} MiB  {note}{verdict}")
         rows.append(result_row("whr_history", label, size, seconds, peak / 2**20,
                                "" if target == "—" else target, note))
-    # the refinement goes through the registry's refine, as the pipeline calls it
-    same = refine(frame, params, warm).final.set_index("player")["rating"]
-    scratch = whr.rate(frame, params).final.set_index("player")["rating"]
+    same = steps[2].run.final.set_index("player")["rating"]
+    scratch = steps[1].run.final.set_index("player")["rating"]
     print(f"refine vs scratch: largest difference {float((same - scratch).abs().max()):.2e} "
           "rating points")
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -53,6 +53,12 @@ def _title(row: Any) -> str:
     return title
 
 
+def _event_cells(row: Any) -> list[str]:
+    """The first cells of an event's line: its date, its title and ``place/n``."""
+    return [str(row.event_date)[:10] if row.event_date is not None else "-", _title(row),
+            f"{row.place:g}/{row.n}"]
+
+
 def format_explanation(ex: Any) -> list[str]:
     """The lines ``clubratings explain`` prints for an :class:`warehouse.explain.Explanation`."""
     lines = [
@@ -72,9 +78,7 @@ def format_explanation(ex: Any) -> list[str]:
     body = []
     for row in ex.rows.itertuples(index=False):
         cells = [
-            str(row.event_date)[:10] if row.event_date is not None else "-",
-            _title(row),
-            f"{row.place:g}/{row.n}",
+            *_event_cells(row),
             _num(row.r, ".1f"),
             _num(row.field_factor, ".3f"),
             _num(row.partner_factor, ".3f"),
@@ -230,9 +234,7 @@ def format_whole_history(ex: Any) -> list[str]:
     body = []
     for row in ex.rows.itertuples(index=False):
         body.append([
-            str(row.event_date)[:10] if row.event_date is not None else "-",
-            _title(row),
-            f"{row.place:g}/{row.n}",
+            *_event_cells(row),
             _num(row.expected, ".1f"),
             _num(row.weight, ".2f"),
             _num(row.gradient, "+.3f"),

@@ -454,6 +454,17 @@ def _number(value: float | None, digits: int) -> str:
     return f"{value:.{digits}f}"
 
 
+def _aligned(header: list[str], body: list[list[str]]) -> list[str]:
+    """``header``, a rule and ``body`` in columns: the first left-aligned, the others right."""
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+    return [line(header), "  ".join("-" * w for w in widths), *map(line, body)]
+
+
 def format_table(report: EvaluationReport) -> str:
     """The report as an aligned text table under a headline."""
     head = (f"Preset {report.preset}, seed {report.seed}: {report.players} players, "
@@ -477,13 +488,7 @@ def format_table(report: EvaluationReport) -> str:
             cells.append("never" if row.separation is None else str(row.separation))
         cells.append(_number(row.seconds, 2))
         body.append(cells)
-    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
-
-    lines += ["", line(header), "  ".join("-" * w for w in widths), *map(line, body)]
+    lines += ["", *_aligned(header, body)]
     return "\n".join(lines)
 
 
@@ -513,13 +518,7 @@ def format_summary(reports: Sequence[EvaluationReport]) -> str:
             cells.append(" ".join("never" if s.separation is None else str(s.separation)
                                   for s in same))
         body.append(cells)
-    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
-
-    lines += ["", line(header), "  ".join("-" * w for w in widths), *map(line, body)]
+    lines += ["", *_aligned(header, body)]
     return "\n".join(lines)
 
 

@@ -220,19 +220,12 @@ def _phantom(wh: Warehouse, run_id: int, period: str, player_id: int) -> Phantom
     )
 
 
-def explain_player(
-    wh: Warehouse,
-    player_id: int,
-    *,
-    pool: str = "bridge",
-    period: str | None = None,
-    run_id: int | None = None,
-) -> Explanation:
-    """Explain ``player_id``'s rating in ``period`` of run ``run_id``.
-
-    Defaults: the latest run of ``pool`` and the player's latest period with events. A merged
-    player is explained as the player their results count for.
-    """
+def _player_period(
+    wh: Warehouse, player_id: int, pool: str, period: str | None, run_id: int | None,
+) -> tuple[int, str, int, str, dict[str, str], tuple[str, ...], str]:
+    """What an explanation is of: the canonical player and their name, the run (default: the
+    pool's latest) with its scheme and options, the player's periods with events and the period
+    asked for (default: the latest of them); :class:`ExplainError` says what is missing."""
     canonical = _canonical(wh, player_id)
     if canonical is None:
         raise ExplainError(f"no player {player_id}")
@@ -248,6 +241,24 @@ def explain_player(
             f"player {canonical} ({name}) has no events in period {period!r} of rating run "
             f"{run}; periods with events: {', '.join(periods)}"
         )
+    return canonical, name, run, scheme, options, periods, period
+
+
+def explain_player(
+    wh: Warehouse,
+    player_id: int,
+    *,
+    pool: str = "bridge",
+    period: str | None = None,
+    run_id: int | None = None,
+) -> Explanation:
+    """Explain ``player_id``'s rating in ``period`` of run ``run_id``.
+
+    Defaults: the latest run of ``pool`` and the player's latest period with events. A merged
+    player is explained as the player their results count for.
+    """
+    canonical, name, run, scheme, options, periods, period = _player_period(
+        wh, player_id, pool, period, run_id)
     rows = wh.query(
         f"SELECT {_ROW_COLUMNS} FROM rating_explanations WHERE run_id = ? AND player_id = ? "
         "AND period = ? ORDER BY event_date, event_id, unit_no", [run, canonical, period],
@@ -314,21 +325,8 @@ def explain_whole_history(
     """Explain ``player_id``'s rating in ``period`` of a whole-history run (scheme ``whr``):
     which events of the period moved the estimate, and how much. Defaults as
     :func:`explain_player`."""
-    canonical = _canonical(wh, player_id)
-    if canonical is None:
-        raise ExplainError(f"no player {player_id}")
-    run, scheme, _ = _run(wh, pool, run_id)
-    name = player_name(wh, canonical)
-    periods = _periods(wh, run, canonical)
-    if not periods:
-        raise ExplainError(f"player {canonical} ({name}) has no events in rating run {run}")
-    if period is None:
-        period = periods[-1]
-    elif period not in periods:
-        raise ExplainError(
-            f"player {canonical} ({name}) has no events in period {period!r} of rating run "
-            f"{run}; periods with events: {', '.join(periods)}"
-        )
+    canonical, name, run, scheme, _, periods, period = _player_period(
+        wh, player_id, pool, period, run_id)
     rows = wh.query(
         "SELECT c.event_id, e.event_date, e.title, e.section, e.organiser, c.unit_no, c.place, "
         "c.n, c.expected, c.weight, c.gradient, c.moved, c.counted, c.reason "
