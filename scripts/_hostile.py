@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from random import Random
 
+from scripts._zips import ZIP_TIME, rezip
+
 __all__ = ["KINDS", "REDROP_GAP", "base_files", "hostile_files"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +47,6 @@ batch of ``scripts/fuzz.py`` (200), so the second drop comes in a later ingest r
 CSV_TEMPLATE_COLUMNS = ("event", "date", "kind", "scoring", "boards", "unit", "place", "player")
 """The template's required header (parsers/csv_template.py, REQUIRED_COLUMNS)."""
 
-_ZIP_TIME = (2013, 1, 1, 0, 0, 0)
 _BOMB_BYTES = 1_150_000_000
 """What a zip bomb's one entry unpacks to: more than 1 GiB."""
 
@@ -615,7 +616,7 @@ def k_xlsx_merges(rng: Random) -> Made:
         sheet.merge_cells("A1:B2")
         data = _save_xlsx(book)
         ref = rng.choice(("A1:XFD1048576", "A1:XFD1048576", "B3:XFD1048576", "A2:C1048576"))
-        data = _rezip(data, lambda n, c: c.replace(b'<mergeCell ref="A1:B2"/>',
+        data = rezip(data, lambda n, c: c.replace(b'<mergeCell ref="A1:B2"/>',
                                                    f'<mergeCell ref="{ref}"/>'.encode())
                       if n.startswith("xl/worksheets/") else c)
         return "merged-whole-sheet.xlsx", data
@@ -628,7 +629,7 @@ def k_xlsx_merges(rng: Random) -> Made:
     sheet.merge_cells("A1:B2")
     data = _save_xlsx(book)
     cells = "".join(f'<mergeCell ref="{r}"/>' for r in ["A1:B2", *refs])
-    data = _rezip(data, lambda n, c: re.sub(rb'<mergeCells count="\d+">.*?</mergeCells>',
+    data = rezip(data, lambda n, c: re.sub(rb'<mergeCells count="\d+">.*?</mergeCells>',
                                             f'<mergeCells count="{len(refs) + 1}">{cells}'
                                             "</mergeCells>".encode(), c, flags=re.DOTALL)
                   if n.startswith("xl/worksheets/") else c)
@@ -641,18 +642,6 @@ def _column(n: int) -> str:
         n, r = divmod(n - 1, 26)
         out = chr(65 + r) + out
     return out
-
-
-def _rezip(data: bytes, change: Callable[[str, bytes], bytes]) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as source, \
-            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            fixed = zipfile.ZipInfo(info.filename, _ZIP_TIME)
-            fixed.compress_type = (zipfile.ZIP_STORED if info.filename == "mimetype"
-                                   else zipfile.ZIP_DEFLATED)
-            target.writestr(fixed, change(info.filename, source.read(info.filename)))
-    return out.getvalue()
 
 
 _ODS_NS = (
@@ -697,7 +686,7 @@ def _zip(entries: list[tuple[str, bytes]]) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, content in entries:
-            info = zipfile.ZipInfo(name, _ZIP_TIME)
+            info = zipfile.ZipInfo(name, ZIP_TIME)
             info.compress_type = zipfile.ZIP_STORED if name == "mimetype" else zipfile.ZIP_DEFLATED
             archive.writestr(info, content)
     return out.getvalue()
@@ -745,7 +734,7 @@ def _bomb(template: str) -> bytes:
             with zipfile.ZipFile(io.BytesIO(small)) as source:
                 for info in source.infolist():
                     if info.filename != "xl/worksheets/sheet1.xml":
-                        archive.writestr(zipfile.ZipInfo(info.filename, _ZIP_TIME),
+                        archive.writestr(zipfile.ZipInfo(info.filename, ZIP_TIME),
                                          source.read(info.filename))
             head = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet '
                     b'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
@@ -754,17 +743,17 @@ def _bomb(template: str) -> bytes:
             tail = b"</sheetData></worksheet>"
             name = "xl/worksheets/sheet1.xml"
         else:
-            info = zipfile.ZipInfo("mimetype", _ZIP_TIME)
+            info = zipfile.ZipInfo("mimetype", ZIP_TIME)
             archive.writestr(info, b"application/vnd.oasis.opendocument.spreadsheet",
                              compress_type=zipfile.ZIP_STORED)
-            archive.writestr(zipfile.ZipInfo("META-INF/manifest.xml", _ZIP_TIME), _ODS_MANIFEST)
+            archive.writestr(zipfile.ZipInfo("META-INF/manifest.xml", ZIP_TIME), _ODS_MANIFEST)
             head = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content '
                     f'{_ODS_NS}><office:body><office:spreadsheet><table:table '
                     f'table:name="Wyniki">').encode()
             tail = b"</table:table></office:spreadsheet></office:body></office:document-content>"
             name = "content.xml"
         chunk = b" " * (1 << 20)  # whitespace between elements: the XML stays well-formed
-        info = zipfile.ZipInfo(name, _ZIP_TIME)
+        info = zipfile.ZipInfo(name, ZIP_TIME)
         info.compress_type = zipfile.ZIP_DEFLATED
         with archive.open(info, "w", force_zip64=True) as entry:
             entry.write(head)
@@ -781,7 +770,7 @@ def k_zip_bomb(rng: Random) -> Made:
     out = io.BytesIO(data)
     with zipfile.ZipFile(out, "a", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(zipfile.ZipInfo(f"docProps/custom{rng.randrange(10**6)}.xml",
-                                         _ZIP_TIME),
+                                         ZIP_TIME),
                          f"<x>{rng.random()}</x>")
     return f"bomb.{template}", out.getvalue()
 

@@ -16,32 +16,29 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
-import zipfile
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 __all__ = ["FIXTURES", "main"]
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scripts._zips import rezip  # noqa: E402
+
 HERE = ROOT / "fixtures" / "preferans_log"
-_ZIP_TIME = (2013, 1, 1, 0, 0, 0)
 _STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?")
 
 
 def _normalise_zip(data: bytes) -> bytes:
     """The same archive with fixed member timestamps and fixed created/modified stamps."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as source, \
-            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            fixed = zipfile.ZipInfo(info.filename, _ZIP_TIME)
-            fixed.compress_type = (zipfile.ZIP_STORED if info.filename == "mimetype"
-                                   else zipfile.ZIP_DEFLATED)
-            content = source.read(info.filename)
-            if info.filename in ("docProps/core.xml", "meta.xml"):
-                content = _STAMP.sub(b"2013-01-01T00:00:00Z", content)
-            target.writestr(fixed, content)
-    return out.getvalue()
+    def stamped(name: str, content: bytes) -> bytes:
+        if name not in ("docProps/core.xml", "meta.xml"):
+            return content
+        return _STAMP.sub(b"2013-01-01T00:00:00Z", content)
+
+    return rezip(data, stamped)
 
 
 def _lines(rows: Sequence[Sequence[object]], delimiter: str, end: str = "\n") -> str:

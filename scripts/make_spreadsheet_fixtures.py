@@ -16,32 +16,31 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scripts._zips import ZIP_TIME, rezip  # noqa: E402
+
 SPREADSHEET = ROOT / "fixtures" / "spreadsheet"
 HTML = ROOT / "fixtures" / "html_tables"
-_ZIP_TIME = (2013, 1, 1, 0, 0, 0)
+_STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?")
 
 
 def _normalise_zip(data: bytes) -> bytes:
-    """The same archive with fixed member timestamps (reproducible bytes)."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as source, \
-            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            fixed = zipfile.ZipInfo(info.filename, _ZIP_TIME)
-            fixed.compress_type = (zipfile.ZIP_STORED if info.filename == "mimetype"
-                                   else zipfile.ZIP_DEFLATED)
-            content = source.read(info.filename)
-            if info.filename == "docProps/core.xml":  # created/modified: the time of writing
-                content = re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?",
-                                 b"2013-01-01T00:00:00Z", content)
-            target.writestr(fixed, content)
-    return out.getvalue()
+    """The same archive with fixed member timestamps and a fixed created/modified stamp
+    (``docProps/core.xml`` has the time of writing)."""
+    def stamped(name: str, content: bytes) -> bytes:
+        if name != "docProps/core.xml":
+            return content
+        return _STAMP.sub(b"2013-01-01T00:00:00Z", content)
+
+    return rezip(data, stamped)
 
 
 # --- xlsx -----------------------------------------------------------------------------------
@@ -203,7 +202,7 @@ def formulas_cached_values_xlsx() -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in members.items():
-            archive.writestr(zipfile.ZipInfo(name, _ZIP_TIME), text.encode("utf-8"))
+            archive.writestr(zipfile.ZipInfo(name, ZIP_TIME), text.encode("utf-8"))
     return out.getvalue()
 
 
