@@ -9,6 +9,14 @@ inbox's rules apply unchanged (docs/rules/inputs.md): the same bytes load nothin
 page is a correction of its event, an unreadable page moves to ``inbox/rejected/`` with its
 reason. Nothing here parses: a parse error is the ingest's business and is never retried.
 
+A source may instead name index pages and link patterns (``index`` + ``follow``): the pages
+are read for their links, and the links that match are fetched as above, each only once, the
+most recent few re-checked conditionally, failures remembered and retried rarely; the state is
+``scrape-cache/discovered/<key>.json`` (docs/scraping.md "Discovery")::
+
+    index (+ "next" pages) ──► links on allowed hosts ──► follow / through patterns
+        ──► new, due for a re-check, or a failure due for a retry ──► the same fetch as above
+
 Politeness, in order of precedence: only hosts on the allow-list are ever contacted (a refused
 source causes no request at all, not even for robots.txt); robots.txt is honoured; requests to
 one host are spaced by ``rate_limit_seconds``; a page that did not change costs a 304.
@@ -20,13 +28,17 @@ Exceptions::
 
 Fetch failures are not exceptions: each URL ends in a :class:`FetchResult` whose ``status``
 says what happened (``fetched``, ``unchanged``, ``not_modified``, ``robots``, ``refused``,
-``not_due``, ``planned`` for a dry run, ``error`` with the reason).
+``not_due``, ``planned`` for a dry run, ``read`` for an index page read for its links,
+``error`` with the reason).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import email.utils
+import functools
 import hashlib
+import html
 import json
 import re
 import string
@@ -37,7 +49,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal, Self
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 from urllib.robotparser import RobotFileParser
 
 import httpx
@@ -48,17 +60,20 @@ from ._config import CONFIG_NAME, Config, ConfigError
 
 __all__ = [
     "SOURCES_NAME",
+    "Discovery",
     "FetchResult",
     "Fetcher",
     "ScrapeConfigError",
     "ScrapeReport",
     "ScrapeSettings",
     "Source",
+    "SourceSummary",
     "cache_dir",
     "default_user_agent",
     "has_sources",
     "inbox_name",
     "is_due",
+    "links",
     "load_sources",
     "scrape",
     "sources_path",
@@ -105,8 +120,31 @@ _FORMAT_SUFFIXES = {
 other formats are HTML pages."""
 
 Status = Literal[
-    "fetched", "unchanged", "not_modified", "robots", "refused", "not_due", "planned", "error",
+    "fetched", "unchanged", "not_modified", "robots", "refused", "not_due", "planned", "read",
+    "error",
 ]
+
+# Discovery (docs/scraping.md "Discovery"): the defaults and the largest values allowed.
+DEFAULT_MAX_DEPTH = 2
+DEFAULT_MAX_PAGES = 50
+DEFAULT_MAX_LINKS = 5000
+DEFAULT_MAX_NEW = 2000
+"""Enough for a club's whole archive (about 600 nights, twice with a second pattern) in one run."""
+DEFAULT_RECHECK = 8
+DEFAULT_RETRY_FAILED_DAYS = 30
+MAX_RETRY_FAILED_DAYS = 360
+DEFAULT_MAX_SECONDS = 7200.0
+DEFAULT_MAX_RUN_BYTES = 1_000_000_000
+_LIMITS: dict[str, tuple[int, int]] = {
+    "max_depth": (1, 5), "max_pages": (1, 1000), "max_links": (1, 100_000),
+    "max_new": (0, 100_000), "recheck": (0, 10_000),
+    "retry_failed_days": (1, MAX_RETRY_FAILED_DAYS),
+}
+_SOURCE_KEYS = frozenset({
+    "club", "url", "url_pattern", "last_days", "from", "to", "weekdays", "format", "schedule",
+    "enabled", "index", "follow", "through", "hosts", "max_depth", "max_pages", "max_links",
+    "max_new", "recheck", "retry_failed_days", "max_seconds", "max_run_bytes",
+})
 
 
 class ScrapeConfigError(ConfigError):
@@ -117,8 +155,95 @@ class ScrapeConfigError(ConfigError):
 
 
 @dataclass(frozen=True, slots=True)
+class Discovery:
+    """Index pages and the patterns of the links to follow from them (docs/scraping.md
+    "Discovery"). Patterns are globs on a link's path relative to its index page's folder
+    (``*`` and ``?`` stay within one folder, ``**`` crosses folders, ``[Tt]`` a character of
+    the set); a pattern starting with ``/`` is matched against the whole path."""
+
+    index: tuple[str, ...]
+    follow: tuple[str, ...]
+    """Links whose pages are results: fetched into the inbox."""
+    through: tuple[str, ...] = ()
+    """Links to pages between the index and the results, read only for their links."""
+    hosts: tuple[str, ...] = ()
+    """Hosts besides the index's whose links are followed (each on the allow-list too)."""
+    max_depth: int = DEFAULT_MAX_DEPTH
+    """Links from the index are depth 1, links from those pages depth 2, ..."""
+    max_pages: int = DEFAULT_MAX_PAGES
+    """Index, "next" and through pages read per run."""
+    max_links: int = DEFAULT_MAX_LINKS
+    """Links read from one page; the rest of the page is ignored (and reported)."""
+    max_new: int = DEFAULT_MAX_NEW
+    """Results never fetched before that one run fetches; the rest wait for the next run."""
+    recheck: int = DEFAULT_RECHECK
+    """The most recently discovered results fetched again (conditionally) each run."""
+    retry_failed_days: int = DEFAULT_RETRY_FAILED_DAYS
+    """A link that failed for good (HTTP 404 ...) is tried again after this many days, then
+    twice as long after each further failure, at most a year."""
+    max_seconds: float = DEFAULT_MAX_SECONDS
+    max_run_bytes: int = DEFAULT_MAX_RUN_BYTES
+
+    def follows(self, url: str, root: str, patterns: tuple[str, ...]) -> bool:
+        """Whether the link ``url`` matches one of ``patterns``, relative to ``root`` (the
+        folder of the index page the link was reached from)."""
+        parts, base = urlsplit(url), urlsplit(root)
+        path = parts.path or "/"
+        if parts.query:
+            path += "?" + parts.query
+        if parts.netloc.lower() == base.netloc.lower() and path.startswith(base.path):
+            relative: str | None = path[len(base.path):]
+        elif parts.netloc.lower() != base.netloc.lower():
+            relative = path.lstrip("/")
+        else:
+            relative = None  # above the index's folder: only a pattern from "/" can match
+        for pattern in patterns:
+            if pattern.startswith("/"):
+                if _glob(pattern).match(path):
+                    return True
+            elif relative is not None and _glob(pattern).match(relative):
+                return True
+        return False
+
+
+@functools.lru_cache(maxsize=256)
+def _glob(pattern: str) -> re.Pattern[str]:
+    """A path glob as a regular expression: ``*`` and ``?`` within a folder, ``**`` across
+    folders (``**/`` also none), ``[...]`` a set (``[!...]`` not in it)."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            end = pattern.find("]", i + 2)
+            if end < 0:
+                raise ValueError(f"unclosed [ in {pattern!r}")
+            body = pattern[i + 1:end]
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+@dataclass(frozen=True, slots=True)
 class Source:
-    """One configured club page, or one page per date of a URL pattern."""
+    """One configured club page, one page per date of a URL pattern, or the pages that index
+    pages link (``discovery``)."""
 
     club: str
     url: str | None = None
@@ -137,15 +262,25 @@ class Source:
     Content-Type give none. Detection on ingest still decides."""
     schedule: str = "nightly"
     enabled: bool = True
+    discovery: Discovery | None = None
+
+    @property
+    def address(self) -> str:
+        """The URL, the URL pattern or the (first) index page."""
+        if self.discovery is not None:
+            return self.discovery.index[0]
+        return self.url or self.url_pattern or ""
 
     @property
     def key(self) -> str:
         """Names the source in reports and in the schedule state."""
-        return f"{self.club} {self.url or self.url_pattern}"
+        return f"{self.club} {self.address}"
 
     def urls(self, today: date) -> list[str]:
         """The URLs this source stands for on ``today``, oldest date first (a correction is
-        written after what it corrects)."""
+        written after what it corrects); a discovery source: its index pages."""
+        if self.discovery is not None:
+            return list(self.discovery.index)
         if self.url is not None:
             return [self.url]
         assert self.url_pattern is not None
@@ -261,25 +396,94 @@ def _check_schedule(value: str, where: str) -> None:
                                 f"expression, got {value!r} ({exc})") from None
 
 
-def _source(table: Mapping[str, Any], where: str) -> Source:
+def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+    """A key that takes one string or a list of them (none: empty)."""
+    value = table.get(key)
+    if value is None:
+        return ()
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items or not all(
+            isinstance(v, str) and v.strip() for v in items):
+        raise ScrapeConfigError(f"{where}: {key} must be a string or a list of strings, "
+                                f"got {value!r}")
+    return tuple(v.strip() for v in items)
+
+
+def _discovery(table: Mapping[str, Any], where: str, allow: tuple[str, ...]) -> Discovery:
+    """The discovery keys of a source that names ``index``."""
+    index = _strings(table, "index", where)
+    for url in index:
+        _check_url(url, where, "index")
+    follow = _strings(table, "follow", where)
+    if not follow:
+        raise ScrapeConfigError(f"{where}: index needs follow = \"<glob>\" (the links to "
+                                "fetch, e.g. \"20*/*E.htm\")")
+    through = _strings(table, "through", where)
+    for key, patterns in (("follow", follow), ("through", through)):
+        for pattern in patterns:
+            try:
+                _glob(pattern)
+            except ValueError as exc:
+                raise ScrapeConfigError(f"{where}: {key}: {exc}") from None
+    hosts = tuple(h.lower() for h in _strings(table, "hosts", where))
+    settings = ScrapeSettings(path=None, cache_dir=Path(), allow=allow)
+    for host in hosts:
+        if "/" in host or not settings.allows(f"http://{host}/"):
+            raise ScrapeConfigError(f"{where}: hosts: {host!r} must be a host name that is "
+                                    f"also on the allow-list (allow = {list(allow)!r})")
+    numbers: dict[str, int] = {}
+    for key, (low, high) in _LIMITS.items():
+        value = _get(table, key, int, where, None)
+        if value is not None and not low <= value <= high:
+            raise ScrapeConfigError(f"{where}: {key} must be {low} to {high}, got {value!r}")
+        if value is not None:
+            numbers[key] = value
+    max_seconds = float(_get(table, "max_seconds", (int, float), where, DEFAULT_MAX_SECONDS))
+    max_run_bytes = _get(table, "max_run_bytes", int, where, DEFAULT_MAX_RUN_BYTES)
+    if max_seconds <= 0 or max_run_bytes <= 0:
+        raise ScrapeConfigError(f"{where}: max_seconds and max_run_bytes must be positive")
+    return Discovery(index=index, follow=follow, through=through, hosts=hosts,
+                     max_seconds=max_seconds, max_run_bytes=max_run_bytes, **numbers)
+
+
+def _source(table: Mapping[str, Any], where: str, allow: tuple[str, ...] = ()) -> Source:
     from parsers import FORMATS
 
+    unknown = sorted(set(table) - _SOURCE_KEYS)
+    if unknown:
+        hint = " (the club's name goes in club = ...)" if "name" in unknown else ""
+        raise ScrapeConfigError(f"{where}: unknown key {unknown[0]!r}{hint}; a source knows "
+                                f"{', '.join(sorted(_SOURCE_KEYS))}")
     club = _get(table, "club", str, where, None)
     if not club:
         raise ScrapeConfigError(f"{where}: a source needs a club")
+    where = f"{where} ({club})"
     url = _get(table, "url", str, where, None)
     pattern = _get(table, "url_pattern", str, where, None)
-    if (url is None) == (pattern is None):
-        raise ScrapeConfigError(f"{where}: give either url or url_pattern")
+    discovery = None
+    if "index" in table:
+        if url is not None or pattern is not None:
+            raise ScrapeConfigError(f"{where}: give one of url, url_pattern or index")
+        discovery = _discovery(table, where, allow)
+    else:
+        extra = sorted(set(table) & {"follow", "through", "hosts", *_LIMITS, "max_seconds",
+                                     "max_run_bytes"})
+        if extra:
+            raise ScrapeConfigError(f"{where}: {extra[0]} goes with index, not url or "
+                                    "url_pattern")
+        if (url is None) == (pattern is None):
+            raise ScrapeConfigError(f"{where}: give either url or url_pattern (or index and "
+                                    "follow)")
     last_days = _get(table, "last_days", int, where, None)
     start = _get(table, "from", date, where, None)
     end = _get(table, "to", date, where, None)
     names = _get(table, "weekdays", list, where, [])
-    if url is not None:
-        _check_url(url, where, "url")
+    if url is not None or discovery is not None:
+        if url is not None:
+            _check_url(url, where, "url")
         if last_days is not None or start is not None or end is not None or names:
             raise ScrapeConfigError(f"{where}: last_days, from, to and weekdays go with "
-                                    "url_pattern, not url")
+                                    f"url_pattern, not {'url' if url else 'index'}")
     else:
         assert pattern is not None
         fields = {f for _, f, _, _ in string.Formatter().parse(pattern) if f is not None}
@@ -311,7 +515,8 @@ def _source(table: Mapping[str, Any], where: str) -> Source:
     _check_schedule(schedule, where)
     return Source(club=club, url=url, url_pattern=pattern, last_days=last_days, start=start,
                   end=end, weekdays=tuple(sorted(set(weekdays))), format=fmt,
-                  schedule=schedule, enabled=_get(table, "enabled", bool, where, True))
+                  schedule=schedule, enabled=_get(table, "enabled", bool, where, True),
+                  discovery=discovery)
 
 
 def load_sources(cfg: Config, path: Path | None = None, *,
@@ -342,10 +547,11 @@ def load_sources(cfg: Config, path: Path | None = None, *,
     if retries < 0 or max_bytes <= 0:
         raise ScrapeConfigError(f"{where}: retries must be 0 or more and max_bytes positive")
     tables = _get(data, "source", list, where, [])
-    sources = tuple(_source(t, f"{where} [[source]] #{i}") for i, t in enumerate(tables, 1))
+    allowed = tuple(a.lower() for a in allow)
+    sources = tuple(_source(t, f"{where} [[source]] #{i}", allowed)
+                    for i, t in enumerate(tables, 1))
     return ScrapeSettings(
-        path=path, cache_dir=cache, sources=sources,
-        allow=tuple(a.lower() for a in allow),
+        path=path, cache_dir=cache, sources=sources, allow=allowed,
         user_agent=_get(data, "user_agent", str, where, None) or default_user_agent(contact),
         rate_limit_seconds=numbers["rate_limit_seconds"], timeout=numbers["timeout"],
         retries=retries, backoff_seconds=numbers["backoff_seconds"], max_bytes=max_bytes,
@@ -447,6 +653,13 @@ class _Cache:
             return None
         return _Cached(meta.get("etag"), meta.get("last_modified"), meta.get("sha256"))
 
+    def body(self, url: str) -> bytes | None:
+        """The body of the last fetch, if kept."""
+        try:
+            return (self.folder / f"{self._key(url)}.body").read_bytes()
+        except OSError:
+            return None
+
     def put(self, url: str, body: bytes, headers: httpx.Headers, file: str | None,
             fetched_at: datetime) -> None:
         key = self._key(url)
@@ -483,10 +696,61 @@ class FetchResult:
 
 
 @dataclass(frozen=True, slots=True)
+class SourceSummary:
+    """What discovery did for one source in one run (docs/scraping.md "Discovery")."""
+
+    club: str
+    pages_read: int = 0
+    """Index, "next" and through pages requested (a 304 included)."""
+    pages_not_modified: int = 0
+    links: int = 0
+    """Distinct links to results found on the pages read."""
+    new: int = 0
+    """Results fetched for the first time."""
+    changed: int = 0
+    """Results fetched again with other bytes (a correction)."""
+    unchanged: int = 0
+    """Results re-checked: 304, or the same bytes."""
+    failed: int = 0
+    robots: int = 0
+    known: int = 0
+    """Results fetched before and not due for a re-check: not requested."""
+    failed_before: int = 0
+    """Links that failed for good before and are not due for a retry: not requested."""
+    left: int = 0
+    """Pages left for the next run by a bound."""
+    bound: str | None = None
+    planned: int = 0
+    truncated: int = 0
+    """Pages that had more links than max_links."""
+
+    def line(self) -> str:
+        read = f"{self.pages_read} index page(s) read"
+        if self.pages_not_modified:
+            read += f" ({self.pages_not_modified} not modified)"
+        parts = [read, f"{self.links} links found"]
+        if self.planned:
+            parts.append(f"{self.planned} would be fetched")
+        else:
+            parts += [f"{self.new} new", f"{self.changed} changed",
+                      f"{self.unchanged} unchanged (304)", f"{self.failed} failed"]
+        more = [f"{n} {what}" for n, what in (
+            (self.robots, "disallowed by robots.txt"), (self.known, "known, not due"),
+            (self.failed_before, "failed before, retried later"),
+            (self.truncated, "page(s) with more than max_links links"),
+        ) if n]
+        if self.left:
+            more.append(f"{self.left} left for the next run ({self.bound})")
+        return f"{self.club}: {', '.join(parts)}" + (f"; {', '.join(more)}" if more else "")
+
+
+@dataclass(frozen=True, slots=True)
 class ScrapeReport:
-    """The fetch report of one run, one result per URL (a refused or not-due source: one)."""
+    """The fetch report of one run, one result per URL (a refused or not-due source: one),
+    and one summary per discovery source."""
 
     results: tuple[FetchResult, ...] = ()
+    sources: tuple[SourceSummary, ...] = ()
 
     @property
     def written(self) -> list[Path]:
@@ -501,7 +765,8 @@ class ScrapeReport:
         for r in self.results:
             counts[r.status] = counts.get(r.status, 0) + 1
         total = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no sources"
-        return [r.line() for r in self.results] + [f"scrape: {total}"]
+        return ([r.line() for r in self.results] + [s.line() for s in self.sources]
+                + [f"scrape: {total}"])
 
 
 class _Failed(Exception):
@@ -536,6 +801,8 @@ class Fetcher:
     now: Callable[[], datetime] = datetime.now
     _robots: dict[str, RobotFileParser] = field(default_factory=dict)
     _robots_why: dict[str, str] = field(default_factory=dict)
+    _robots_unread: set[str] = field(default_factory=set)
+    """Origins whose robots.txt could not be read this run (avoided now, not for good)."""
     _last: dict[str, float] = field(default_factory=dict)
     _client: httpx.Client | None = None
 
@@ -652,6 +919,7 @@ class Fetcher:
             except _Failed as exc:
                 parser.disallow_all = True
                 why = f"the host's robots.txt could not be read ({exc}), so the host is avoided"
+                self._robots_unread.add(origin)
             else:
                 if response.status == 200:
                     parser.parse(response.body.decode("utf-8", "replace").splitlines())
@@ -661,6 +929,7 @@ class Fetcher:
                     parser.disallow_all = True
                     why = (f"the host's robots.txt answered HTTP {response.status}, so the "
                            "host is avoided this run")
+                    self._robots_unread.add(origin)
             self._robots_why[origin] = why
             parser.modified()
             self._robots[origin] = parser
@@ -668,44 +937,384 @@ class Fetcher:
 
     # -- one page
 
+    def robots_unread(self, url: str) -> bool:
+        """Whether the URL's host is avoided only because its robots.txt could not be read
+        this run (a next run may read it)."""
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.netloc.lower()}" in self._robots_unread
+
     def fetch(self, source: Source, url: str, inbox: Path, cache: _Cache) -> FetchResult:
         """Fetch one URL into the inbox, unless refused, disallowed or unchanged."""
+        return self._get(source, url, cache, inbox)[0]
+
+    def read(self, source: Source, url: str, cache: _Cache, *,
+             keep: bool = True) -> tuple[FetchResult, _Response | None]:
+        """Fetch an index page for its links, never into the inbox: the response of a ``200``,
+        or of a ``304`` with the body of the last fetch. ``keep = False`` (a dry run) writes
+        nothing into the cache."""
+        return self._get(source, url, cache, None, keep=keep)
+
+    def _get(self, source: Source, url: str, cache: _Cache, inbox: Path | None, *,
+             keep: bool = True) -> tuple[FetchResult, _Response | None]:
+        """One URL, conditionally: into the inbox (``inbox``), or read (no inbox). The
+        response comes back with the result when there is a body to read links from."""
         def result(status: Status, message: str, **kw: Any) -> FetchResult:
             return FetchResult(source.club, url, status, message, **kw)
 
         if not self.settings.allows(url):
             return result("refused", f"host {urlsplit(url).netloc!r} is not on the allow-list "
-                          f"({_where(self.settings)}); not contacted")
+                          f"({_where(self.settings)}); not contacted"), None
         if not self.robots_allow(url):
             parts = urlsplit(url)
             why = self._robots_why[f"{parts.scheme}://{parts.netloc.lower()}"]
-            return result("robots", f"{why}; not fetched")
+            return result("robots", f"{why}; not fetched"), None
         cached = cache.get(url)
+        old_body = cache.body(url) if cached is not None and inbox is None else None
         headers: dict[str, str] = {}
-        if cached is not None and cached.etag:
-            headers["If-None-Match"] = cached.etag
-        if cached is not None and cached.last_modified:
-            headers["If-Modified-Since"] = cached.last_modified
+        if cached is not None and (inbox is not None or old_body is not None):
+            if cached.etag:
+                headers["If-None-Match"] = cached.etag
+            if cached.last_modified:
+                headers["If-Modified-Since"] = cached.last_modified
         try:
             response = self._follow(url, headers, robots=True)
         except _Failed as exc:
-            return result("error", str(exc), http_status=exc.status, attempts=exc.attempts)
+            return result("error", str(exc), http_status=exc.status,
+                          attempts=exc.attempts), None
         kw: dict[str, Any] = {"http_status": response.status, "attempts": response.attempts}
         if response.status == 304 and headers:
-            return result("not_modified", "not modified since the last fetch (HTTP 304)", **kw)
+            if old_body is not None:
+                response.body = old_body
+                return result("not_modified", "not modified since the last read (HTTP 304)",
+                              **kw), response
+            return result("not_modified", "not modified since the last fetch (HTTP 304)",
+                          **kw), None
         if response.status != 200:
             reason = httpx.codes.get_reason_phrase(response.status)
-            return result("error", f"HTTP {response.status} {reason}".rstrip(), **kw)
+            return result("error", f"HTTP {response.status} {reason}".rstrip(), **kw), None
+        if inbox is None:
+            if keep:
+                cache.put(url, response.body, response.headers, None, self.now())
+            return result("read", f"{len(response.body)} bytes read for links", **kw), response
         sha = hashlib.sha256(response.body).hexdigest()
         if cached is not None and cached.sha256 == sha:
             cache.put(url, response.body, response.headers, None, self.now())
-            return result("unchanged", "same bytes as the last fetch; nothing written", **kw)
+            return result("unchanged", "same bytes as the last fetch; nothing written",
+                          **kw), response
         name = inbox_name(url, response.headers.get("content-type", ""), source.format)
         target = inbox / name
         _write_atomic(target, response.body)  # the inbox first: a crash refetches, never loses
         cache.put(url, response.body, response.headers, name, self.now())
         return result("fetched", f"{len(response.body)} bytes -> {target}", path=str(target),
-                      **kw)
+                      **kw), response
+
+
+# ---------------------------------------------------------------- discovery
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link of a page: its absolute URL (no fragment), and whether it leads to the next
+    page of a list (``rel="next"``, or a text such as Next, Older, », ›)."""
+
+    url: str
+    next: bool = False
+
+
+_NOISE = re.compile(r"<!--.*?-->|<script\b.*?</script\s*>|<style\b.*?</style\s*>",
+                    re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<(a|area|link|base)\b([^>]*)>", re.IGNORECASE)
+_ATTR = re.compile(r"""([^\s=/>"']+)\s*=\s*("[^"]*"|'[^']*'|[^\s>"']+)""")
+_END_A = re.compile(r"</a\s*>", re.IGNORECASE)
+_NEXT_WORDS = frozenset({
+    "next", "next page", "next results", "older", "older posts", "older entries",
+    "older results", "older news", "more results", "earlier", "earlier results",
+})
+_NEXT_ARROWS = frozenset("›»→>")
+
+
+def _is_next(rel: str, text: str) -> bool:
+    if "next" in rel.lower().split():
+        return True
+    text = " ".join(text.lower().split())
+    words = " ".join(re.sub(r"[^\w\s]", " ", text).split())
+    if words:
+        return words in _NEXT_WORDS
+    return bool(text) and all(c in _NEXT_ARROWS or c.isspace() for c in text)
+
+
+def links(body: bytes, base: str, limit: int = DEFAULT_MAX_LINKS) -> tuple[list[Link], bool]:
+    """The links of an HTML page in page order, each once: ``href`` of ``<a>``, ``<area>``
+    and ``<link rel="next">``, resolved against ``base`` (or the page's ``<base href>``),
+    without their fragment; only http(s) links (no ``javascript:``, ``mailto:``, nor a link
+    to a place on the same page). At most ``limit``; the flag says the page had more."""
+    text = _NOISE.sub(" ", body.decode("utf-8", "replace"))
+    found: dict[str, Link] = {}
+    page = urldefrag(base).url
+    for m in _TAG.finditer(text):
+        attrs = {k.lower(): html.unescape(v.strip("\"'"))
+                 for k, v in _ATTR.findall(m.group(2))}
+        href = attrs.get("href", "").strip()
+        tag = m.group(1).lower()
+        if tag == "base":
+            if href:
+                base = urljoin(base, href)
+            continue
+        rel = attrs.get("rel", "")
+        if not href or tag == "link" and "next" not in rel.lower().split():
+            continue
+        url = urldefrag(urljoin(base, href)).url
+        if urlsplit(url).scheme not in ("http", "https") or url == page:
+            continue
+        label = ""
+        if tag == "a":
+            end = _END_A.search(text, m.end(), m.end() + 500)
+            chunk = text[m.end():end.start() if end else m.end()]
+            label = html.unescape(re.sub(r"<[^>]*>", " ", chunk)).strip()
+        nxt = _is_next(rel, label)
+        if url in found:
+            if nxt and not found[url].next:
+                found[url] = Link(url, True)
+            continue
+        if len(found) >= limit:
+            return list(found.values()), True
+        found[url] = Link(url, nxt)
+    return list(found.values()), False
+
+
+def _folder(url: str) -> str:
+    """The folder of a page: ``https://h/a/index.html`` -> ``https://h/a/``."""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    return f"{parts.scheme}://{parts.netloc}{path[:path.rfind('/') + 1]}"
+
+
+def _is_html(response: _Response) -> bool:
+    kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind:
+        return "html" in kind
+    suffix = PurePosixPath(urlsplit(response.url).path).suffix.lower()
+    return suffix in ("", ".htm", ".html", ".php", ".asp", ".aspx", ".shtml")
+
+
+def _final(result: FetchResult, fetcher: Fetcher) -> bool:
+    """Whether a failed URL failed for good (remembered, retried rarely) rather than for now
+    (tried again next run): a 4xx other than 408/429, a page beyond max_bytes, a redirect off
+    the allow-list, robots.txt saying no."""
+    if result.status == "robots":
+        return not fetcher.robots_unread(result.url)
+    status = result.http_status
+    if status is not None and 400 <= status < 500 and status not in (408, 429):
+        return True
+    return result.message.startswith(("larger than max_bytes", "redirected to "))
+
+
+@dataclass(slots=True)
+class _Page:
+    """What the state keeps of a discovered link (``kind``: result or through)."""
+
+    kind: str
+    depth: int
+    root: str
+    seen: int
+    """The run that found it ..."""
+    order: int
+    """... and its place among that run's finds: sorts the most recent first."""
+    fetched: str | None = None
+    failures: int = 0
+    failed_at: str | None = None
+    reason: str | None = None
+
+
+class _Discovered:
+    """``scrape-cache/discovered/<key>.json``: the links a discovery source has found, when
+    each was last fetched and which failed (the validators are in the cache, by URL)."""
+
+    def __init__(self, folder: Path, key: str) -> None:
+        self.path = folder / "discovered" / (
+            hashlib.sha256(key.encode("utf-8")).hexdigest()[:24] + ".json")
+        self.key = key
+        self.run = 0
+        self.pages: dict[str, _Page] = {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("source") == key:
+                self.run = int(data.get("run", 0))
+                self.pages = {url: _Page(**page) for url, page in data["pages"].items()}
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            self.run, self.pages = 0, {}
+
+    def recent(self, kind: str, count: int) -> set[str]:
+        """The ``count`` most recently found links of this kind fetched before."""
+        fetched = [(p.seen, -p.order, url) for url, p in self.pages.items()
+                   if p.kind == kind and p.fetched is not None]
+        return {url for _, _, url in sorted(fetched, reverse=True)[:count]}
+
+    def save(self) -> None:
+        pages = {url: dataclasses.asdict(p) for url, p in self.pages.items()}
+        _write_atomic(self.path, (json.dumps({"source": self.key, "run": self.run,
+                                              "pages": pages}, indent=1, sort_keys=True)
+                                  + "\n").encode("utf-8"))
+
+
+def _retry_due(page: _Page, disc: Discovery, now: datetime) -> bool:
+    """A failed link: due again ``retry_failed_days`` after its failure, twice as long after
+    each further one, at most a year."""
+    if page.failed_at is None:
+        return True
+    days = min(disc.retry_failed_days * 2 ** max(page.failures - 1, 0), 365)
+    return datetime.fromisoformat(page.failed_at) + timedelta(days=days) <= now
+
+
+def _discover(source: Source, fetcher: Fetcher, cache: _Cache, inbox: Path, *,
+              started: datetime, dry_run: bool) -> tuple[list[FetchResult], SourceSummary]:
+    """One discovery source: read the index pages (and their "next" pages) conditionally,
+    follow the links that match, fetch the results that are new, due for a re-check or
+    a failure due for a retry, and keep what was found in the state. Level by level
+    (depth 0 = the index pages), every loop bounded."""
+    disc = source.discovery
+    assert disc is not None
+    state = _Discovered(fetcher.settings.cache_dir, source.key)
+    run = state.run + 1
+    recent = (state.recent("result", disc.recheck) | state.recent("through", disc.recheck))
+    now = started.isoformat(timespec="seconds")
+    tally: dict[str, Any] = {"club": source.club}
+
+    def bump(name: str, n: int = 1) -> None:
+        tally[name] = tally.get(name, 0) + n
+
+    results: list[FetchResult] = []
+    found: set[str] = set()
+    finds = iter(range(1, 1 << 62))
+    hosts = {urlsplit(u).netloc.lower() for u in disc.index} | set(disc.hosts)
+    levels: dict[int, list[tuple[str, str, str]]] = {
+        0: [(url, "index", _folder(url)) for url in disc.index]}
+    for url, page in state.pages.items():  # found before, not fetched yet or due again
+        if page.depth <= disc.max_depth and (
+                page.fetched is None and (page.failures == 0 or _retry_due(page, disc, started))
+                or url in recent):
+            levels.setdefault(page.depth, []).append((url, page.kind, page.root))
+    visited: set[str] = set()
+    touched: set[str] = set()
+    t0, spent, pages_read, new_count, since_save = fetcher.clock(), 0, 0, 0, 0
+
+    def over() -> str | None:
+        if fetcher.clock() - t0 >= disc.max_seconds:
+            return f"max_seconds = {disc.max_seconds:g}"
+        if spent >= disc.max_run_bytes:
+            return f"max_run_bytes = {disc.max_run_bytes}"
+        return None
+
+    def allowed_host(url: str) -> bool:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        return parts.netloc.lower() in hosts or host in hosts
+
+    def learn(response: _Response, depth: int, kind: str, root: str,
+              queue: list[tuple[str, str, str]]) -> None:
+        """Queue the links of a page read or fetched at ``depth``: "next" pages of an index
+        on its own level (``queue``), results and through pages on the level below."""
+        if depth >= disc.max_depth or not _is_html(response):
+            return
+        page_links, cut = links(response.body, response.url, disc.max_links)
+        if cut:
+            bump("truncated")
+        for link in page_links:
+            if not allowed_host(link.url):
+                continue
+            if link.next and kind in ("index", "next"):
+                queue.append((link.url, "next", root))
+                continue
+            if disc.follows(link.url, root, disc.follow):
+                what = "result"
+                found.add(link.url)
+            elif (disc.through and depth + 1 < disc.max_depth
+                  and disc.follows(link.url, root, disc.through)):
+                what = "through"
+            else:
+                continue
+            known = state.pages.get(link.url)
+            if known is None:
+                state.pages[link.url] = _Page(what, depth + 1, root, run, next(finds))
+            elif depth + 1 < known.depth:
+                known.depth = depth + 1
+            levels.setdefault(depth + 1, []).append((link.url, what, root))
+
+    for depth in range(disc.max_depth + 1):
+        queue = levels.get(depth, [])
+        i = 0
+        while i < len(queue):
+            url, kind, root = queue[i]
+            i += 1
+            if url in visited:
+                continue
+            visited.add(url)
+            page = state.pages.get(url) if kind in ("result", "through") else None
+            if page is not None and (page.fetched is not None and url not in recent or (
+                    page.fetched is None and page.failures
+                    and not _retry_due(page, disc, started))):
+                continue  # known, not due: counted from the state below
+            is_new = page is not None and page.fetched is None and not page.failures
+            bound = over()
+            if bound is None and kind != "result" and pages_read >= disc.max_pages:
+                bound = f"max_pages = {disc.max_pages}"
+            if bound is None and kind == "result" and is_new and new_count >= disc.max_new:
+                bound = f"max_new = {disc.max_new}"
+            if bound is not None:
+                bump("left")
+                tally.setdefault("bound", bound)
+                continue
+            if kind == "result" and dry_run:
+                new_count += is_new
+                bump("planned")
+                results.append(FetchResult(source.club, url, "planned", "would be fetched"))
+                continue
+            if kind == "result":
+                result, response = fetcher._get(source, url, cache, inbox)
+                new_count += is_new
+            else:
+                result, response = fetcher.read(source, url, cache, keep=not dry_run)
+                pages_read += 1
+                bump("pages_read")
+                if result.status == "not_modified":
+                    bump("pages_not_modified")
+            results.append(result)
+            touched.add(url)
+            if response is not None and result.status != "not_modified":
+                spent += len(response.body)
+            if page is not None:
+                since_save += 1
+                if result.status in ("fetched", "unchanged", "not_modified", "read"):
+                    if kind == "result":
+                        if result.status == "fetched":
+                            bump("changed" if page.fetched is not None else "new")
+                        else:
+                            bump("unchanged")
+                    page.fetched, page.failures, page.failed_at, page.reason = now, 0, None, None
+                elif _final(result, fetcher):
+                    page.failures += 1
+                    page.failed_at, page.reason = now, result.message
+                    bump("robots" if result.status == "robots" else "failed")
+                else:
+                    bump("robots" if result.status == "robots" else "failed")
+            elif result.status in ("error", "robots"):
+                bump("robots" if result.status == "robots" else "failed")
+            if response is not None:
+                learn(response, depth, kind, root, queue)
+            if not dry_run and since_save >= 100:  # a killed run keeps most of what it did
+                state.run = run
+                state.save()
+                since_save = 0
+    tally["links"] = len(found)
+    for url, page in state.pages.items():
+        if url not in touched and page.kind == "result" and page.fetched is not None:
+            bump("known")
+        elif url not in touched and page.failures:
+            bump("failed_before")
+    if not dry_run:
+        state.run = run
+        state.save()
+    return results, SourceSummary(**tally)
 
 
 def _where(settings: ScrapeSettings) -> str:
@@ -735,6 +1344,7 @@ def scrape(
     state_path = settings.cache_dir / "schedule.json"
     state = _read_state(state_path)
     results: list[FetchResult] = []
+    summaries: list[SourceSummary] = []
     cache = _Cache(settings.cache_dir)
     with Fetcher(settings, transport=transport, clock=clock, sleep=sleep,
                  now=now) as fetcher:
@@ -742,12 +1352,16 @@ def scrape(
             last = state.get(source.key)
             last_at = datetime.fromisoformat(last) if last else None
             if not ignore_schedule and not is_due(source.schedule, last_at, started):
-                results.append(FetchResult(source.club, source.url or source.url_pattern or "",
+                results.append(FetchResult(source.club, source.address,
                                            "not_due", f"schedule {source.schedule!r}, last "
                                            f"fetched {last}"))
                 continue
             mine = []
-            for url in source.urls(started.date()):
+            if source.discovery is not None:
+                mine, summary = _discover(source, fetcher, cache, cfg.inbox, started=started,
+                                          dry_run=dry_run)
+                summaries.append(summary)
+            for url in [] if source.discovery is not None else source.urls(started.date()):
                 if dry_run:
                     ok = settings.allows(url)
                     mine.append(FetchResult(
@@ -762,4 +1376,4 @@ def scrape(
     if not dry_run and settings.active:
         _write_atomic(state_path, (json.dumps(state, indent=2, sort_keys=True) + "\n")
                       .encode("utf-8"))
-    return ScrapeReport(tuple(results))
+    return ScrapeReport(tuple(results), tuple(summaries))
