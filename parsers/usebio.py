@@ -12,10 +12,12 @@ file). Layout read here::
         ├── WINNER_TYPE  1 | 2               2 = two rankings (NS and EW) in one field
         ├── SCORING_METHOD  IMPS | VPS | ... overrides the scoring implied by EVENT_TYPE
         ├── PARTICIPANTS/PAIR|TEAM|PLAYER    the ranking ("flat" layout)
+        ├── BOARDS_PLAYED                    -> Event.boards (else counted from travellers)
         ├── BOARD/TRAVELLER_LINE             travellers: boards are counted from these
-        └── SESSION/SECTION                  "nested" layout: one PARTICIPANTS per section
-            ├── PARTICIPANTS/...
-            └── BOARD/TRAVELLER_LINE
+        ├── SESSION/SECTION                  "nested" layout: one PARTICIPANTS per section
+        │   ├── PARTICIPANTS/...
+        │   └── BOARD/TRAVELLER_LINE
+        └── SECTION/PARTICIPANTS             sections with no SESSION (NZ Scorer's converter)
 
 Event kinds and scorings by ``EVENT_TYPE`` (``SCORING_METHOD`` wins when it is given)::
 
@@ -30,16 +32,21 @@ Event kinds and scorings by ``EVENT_TYPE`` (``SCORING_METHOD`` wins when it is g
 An ``EVENT_TYPE`` that names only the kind (``PAIRS``, as EBUScore and the NZ converters write,
 ``TEAM``, or any type naming PAIRS, TEAMS or INDIVIDUAL) takes its scoring, in this order, from
 a scoring method written on the event, a session, a section or the PARTICIPANTS
-(``SCORING_METHOD``, ``BOARD_SCORING_METHOD``: ``MATCH_POINTS``, ``BUTLER_IMPS``,
-``CROSS_IMPS``, ``VPS``, ``BAM``...), else from words of the type (``SWISS`` VP, ``BAM``,
+(``SCORING_METHOD``, ``MATCH_SCORING_METHOD``, ``BOARD_SCORING_METHOD``, in that order, the
+first naming a known scoring: ``MATCH_POINTS``, ``BUTLER_IMPS``, ``CROSS_IMPS``, ``VPS``,
+``BAM``, ``PAB``...; a teams event written by TeamsScorer with ``BOARD_SCORING_METHOD`` IMPS
+and ``MATCH_SCORING_METHOD`` VPS ranks by VPs), else from words of the type (``SWISS`` VP, ``BAM``,
 ``IMP``), else from the scores (a PERCENTAGE is matchpoints; totals below zero are IMPs), else
 ``unknown``; an info issue says which. Any other ``EVENT_TYPE`` is an
 :class:`UnsupportedVariant`.
 
 Layouts besides the two above: PARTICIPANTS directly under a SESSION (no SECTION) is that
-session's ranking; sections whose places run across the whole field (a 6-pair section with a
-9th place, the sections together holding places 1..N) are one ranking of the field, sections
-ranked on their own are one event each.
+session's ranking (TeamsScorer, EBUScoreTeams); SECTIONs directly under the EVENT (no SESSION:
+NZ Scorer through scorer-to-usebio) are read as the sections of one session; sections whose
+places run across the whole field (a 6-pair section with a 9th place, the sections together
+holding places 1..N; in a two-winner movement, NS places across the NS pairs of every section
+and EW likewise, as PairsScorer writes them) are one ranking of the field, sections ranked on
+their own are one event each.
 
 Quirks handled:
 
@@ -57,15 +64,25 @@ Quirks handled:
   A unit without a PLACE is kept at the end with no place (a warning); a ranking without any
   PLACE is ranked by score (a warning);
 - **scores**: ``PERCENTAGE`` when the unit has one, else ``TOTAL_SCORE``;
+- **teams**: a TEAM's label is its ``TEAM_NUMBER`` (else the ``TEAM_ID`` attribute or child,
+  else ``TEAM_NAME``); its players are its PLAYERs at any depth: TeamsScorer and EBUScoreTeams
+  write TEAM/PAIR/PLAYER (the team's pairs with their IMPs); a member written in two of the
+  team's pairs is one player;
 - **players**: ``PLAYER_NAME`` as written (Compscore writes capitals) and
   ``NATIONAL_ID_NUMBER`` as the federation id, kept as text (leading zeros matter: ``0748821``);
   a PLAYER's ``CLUB_NAME``, if any, is its club (``CLUB_ID_NUMBER`` alone is not a club name);
 - **phantoms**: a pair/team whose players are all called PHANTOM / ROBOT / BYE / SIT OUT (or
   have no name) is not players (docs/rules/inputs.md; the preamble of every format): a ranked one
   keeps its place with no players, an unranked one is dropped; both with an info note;
-- **boards**: the number of distinct ``BOARD_NUMBER`` of BOARD elements that have
-  TRAVELLER_LINEs in the ranking's scope, counted per session; the HANDSET's BOARDs are hand
-  records, not played boards. No travellers: ``boards`` is None;
+- **boards**: ``BOARDS_PLAYED`` as the file states it for the ranking (its section's or
+  session's, else the event's when the event is one session: a Howell or a teams movement
+  has more boards in play than each unit plays); else the number of distinct
+  ``BOARD_NUMBER`` of BOARD elements that have TRAVELLER_LINEs in the ranking's scope,
+  counted per session; the HANDSET's BOARDs are hand records, not played boards. Neither:
+  ``boards`` is None;
+- **handicap events**: units with a ``HANDICAP`` are placed by handicapped scores; the places
+  are kept as written, the score is the unit's own, and places are not checked against the
+  scores (an info note);
 - **safety**: the XML is parsed with defusedxml: no entity expansion (billion laughs), no
   external entities, no DTD fetch; the ``<!DOCTYPE USEBIO SYSTEM "...">`` line is allowed but
   never fetched. A document with entity declarations is a :class:`MalformedFile`.
@@ -119,7 +136,7 @@ _SCORING_METHODS: dict[str, Scoring] = {
     "BUTLER_IMPS": "IMP", "IMPS_ACROSS_FIELD": "IMP", "CROSS_IMP": "IMP", "IMP_PAIRS": "IMP",
     "AGGREGATE": "unknown", "TOTAL_POINTS": "unknown",
     "VPS": "VP", "VP": "VP", "VICTORY_POINTS": "VP",
-    "BAM": "BAM", "POINT_A_BOARD": "BAM", "BOARD_A_MATCH": "BAM",
+    "BAM": "BAM", "POINT_A_BOARD": "BAM", "BOARD_A_MATCH": "BAM", "PAB": "BAM",
 }
 
 _VERSIONS = frozenset({"1.0", "1.1", "1.2"})
@@ -214,29 +231,42 @@ def _event_date(event: ET.Element, table: str, file: str) -> dt.date:
 _GENERIC_TYPES: dict[str, Kind] = {"PAIRS": "pairs", "PAIR": "pairs", "TEAM": "teams",
                                    "INDIVIDUAL": "individual", "INDIVIDUALS": "individual"}
 """EVENT_TYPEs that name the kind only (``PAIRS``): the scoring comes from elsewhere."""
-_METHOD_TAGS = ("SCORING_METHOD", "BOARD_SCORING_METHOD", "MATCH_SCORING_METHOD",
+_METHOD_TAGS = ("SCORING_METHOD", "MATCH_SCORING_METHOD", "BOARD_SCORING_METHOD",
                 "SCORING_TYPE", "SCORING")
+"""Where a scoring method is written, the ranking's own first: the totals of a teams or Swiss
+event are in the units of its MATCH_SCORING_METHOD (VPs), not of its BOARD_SCORING_METHOD."""
 
 
 def _method(elements: Iterable[ET.Element]) -> str:
-    """The first scoring method written on any of ``elements`` (attribute or child)."""
-    for element in elements:
-        for tag in _METHOD_TAGS:
-            text = normalise_space(element.get(tag) or _text(element, tag))
-            if text:
-                return text
-    return ""
+    """The scoring method the ranking's totals are in: the first method written on any of
+    ``elements`` (attribute or child, in :data:`_METHOD_TAGS` order) that names a known
+    scoring, else the first written at all ("" when none is)."""
+    written = [text for element in elements for tag in _METHOD_TAGS
+               if (text := normalise_space(element.get(tag) or _text(element, tag)))]
+    known = [text for text in written if _scoring_method(text) is not None]
+    return (known or written or [""])[0]
+
+
+def _scoring_method(text: str) -> Scoring | None:
+    return _SCORING_METHODS.get(text.upper().replace(" ", "_").replace("-", "_"))
 
 
 def _scope_elements(event: ET.Element) -> list[ET.Element]:
     """The event and what it holds that may say how it was scored (sessions, sections, their
     PARTICIPANTS), in that order."""
     out = [event]
-    for session in event.findall("SESSION"):
-        out.append(session)
+    for session in _sessions(event):
+        if session is not event:
+            out.append(session)
         out.extend(session.findall("SECTION"))
     out.extend(event.iter("PARTICIPANTS"))
     return out
+
+
+def _sessions(event: ET.Element) -> list[ET.Element]:
+    """The elements holding the event's sections: its SESSIONs, and the event itself when it
+    holds SECTIONs directly (NZ Scorer's converter writes EVENT/SECTION with no SESSION)."""
+    return event.findall("SESSION") + ([event] if event.find("SECTION") is not None else [])
 
 
 def _scoring_from_scores(event: ET.Element) -> Scoring:
@@ -293,7 +323,7 @@ def _kind_and_scoring(
             table=table, column="EVENT_TYPE", value=event_type), level="info")
     method = _method(_scope_elements(event))
     if method:
-        mapped = _SCORING_METHODS.get(method.upper().replace(" ", "_"))
+        mapped = _scoring_method(method)
         if mapped is None:
             log.report(UnsupportedVariant(
                 f"SCORING_METHOD not recognised; scoring taken from EVENT_TYPE {event_type}",
@@ -334,11 +364,21 @@ def _rankings(event: ET.Element, table: str, file: str) -> list[_Ranking]:
     own = event.find("PARTICIPANTS")
     if own is not None:
         return [_Ranking(table, "", own, (event,), winner)]
-    sessions = event.findall("SESSION")
+    sessions = _sessions(event)
     rankings: list[_Ranking] = []
     for s_index, session in enumerate(sessions, start=1):
         session_id = _session_id(session, s_index)
         direct = session.find("PARTICIPANTS")
+        if session is event:  # sections directly under the event: no session to name
+            for x_index, section in enumerate(session.findall("SECTION"), start=1):
+                participants = section.find("PARTICIPANTS")
+                if participants is not None:
+                    label = _section_id(section, x_index)
+                    rankings.append(_Ranking(
+                        f"{table} SECTION {label}", label, participants, (section,),
+                        _text(section, "WINNER_TYPE") or winner,
+                    ))
+            continue
         if direct is not None and not session.findall("SECTION"):
             # the session's ranking without SECTIONs: one field
             label = session_id if len(sessions) > 1 else ""
@@ -361,10 +401,24 @@ def _rankings(event: ET.Element, table: str, file: str) -> list[_Ranking]:
             ))
     if not rankings:
         raise MalformedFile(
-            "the event has no PARTICIPANTS (neither its own nor in a SESSION/SECTION)",
+            "the event has no PARTICIPANTS (neither its own nor in a SESSION or SECTION)",
             file=file, table=table,
         )
     return rankings
+
+
+def _stated_boards(ranking: _Ranking, event: ET.Element) -> int | None:
+    """BOARDS_PLAYED as the file states it for this ranking: on its section or session, else on
+    the event when the event is one session (an event's count over several sessions is not a
+    session's)."""
+    elements = [*ranking.scope]
+    if ranking.scope == (event,) or len(event.findall("SESSION")) <= 1:
+        elements.append(event)
+    for element in elements:
+        text = _text(element, "BOARDS_PLAYED")
+        if text.isdigit() and int(text) > 0:
+            return int(text)
+    return None
 
 
 def _boards(scope: Iterable[ET.Element]) -> int | None:
@@ -394,6 +448,8 @@ class _Row:
     score: float | None
     players: tuple[PlayerAsWritten, ...]
     phantom: bool
+    handicap: bool = False
+    """The unit has a HANDICAP: a handicap event, placed by handicapped scores."""
 
 
 def _place(text: str) -> WrittenPlace | None:
@@ -406,18 +462,25 @@ def _players(unit: ET.Element, tag: str) -> tuple[list[PlayerAsWritten], bool]:
 
     Returns the players and whether the unit is a phantom (every player a phantom or nameless).
     """
-    elements = [unit] if tag == "PLAYER" else unit.findall("PLAYER")
+    # a PAIR's or TEAM's PLAYERs at any depth: TeamsScorer and EBUScoreTeams write
+    # TEAM/PAIR/PLAYER (a team's pairs, with their IMPs); a member in two of its pairs is one
+    elements = [unit] if tag == "PLAYER" else list(unit.iter("PLAYER"))
     players: list[PlayerAsWritten] = []
+    seen: set[tuple[str, str | None]] = set()
     phantoms = 0
     for element in elements:
         name = _text(element, "PLAYER_NAME")
         if not name or _NOT_PLAYERS.match(name):
             phantoms += 1
             continue
-        players.append(PlayerAsWritten(
+        player = PlayerAsWritten(
             name=name, federation_id=_text(element, "NATIONAL_ID_NUMBER") or None,
             club=_text(element, "CLUB_NAME") or None,
-        ))
+        )
+        if (player.name, player.federation_id) in seen:
+            continue
+        seen.add((player.name, player.federation_id))
+        players.append(player)
     if tag == "TEAM" and not elements:
         return [], False
     return players, bool(elements) and phantoms == len(elements)
@@ -427,7 +490,7 @@ def _label(unit: ET.Element, tag: str) -> str:
     if tag == "PAIR":
         return _text(unit, "PAIR_NUMBER")
     if tag == "TEAM":
-        return _text(unit, "TEAM_NUMBER") or _text(unit, "TEAM_NAME")
+        return _attr_or_child(unit, "TEAM_NUMBER", "TEAM_ID", "TEAM_NAME")
     return _text(unit, "PLAYER_NUMBER") or _text(unit, "PLAYER_NAME")
 
 
@@ -453,8 +516,9 @@ def _read_row(number: int, unit: ET.Element, tag: str, table: str, log: IssueLog
             f"{tag.lower()} {label!r} names no players", table=table, row=number,
             column="PLAYER", has_value=False,
         ))
+    handicap = bool(_text(unit, "HANDICAP"))
     return _Row(number, label, _text(unit, "DIRECTION").upper(), place_text, written, score,
-                tuple(players), phantom)
+                tuple(players), phantom, handicap)
 
 
 def _read_rows(ranking: _Ranking, log: IssueLog) -> list[_Row]:
@@ -517,7 +581,15 @@ def _units(rows: Sequence[_Row], table: str, log: IssueLog) -> tuple[Unit, ...]:
         row = placed[problem.index]
         log.report(InconsistentResult(problem.message, table=table, row=row.number,
                                       column="PLACE", value=row.place_text))
-    for problem in order_problems(places, [r.score for r in placed]):
+    if any(r.handicap for r in rows):
+        log.report(MalformedFile(
+            "a handicap event (units with a HANDICAP): places are by handicapped scores, not "
+            "checked against the scores", table=table, column="HANDICAP", has_value=False),
+            level="info")
+        placed_scores: list[float | None] = [None] * len(placed)
+    else:
+        placed_scores = [r.score for r in placed]
+    for problem in order_problems(places, placed_scores):
         row = placed[problem.index]
         log.report(InconsistentResult(f"unit {row.label}: {problem.message}", table=table,
                                       row=row.number, column="PLACE", value=row.place_text))
@@ -561,32 +633,48 @@ def _split_directions(
     return out
 
 
+def _top(rows: list[_Row]) -> int:
+    return max((r.written.last for r in rows if r.written is not None), default=0)
+
+
+def _across_the_field(group: list[tuple[_Ranking, list[_Row]]]) -> tuple[int, int] | None:
+    """(top place, field size) when the sections of ``group`` write places across the whole
+    field, else None. In a two-winner movement (WINNER_TYPE 2) each direction is a field of its
+    own: NS places run across the NS pairs of every section, EW places across the EW pairs."""
+    two_winner = all(ranking.winner_type == "2" for ranking, _ in group) and all(
+        r.direction in ("NS", "EW") for _, rows in group for r in rows)
+    fields = [[[r for r in rows if r.direction == d] for _, rows in group] for d in ("NS", "EW")
+              ] if two_winner else [[rows for _, rows in group]]
+    overflow = any(_top(part) > len(part) for parts in fields for part in parts)
+    sizes = [(_top([r for part in parts for r in part]), sum(len(part) for part in parts))
+             for parts in fields]
+    if not overflow or any(top > size for top, size in sizes):
+        return None
+    return max(top for top, _ in sizes), max(size for _, size in sizes)
+
+
 def _one_field(
     read: list[tuple[_Ranking, list[_Row]]], table: str, log: IssueLog,
 ) -> list[tuple[_Ranking, list[_Row]]]:
     """Sections ranked as one field: when the sections of a session write places across the
-    whole field (a section of 6 pairs with a 9th place; together they hold places 1..N), the
-    sections are one ranking of the field, not rankings of their own."""
+    whole field (a section of 6 pairs with a 9th place; together they hold places 1..N; per
+    direction in a two-winner movement), the sections are one ranking of the field, not
+    rankings of their own."""
     by_session: dict[str, list[tuple[_Ranking, list[_Row]]]] = {}
     for ranking, rows in read:
         by_session.setdefault(ranking.table.rsplit(" SECTION ", 1)[0], []).append((ranking, rows))
     out: list[tuple[_Ranking, list[_Row]]] = []
     for session, group in by_session.items():
-        if len(group) < 2:
+        across = _across_the_field(group) if len(group) > 1 else None
+        if across is None:
             out.extend(group)
             continue
-        overflow = any(
-            max((r.written.last for r in rows if r.written is not None), default=0) > len(rows)
-            for _, rows in group)
+        top, size = across
         everyone = [r for _, rows in group for r in rows]
-        top = max((r.written.last for r in everyone if r.written is not None), default=0)
-        if not overflow or top > len(everyone):
-            out.extend(group)
-            continue
         first = group[0][0]
         log.report(MalformedFile(
             f"{len(group)} sections whose places run across the whole field "
-            f"(up to {top} of {len(everyone)}): read as one ranking", table=session,
+            f"(up to {top} of {size}): read as one ranking", table=session,
             has_value=False), level="info")
         label = first.section.split(" ")[0] if " " in first.section else ""
         scope = tuple(e for ranking, _ in group for e in ranking.scope)
@@ -612,7 +700,7 @@ def _events_of(
     read = [(ranking, _drop_phantoms(_read_rows(ranking, log), ranking.table, log))
             for ranking in _rankings(event, table, log.file)]
     for ranking, rows in _one_field(read, table, log):
-        boards = _boards(ranking.scope)
+        boards = _stated_boards(ranking, event) or _boards(ranking.scope)
         for section, sub_table, part in _split_directions(ranking, rows, log):
             units = _units(_ranked_order(part, sub_table, log), sub_table, log)
             events.append(Event(

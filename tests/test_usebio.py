@@ -406,3 +406,102 @@ def test_phantom_and_sit_out_pairs_are_no_players() -> None:
     (event,) = _parse(_doc(field, event_type="PAIRS")).events
     names = [p.name for u in event.units for p in u.players]
     assert len(event.units) == 4 and not any("PHANTOM" in n or "Sit" in n for n in names)
+
+
+# --- real variants: teams of pairs, sections under the event, fields across sections ---------
+
+REAL = FIXTURES / "real" / "usebio"
+
+
+def _real(name: str) -> ParseResult:
+    folder = USEBIO if name.startswith("nz-scorer") else REAL  # anonymised: no golden
+    return usebio.parse((folder / name).read_bytes(), source=name)
+
+
+def test_teamsscorer_teams_hold_their_pairs_players() -> None:
+    result = _real("teamsscorer-teams-pairs-inside-teams-vps.xml")
+    (event,) = result.events
+    assert event.kind == "teams" and event.scoring == "VP"
+    assert len(event.units) == 10
+    assert all(len(u.players) == 4 for u in event.units)
+    assert event.units[0].label == "10" and event.units[0].score == 119.0
+    assert event.units[0].players[0].name == "Barbara Slutworth"
+    assert event.units[0].players[0].federation_id == "800037"
+    assert [u.place_text for u in event.units if u.place_text == "7="] == ["7=", "7="]
+    assert event.boards == 24  # BOARDS_PLAYED as written, not the 30 boards with travellers
+
+
+def test_ebuscoreteams_point_a_board_is_bam() -> None:
+    (event,) = _real("ebuscoreteams-point-a-board-pab.xml").events
+    assert event.kind == "teams" and event.scoring == "BAM"
+    assert [u.place for u in event.units] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert all(len(u.players) == 4 for u in event.units)
+
+
+def test_a_member_in_two_pairs_of_a_team_is_one_player() -> None:
+    team = ("<TEAM TEAM_ID='{n}'><PLACE>{n}</PLACE><TOTAL_SCORE>{s}</TOTAL_SCORE>"
+            "<PAIR><PLAYER><PLAYER_NAME>Ann Smith{n}</PLAYER_NAME></PLAYER>"
+            "<PLAYER><PLAYER_NAME>Bob Jones{n}</PLAYER_NAME></PLAYER></PAIR>"
+            "<PAIR><PLAYER><PLAYER_NAME>Ann Smith{n}</PLAYER_NAME></PLAYER>"
+            "<PLAYER><PLAYER_NAME>Cyd Brown{n}</PLAYER_NAME></PLAYER></PAIR></TEAM>")
+    data = _doc(team.format(n=1, s=40) + team.format(n=2, s=20), event_type="TEAMS")
+    (event,) = _parse(data).events
+    assert [[p.name for p in u.players] for u in event.units] == [
+        ["Ann Smith1", "Bob Jones1", "Cyd Brown1"], ["Ann Smith2", "Bob Jones2", "Cyd Brown2"]]
+    assert [u.label for u in event.units] == ["1", "2"]
+
+
+def test_match_scoring_method_wins_over_board_scoring_method() -> None:
+    extra = ("<BOARD_SCORING_METHOD>IMPS</BOARD_SCORING_METHOD>"
+             "<MATCH_SCORING_METHOD>VPS</MATCH_SCORING_METHOD>")
+    (event,) = _parse(_doc(_FIELD.replace("PAIR", "TEAM"), event_type="TEAMS",
+                           extra=extra)).events
+    assert event.scoring == "VP"
+
+
+def test_an_unknown_method_gives_way_to_a_known_one() -> None:
+    extra = ("<SCORING_METHOD>SOMETHING_ELSE</SCORING_METHOD>"
+             "<BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>")
+    (event,) = _parse(_doc(_FIELD, event_type="PAIRS", extra=extra)).events
+    assert event.scoring == "MP"
+
+
+def test_nz_scorer_sections_directly_under_the_event() -> None:
+    result = _real("nz-scorer-sections-under-event-anonymised.xml")
+    (event,) = result.events  # places 1-66 run across the three sections: one field
+    assert len(event.units) == 66 and event.section == ""
+    assert event.units[0].label == "(A) 5 NS" and event.units[0].score == 65.32
+    assert event.boards == 26 and event.scoring == "MP"
+    assert any("3 sections" in i.message for i in result.issues)
+
+
+def test_nz_scorer_flat_event_with_a_tie_written_as_one_place_twice() -> None:
+    (event,) = _real("nz-scorer-three-quarter-howell-anonymised.xml").events
+    assert len(event.units) == 11 and event.section == ""
+    assert [u.place_text for u in event.units][6:10] == ["7", "8", "8", "10"]
+    assert [u.place for u in event.units][6:10] == [7, 8.5, 8.5, 10]
+
+
+def test_anonymised_nz_files_are_refused_by_the_gate_not_the_reader() -> None:
+    name = "nz-scorer-sections-under-event-anonymised.xml"
+    with pytest.raises(ParseError, match="has digits"):
+        FORMATS["usebio"].parse((USEBIO / name).read_bytes(), source=name)
+
+
+def test_two_winner_sections_whose_places_run_across_the_field() -> None:
+    result = _real("pairsscorer-two-sections-two-winners-places-across-field.xml")
+    assert [(e.section, len(e.units)) for e in result.events] == [("NS", 16), ("EW", 16)]
+    for event in result.events:
+        assert [u.place for u in event.units] == list(range(1, 17))
+
+
+def test_a_handicap_event_is_not_checked_against_the_raw_scores() -> None:
+    field = "".join(
+        _pair(str(n), str(p), str(s), f"Ann Smith{n}", f"Bob Jones{n}").replace(
+            "</PAIR>", f"<HANDICAP>{h}</HANDICAP></PAIR>")
+        for n, p, s, h in ((1, 1, 50, 6), (2, 2, 55, -4), (3, 3, 45, 0)))
+    result = _parse(_doc(field, event_type="PAIRS"), strict=False)
+    (event,) = result.events
+    assert [u.score for u in event.units] == [50, 55, 45]
+    assert [i.level for i in result.issues if "HANDICAP" in i.where] == ["info"]
+    assert not [i for i in result.issues if i.level == "warning"]
