@@ -103,12 +103,15 @@ def cmd_review(args: argparse.Namespace) -> int:
     cfg, wh = _warehouse(args)
     with wh:
         if args.resolve and args.resolve.startswith("correction:"):
-            if args.accept == args.keep:
+            if args.accept + args.keep + args.separate != 1:
                 _fail("--resolve correction:N needs exactly one of --accept (the new version "
-                      "replaces the one in force) or --keep (the version in force stays)")
-            item = answer_correction(wh, args.resolve, accept=args.accept, note=args.note or "")
-            print(f"{'accepted' if args.accept else 'kept the version in force'}: "
-                  f"{args.resolve} (event {item.old_event} {item.title!r}); clubratings "
+                      "replaces the one in force), --keep (the version in force stays) or "
+                      "--separate (another event of the same night: both stay)")
+            decision = "accepted" if args.accept else "separate" if args.separate else "kept"
+            item = answer_correction(wh, args.resolve, decision=decision, note=args.note or "")
+            said = {"accepted": "accepted", "kept": "kept the version in force",
+                    "separate": "both kept as events of their own"}[decision]
+            print(f"{said}: {args.resolve} (event {item.old_event} {item.title!r}); clubratings "
                   "recompute && clubratings publish to update the lists")
             return 0
         if args.resolve:
@@ -151,7 +154,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                       "KEY --as PLAYER | --new | --different PLAYER")
             if corrections:
                 print(f"{len(corrections)} correction(s) wait; answer with: clubratings review "
-                      "--resolve correction:N --accept | --keep")
+                      "--resolve correction:N --accept | --keep | --separate")
             return 0
         code = _interactive(cfg, wh, items, input, sys.stdout)
         return code or _interactive_corrections(wh, corrections, input, sys.stdout)
@@ -165,15 +168,17 @@ def _interactive_corrections(wh: Any, corrections: list[Any], ask: Callable[[str
         print("\n".join(c.describe()), file=out)
         while True:
             reply = ask("  a = accept the new version, k = keep the version in force, "
-                        "s = skip, q = quit: ").strip().lower()
+                        "b = both (another event of the same night), s = skip, "
+                        "q = quit: ").strip().lower()
             if reply == "q":
                 return 0
             if reply in ("s", ""):
                 break
-            if reply in ("a", "k"):
-                answer_correction(wh, c.key, accept=reply == "a")
+            if reply in ("a", "k", "b"):
+                answer_correction(wh, c.key, decision={"a": "accepted", "k": "kept",
+                                                       "b": "separate"}[reply])
                 break
-            print("  please answer with a, k, s or q", file=out)
+            print("  please answer with a, k, b, s or q", file=out)
     return 0
 
 
@@ -324,6 +329,9 @@ def add_identity_commands(sub: Any, config: argparse.ArgumentParser,
                    help="correction:N: the held new version replaces the one in force")
     p.add_argument("--keep", action="store_true",
                    help="correction:N: the version in force stays; the new one is never rated")
+    p.add_argument("--separate", action="store_true",
+                   help="correction:N: another event of the same night (a second session), "
+                   "not a new version: both stay in force")
     p.add_argument("--note", help="a note kept with the decision")
     p.set_defaults(func=cmd_review)
 

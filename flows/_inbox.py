@@ -45,7 +45,7 @@ __all__ = [
     "noting", "reason_text", "stored_name", "warning_line",
 ]
 
-Status = Literal["loaded", "correction", "duplicate", "rejected"]
+Status = Literal["loaded", "correction", "duplicate", "same", "rejected"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,9 @@ class FileOutcome:
     """Time taken for the file (its share of its batch), for the run log."""
     sha256: str = ""
     """The file's bytes' SHA-256 where it was read ("" if it could not be)."""
+    same_as: tuple[str, ...] = ()
+    """The files already loaded whose results this one writes again (its events are stored as
+    second renderings, not counted again)."""
 
 
 RESERVED = frozenset({"archive", "rejected"})
@@ -473,7 +476,7 @@ def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
     outcome = FileOutcome(
         str(path), report.status, message, report.events, report.replaced_events,
         report.players_created, str(target) if target is not None else None, report.waiting,
-        warnings, sha256=report.sha256,
+        warnings, sha256=report.sha256, same_as=report.same_files(),
     )
     _noted(outcome)  # before the move: the next run's report knows it even if killed now
     if target is not None:

@@ -263,11 +263,12 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
 
     def club(name: str) -> dict[str, int]:
         return clubs.setdefault(name, dict.fromkeys(
-            ("files", "loaded", "correction", "duplicate", "rejected", "events_replaced",
-             "players_created", "waiting", "unrated"), 0))
+            ("files", "loaded", "correction", "duplicate", "same", "rejected",
+             "events_replaced", "players_created", "waiting", "unrated"), 0))
 
     rejected_rows: list[tuple[str, ...]] = []
     warning_rows: list[tuple[str, ...]] = []
+    same_rows: list[tuple[str, ...]] = []
     by_sha = _organisers_by_file(wh) if outcomes else {}
     for outcome in outcomes:
         name = Path(outcome.path).name
@@ -285,6 +286,8 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
                 str(outcome.players_created), waiting or "-"))
         if outcome.status == "rejected":
             rejected_rows.append((name, _reason(outcome)))
+        if outcome.same_as:
+            same_rows.append((name, "same results as " + ", ".join(outcome.same_as)))
         warning_rows.extend((name, text) for text in outcome.warnings)
 
     items = open_items(wh)
@@ -336,10 +339,11 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
     ))
     per_club = Section(
         "Per club",
-        header=("club", "files", "loaded", "corrections", "duplicates", "rejected",
-                "events replaced", "players created", "names waiting", "events not rated"),
+        header=("club", "files", "loaded", "corrections", "duplicates", "same results",
+                "rejected", "events replaced", "players created", "names waiting",
+                "events not rated"),
         rows=tuple((name, *(str(c[k]) for k in (
-            "files", "loaded", "correction", "duplicate", "rejected", "events_replaced",
+            "files", "loaded", "correction", "duplicate", "same", "rejected", "events_replaced",
             "players_created", "waiting", "unrated")))
             for name, c in sorted(clubs.items())))
     sections = [overview, per_club]
@@ -353,6 +357,11 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         "Rejected files", ("file", "reason"), rejected_rows,
         "Nothing from a rejected file was loaded; its reason is also in "
         "inbox/rejected/<file>.reason.txt.", "No file was rejected."))
+    sections.append(_table_or_none(
+        "Same results written twice", ("file", "what it writes again"), same_rows,
+        "The same night from another file (a web page beside its text report, another "
+        "program's export): kept as a second rendering, not counted again "
+        "(docs/rules/inputs.md).", "No file repeated results already loaded."))
     sections.append(_table_or_none(
         "Warnings from reading the files", ("file", "warning"), warning_rows,
         "The file was loaded; the parser worked around these. Check that it read what the "

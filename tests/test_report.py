@@ -81,7 +81,7 @@ def test_report_names_rejected_file_waiting_names_and_unrated_events(tmp_path: P
                                           if o.status != "rejected")
     assert report.clubs["(file not read)"]["rejected"] == 1
     per_club = {r[0]: r for r in sections["Per club"].rows}
-    assert per_club["BK Modra"][1:] == ("5", "5", "0", "0", "0", "0",
+    assert per_club["BK Modra"][1:] == ("5", "5", "0", "0", "0", "0", "0",
                                         str(club["players_created"]), "1", "2")
     files = sections["Files: BK Modra"].rows
     assert [f[0] for f in files] == sorted(f[0] for f in files)  # sources in name order

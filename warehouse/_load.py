@@ -24,6 +24,9 @@ from ._atomic import atomic_write
 from ._db import Warehouse
 from ._errors import LoadError
 from ._identity_db import resolver_for
+from ._twins import (
+    Print, differences, identical, near_match, print_of, same_results, stored_print, taken_over,
+)
 from .identity import IdentityResolver, IdentitySettings, name_key
 
 __all__ = [
@@ -40,7 +43,7 @@ class LoadReport:
 
     name: str
     sha256: str
-    status: Literal["loaded", "correction", "duplicate"]
+    status: Literal["loaded", "correction", "duplicate", "same"]
     file_id: int | None
     events: int
     replaced_events: tuple[int, ...]
@@ -54,11 +57,24 @@ class LoadReport:
     held_corrections: tuple[tuple[int, int, str], ...] = ()
     """(event in force, its held new version, why) of each correction that would remove data:
     the old version stays in force until a person answers (clubratings review)."""
+    same_as: tuple[tuple[int, int, str], ...] = ()
+    """(stored event, the event in force it renders again, that event's file name) of each
+    event whose results are already in force from another file: stored, not counted again."""
+
+    def same_files(self) -> tuple[str, ...]:
+        """The files whose events this one renders again, each once."""
+        return tuple(dict.fromkeys(name for _, _, name in self.same_as))
 
     def summary(self) -> str:
         if self.status == "duplicate":
             return f"{self.name}: already loaded (same bytes as file {self.file_id}), nothing to do"
-        text = f"{self.name}: loaded {self.events} event(s)"
+        if self.status == "same":
+            return (f"{self.name}: same results as {', '.join(self.same_files())} "
+                    f"({self.events} event(s)), not counted again")
+        text = f"{self.name}: loaded {self.events - len(self.same_as)} event(s)"
+        if self.same_as:
+            text += (f" and {len(self.same_as)} with the same results as "
+                     f"{', '.join(self.same_files())} (not counted again)")
         if self.replaced_events:
             text += f", replacing event(s) {', '.join(map(str, self.replaced_events))}"
         if self.players_created:
@@ -160,7 +176,7 @@ class Parsed:
 
 _TABLES = (
     "source_files", "events", "units", "players", "player_aliases", "unit_members",
-    "event_replacements", "review_items", "file_holds", "correction_holds",
+    "event_replacements", "review_items", "file_holds", "correction_holds", "event_twins",
 )
 CORRECTION_HOLD = 0.1
 """Default share of an event's units or players a correction may drop and still replace it
@@ -307,6 +323,39 @@ class Loader:
         self._next_file = _next_id(self.wh, "source_files", "file_id")
         self._next_event = _next_id(self.wh, "events", "event_id")
         self._resolver = self._resolver_factory(self.wh, self._identity)
+        # events in force by game and day, and the prints of those compared so far: where a
+        # new event looks for the same results (warehouse/_twins.py)
+        self._by_day: dict[tuple[str, dt.date], list[int]] = {}
+        for event_id, game, day in con.execute(
+                "SELECT event_id, game, event_date FROM active_events").fetchall():
+            self._by_day.setdefault((str(game), day), []).append(int(event_id))
+        self._prints: dict[int, Print] = {}
+        self._event_files: dict[int, str] = {}
+        self._force = set(self._active.values())
+
+    def _candidates(self, ev: Event) -> list[tuple[int, Print]]:
+        """The events in force on ``ev``'s day and game, with their prints."""
+        ids = [i for i in self._by_day.get((ev.game, ev.date), ()) if i in self._force]
+        missing = [i for i in ids if i not in self._prints]
+        if missing:
+            marks = ", ".join("?" for _ in missing)
+            heads = {int(r[0]): r[1:] for r in self.wh.con.execute(
+                "SELECT e.event_id, e.game, e.kind, e.scoring, e.event_date, e.round, "
+                "e.segment, e.organiser, e.section, e.n_units, e.boards, f.name "
+                "FROM events e JOIN source_files f "
+                f"USING (file_id) WHERE e.event_id IN ({marks})", missing).fetchall()}
+            rows: dict[int, list[tuple[object, ...]]] = {i: [] for i in missing}
+            for r in self.wh.con.execute(
+                    "SELECT m.event_id, m.unit_no, u.place, u.score, m.name_as_written, "
+                    "m.player_id, "
+                    "m.review_key FROM unit_members m JOIN units u USING (event_id, unit_no) "
+                    f"WHERE m.event_id IN ({marks}) ORDER BY m.event_id, m.unit_no, m.seat",
+                    missing).fetchall():
+                rows[int(r[0])].append(r[1:])
+            for i in missing:
+                self._prints[i] = stored_print(heads[i][:10], rows[i])
+                self._event_files[i] = str(heads[i][10])
+        return [(i, self._prints[i]) for i in ids]
 
     def load(
         self, data: bytes, result: ParseResult, *, path: str, now: dt.datetime | None = None,
@@ -401,15 +450,38 @@ class Loader:
         held_corrections: list[tuple[int, int, str]] = []
         waiting: list[tuple[str, str]] = []
         created = 0
+        same_as: list[tuple[int, int, str]] = []
         for ev in result.events:
             event_id = self._next_event
             self._next_event += 1
             shape = _Shape(ev.game, ev.kind, ev.scoring, len(ev.units),
                            sum(len(u.players) for u in ev.units))
             self._shapes[event_id] = shape
+            mine = print_of(ev)
+            candidates = self._candidates(ev)
             old = self._active.get(ev.key)
+            # a new version of the event in force (same key) that changes anything is a
+            # correction; the same results under another key, or unchanged, a second rendering
+            twin = next((i for i, p in candidates if (identical if i == old else same_results)(
+                mine, p)), None)
+            near = next((i for i, p in candidates if near_match(mine, p)), None)
             why = self._removes_data(old, shape) if old is not None else ""
-            if old is not None and why:
+            if twin is not None:
+                # the same results from another file: stored as a second rendering of the
+                # event in force, its players taken over from it, never counted again
+                same_as.append((event_id, twin, self._event_files[twin]))
+                _add(rows["event_twins"], event_id=event_id, same_as=twin, file_id=file_id,
+                     found_at=now)
+            elif old is None and near is not None:
+                # the same night and organiser, mostly the same players, other results: a
+                # rendering that disagrees waits for a person
+                why = (f"the same night as event {near} from {self._event_files[near]} with "
+                       f"other results: {differences(mine, self._prints[near])}")
+                held_corrections.append((near, event_id, why))
+                _add(rows["correction_holds"], event_id=event_id, replaces=near,
+                     file_id=file_id, reason=why, held_at=now, decision=None,
+                     decided_at=None, note="")
+            elif old is not None and why:
                 # the new version waits for a person; the version in force stays
                 held_corrections.append((old, event_id, why))
                 _add(rows["correction_holds"], event_id=event_id, replaces=old,
@@ -420,7 +492,10 @@ class Loader:
                     replaced.append(old)
                     _add(rows["event_replacements"], event_id=old, replaced_by=event_id,
                          file_id=file_id, replaced_at=now)
+                    self._force.discard(old)
                 self._active[ev.key] = event_id
+                self._force.add(event_id)
+                self._by_day.setdefault((ev.game, ev.date), []).append(event_id)
             _add(rows["events"],
                  event_id=event_id, file_id=file_id, game=ev.game, organiser=ev.organiser,
                  event_date=ev.date, title=ev.title, section=ev.section, kind=ev.kind,
@@ -428,8 +503,15 @@ class Loader:
                  n_units=len(ev.units), end_date=ev.end_date, round=ev.round, parent=ev.parent,
                  handicap=ev.handicap, komi=ev.komi, deals=ev.deals, variant=ev.variant,
                  pulka=ev.pulka, segment=ev.segment)
-            resolved = self._resolver.resolve_event(ev, event_ref=event_id)
-            _one_seat_each(ev, resolved, name)
+            if twin is not None:
+                resolved = [[_Taken(pid, rk) for pid, rk in unit]
+                            for unit in taken_over(ev, self._prints[twin])]
+            else:
+                resolved = self._resolver.resolve_event(ev, event_ref=event_id)
+                _one_seat_each(ev, resolved, name)
+                self._prints[event_id] = print_of(
+                    ev, [[(r.player_id, r.review_key) for r in unit] for unit in resolved])
+                self._event_files[event_id] = name
             for unit_no, (unit, members) in enumerate(zip(ev.units, resolved, strict=True), 1):
                 if not unit.players:
                     # no names written (or only seat fillers): the unit counts in the field
@@ -445,7 +527,7 @@ class Loader:
                         self._aliases.add((res.player_id, p.name))
                         _add(rows["player_aliases"], player_id=res.player_id, spelling=p.name,
                              name_key=name_key(p.name), first_file_id=file_id)
-                    if res.review_key:
+                    if res.review_key and twin is None:
                         waiting.append((p.name, res.review_key))
                     _add(rows["unit_members"], event_id=event_id, unit_no=unit_no, seat=seat,
                          player_id=res.player_id, name_as_written=p.name,
@@ -466,7 +548,9 @@ class Loader:
                  evidence=_json(item.evidence), first_event_id=item.event_ref,
                  created_at=now, status="open", decision_id=None)
         self._resolver.review_entries.clear()
-        status: Literal["loaded", "correction"] = "correction" if replaced else "loaded"
+        status: Literal["loaded", "correction", "same"] = (
+            "correction" if replaced else
+            "same" if result.events and len(same_as) == len(result.events) else "loaded")
         held = self._hold_reason(result.events)
         if held:
             _add(rows["file_holds"], file_id=file_id, reason=held, held_at=now,
@@ -482,7 +566,19 @@ class Loader:
              ))
         self._loaded[sha] = file_id
         return LoadReport(name, sha, status, file_id, len(result.events), tuple(replaced),
-                          created, tuple(waiting), held, tuple(held_corrections))
+                          created, tuple(waiting), held, tuple(held_corrections),
+                          tuple(same_as))
+
+
+@dataclass(frozen=True, slots=True)
+class _Taken:
+    """A player of a second rendering, taken over from the event it renders again."""
+
+    player_id: int
+    review_key: str | None
+    how: str = "same results"
+    evidence: None = None
+    learned_federation_id: None = None
 
 
 def _json(value: object) -> str:

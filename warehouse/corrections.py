@@ -8,7 +8,9 @@ of a good file must not make the good event vanish from every list without anyon
 The old version stays in force until a person answers (``clubratings review``):
 
 - accept: the new version replaces the old one, as a correction would have at once;
-- keep: the old version stays for good; the new one is never rated.
+- keep: the old version stays for good; the new one is never rated;
+- separate: not a new version but another event of the same night (a hold for the same night
+  written with other results, warehouse/_twins.py): both stay in force.
 
 docs/rules/inputs.md says the same for a reader.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Literal
 
 from ._db import Warehouse
 from ._errors import WarehouseError
@@ -97,10 +100,14 @@ def held_corrections(wh: Warehouse) -> list[HeldCorrection]:
     return out
 
 
-def answer_correction(wh: Warehouse, key: str, *, accept: bool, note: str = "",
+Decision = Literal["accepted", "kept", "separate"]
+
+
+def answer_correction(wh: Warehouse, key: str, *, decision: Decision, note: str = "",
                       now: dt.datetime | None = None) -> HeldCorrection:
-    """Answer the held correction ``key`` (``correction:N`` or ``N``): ``accept`` replaces the
-    version in force by it; otherwise the version in force is kept for good."""
+    """Answer the held correction ``key`` (``correction:N`` or ``N``): ``accepted`` replaces
+    the version in force by it; ``kept`` keeps the version in force for good; ``separate``
+    says it is another event of the same night, in force beside the other."""
     wanted = key.removeprefix("correction:")
     held = {h.new_event: h for h in held_corrections(wh)}
     if not wanted.isdigit() or int(wanted) not in held:
@@ -109,7 +116,7 @@ def answer_correction(wh: Warehouse, key: str, *, accept: bool, note: str = "",
     item = held[int(wanted)]
     stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
     with wh.transaction():
-        if accept:
+        if decision == "accepted":
             wh.con.execute(
                 "INSERT INTO event_replacements (event_id, replaced_by, file_id, replaced_at) "
                 "VALUES (?, ?, ?, ?)", [item.old_event, item.new_event, item.file_id, stamp])
@@ -117,6 +124,5 @@ def answer_correction(wh: Warehouse, key: str, *, accept: bool, note: str = "",
                            [item.file_id])
         wh.con.execute(
             "UPDATE correction_holds SET decision = ?, decided_at = ?, note = ? "
-            "WHERE event_id = ?", ["accepted" if accept else "kept", stamp, note,
-                                   item.new_event])
+            "WHERE event_id = ?", [decision, stamp, note, item.new_event])
     return item
