@@ -2,9 +2,10 @@
 
     scrape [--config FILE] [--dry-run] [--all] [--fetch-only] [--wait SECONDS]
 
-The fetching is :func:`flows._scrape.scrape` (pages land in the inbox under stable names);
-loading is the inbox's own ingest, file by file, as ``clubratings ingest`` does it.
-See docs/scraping.md.
+The fetching is :func:`flows._scrape.scrape` (pages land in the inbox under stable names;
+a discovery source's index pages are read for the links to fetch); loading is the inbox's own
+ingest, file by file, as ``clubratings ingest`` does it. The report has a line per URL, then
+per discovery source a line of counts. See docs/scraping.md.
 """
 
 from __future__ import annotations
@@ -80,10 +81,12 @@ def add_scrape_commands(sub: Any, config: argparse.ArgumentParser) -> None:
         help="fetch the club pages listed in sources.toml into the inbox and load them",
         description="Fetch every due source of sources.toml (allow-listed hosts only, "
         "robots.txt honoured, conditional requests) into the inbox, then load the fetched "
-        "pages as dropped files. See docs/scraping.md.",
+        "pages as dropped files. A source with index and follow fetches the pages its index "
+        "pages link, each once. See docs/scraping.md.",
     )
     p.add_argument("--dry-run", action="store_true",
-                   help="list the URLs that would be fetched; contact nothing, write nothing")
+                   help="list the URLs that would be fetched and write nothing; only the "
+                   "index pages of sources with index = ... are read (for their links)")
     p.add_argument("--all", action="store_true",
                    help="ignore the sources' schedules: fetch every enabled source now")
     p.add_argument("--fetch-only", action="store_true",

@@ -449,15 +449,16 @@ def _discovery(table: Mapping[str, Any], where: str, allow: tuple[str, ...]) -> 
 def _source(table: Mapping[str, Any], where: str, allow: tuple[str, ...] = ()) -> Source:
     from parsers import FORMATS
 
+    club = _get(table, "club", str, where, None)
+    if club:
+        where = f"{where} ({club})"
     unknown = sorted(set(table) - _SOURCE_KEYS)
     if unknown:
         hint = " (the club's name goes in club = ...)" if "name" in unknown else ""
         raise ScrapeConfigError(f"{where}: unknown key {unknown[0]!r}{hint}; a source knows "
                                 f"{', '.join(sorted(_SOURCE_KEYS))}")
-    club = _get(table, "club", str, where, None)
     if not club:
         raise ScrapeConfigError(f"{where}: a source needs a club")
-    where = f"{where} ({club})"
     url = _get(table, "url", str, where, None)
     pattern = _get(table, "url_pattern", str, where, None)
     discovery = None
@@ -1061,7 +1062,7 @@ def links(body: bytes, base: str, limit: int = DEFAULT_MAX_LINKS) -> tuple[list[
                 base = urljoin(base, href)
             continue
         rel = attrs.get("rel", "")
-        if not href or tag == "link" and "next" not in rel.lower().split():
+        if not href or href.startswith("#") or tag == "link" and "next" not in rel.lower().split():
             continue
         url = urldefrag(urljoin(base, href)).url
         if urlsplit(url).scheme not in ("http", "https") or url == page:
@@ -1189,7 +1190,8 @@ def _discover(source: Source, fetcher: Fetcher, cache: _Cache, inbox: Path, *,
     hosts = {urlsplit(u).netloc.lower() for u in disc.index} | set(disc.hosts)
     levels: dict[int, list[tuple[str, str, str]]] = {
         0: [(url, "index", _folder(url)) for url in disc.index]}
-    for url, page in state.pages.items():  # found before, not fetched yet or due again
+    carried = sorted(state.pages.items(), key=lambda item: (-item[1].seen, item[1].order))
+    for url, page in carried:  # found before, not fetched yet or due again; most recent first
         if page.depth <= disc.max_depth and (
                 page.fetched is None and (page.failures == 0 or _retry_due(page, disc, started))
                 or url in recent):
