@@ -44,7 +44,7 @@ import re
 import string
 import time
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path, PurePosixPath
@@ -1044,35 +1044,54 @@ def _is_next(rel: str, text: str) -> bool:
     return bool(text) and all(c in _NEXT_ARROWS or c.isspace() for c in text)
 
 
-def links(body: bytes, base: str, limit: int = DEFAULT_MAX_LINKS) -> tuple[list[Link], bool]:
+_SKIP_HREF = re.compile(r"\s*(?:#|javascript:|mailto:|tel:|data:)", re.IGNORECASE)
+_ABSOLUTE = re.compile(r"\s*(?:https?:)?//([^/?#\s]*)", re.IGNORECASE)
+
+
+def links(body: bytes, base: str, limit: int = DEFAULT_MAX_LINKS, *,
+          next_links: bool = True, hosts: Collection[str] | None = None,
+          ) -> tuple[list[Link], bool]:
     """The links of an HTML page in page order, each once: ``href`` of ``<a>``, ``<area>``
     and ``<link rel="next">``, resolved against ``base`` (or the page's ``<base href>``),
     without their fragment; only http(s) links (no ``javascript:``, ``mailto:``, nor a link
-    to a place on the same page). At most ``limit``; the flag says the page had more."""
+    to a place on the same page). At most ``limit``; the flag says the page had more.
+    ``next_links = False`` does not look for "next page" links (a result page's); ``hosts``
+    (``host`` or ``host:port``, lower case) keeps only links to those hosts, before they count
+    towards ``limit``."""
     text = _NOISE.sub(" ", body.decode("utf-8", "replace"))
     found: dict[str, Link] = {}
     page = urldefrag(base).url
     for m in _TAG.finditer(text):
-        attrs = {k.lower(): html.unescape(v.strip("\"'"))
-                 for k, v in _ATTR.findall(m.group(2))}
-        href = attrs.get("href", "").strip()
-        tag = m.group(1).lower()
-        if tag == "base":
-            if href:
-                base = urljoin(base, href)
+        raw = m.group(2)
+        if "href" not in raw.lower():
             continue
-        rel = attrs.get("rel", "")
-        if not href or href.startswith("#") or tag == "link" and "next" not in rel.lower().split():
+        attrs = dict(_ATTR.findall(raw))
+        attrs = {k.lower(): v for k, v in attrs.items()}
+        href = attrs.get("href", "").strip("\"'")
+        if not href or _SKIP_HREF.match(href):
+            continue
+        tag = m.group(1).lower()
+        absolute = _ABSOLUTE.match(href)
+        if hosts is not None and absolute and tag != "base":
+            netloc = absolute.group(1).lower().rpartition("@")[2]
+            if netloc not in hosts and netloc.partition(":")[0] not in hosts:
+                continue  # another host's: not even resolved
+        href = html.unescape(href).strip()
+        if tag == "base":
+            base = urljoin(base, href)
+            continue
+        rel = html.unescape(attrs.get("rel", "").strip("\"'"))
+        if tag == "link" and "next" not in rel.lower().split():
             continue
         url = urldefrag(urljoin(base, href)).url
         if urlsplit(url).scheme not in ("http", "https") or url == page:
             continue
         label = ""
-        if tag == "a":
+        if tag == "a" and next_links:
             end = _END_A.search(text, m.end(), m.end() + 500)
             chunk = text[m.end():end.start() if end else m.end()]
             label = html.unescape(re.sub(r"<[^>]*>", " ", chunk)).strip()
-        nxt = _is_next(rel, label)
+        nxt = next_links and _is_next(rel, label)
         if url in found:
             if nxt and not found[url].next:
                 found[url] = Link(url, True)
@@ -1218,7 +1237,8 @@ def _discover(source: Source, fetcher: Fetcher, cache: _Cache, inbox: Path, *,
         on its own level (``queue``), results and through pages on the level below."""
         if depth >= disc.max_depth or not _is_html(response):
             return
-        page_links, cut = links(response.body, response.url, disc.max_links)
+        page_links, cut = links(response.body, response.url, disc.max_links,
+                                next_links=kind in ("index", "next"), hosts=hosts)
         if cut:
             bump("truncated")
         for link in page_links:
