@@ -554,12 +554,17 @@ def test_the_bundled_sources_file_lists_nothing_and_its_examples_parse(tmp_path:
     text = bundled.read_text(encoding="utf-8")
     uncommented = "\n".join(
         line[2:] if line.startswith(("# [[source]]", "# club", "# url", "# format",
-                                     "# schedule", "# last_days", "# weekdays", "# contact"))
+                                     "# schedule", "# last_days", "# weekdays", "# contact",
+                                     "# index", "# follow", "# max_new", "# recheck"))
         else line for line in text.splitlines())
     (tmp_path / "sources.toml").write_text(uncommented, encoding="utf-8")
     settings = _scrape.load_sources(make_cfg(tmp_path))
-    assert [s.club for s in settings.sources] == ["WZBS Warszawa", "BK Senec"]
+    assert [s.club for s in settings.sources] == ["WZBS Warszawa", "BK Senec", "Mercercrest"]
     assert settings.sources[1].weekdays == (1, 3)
+    discovery = settings.sources[2].discovery
+    assert discovery is not None
+    assert discovery.follow == ("20*/**/*E.htm", "20*/**/*E.[Tt][Xx][Tt]")
+    assert (discovery.max_new, discovery.recheck) == (2000, 8)
     assert settings.user_agent.endswith(" (+https://federation.example/ratings)")
 
 
