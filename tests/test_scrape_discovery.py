@@ -516,3 +516,25 @@ def test_discovery_settings_and_defaults(tmp_path: Path) -> None:
         through=("posts/*",), hosts=("mercerislandbridge.github.io",), max_depth=3,
         max_pages=5, max_links=100, max_new=10, recheck=0, retry_failed_days=7,
         max_seconds=60.0, max_run_bytes=1_000_000)
+
+
+def test_the_documented_configuration_scrapes_the_club_s_nights(tmp_path: Path) -> None:
+    """The example of docs/scraping.md "Discovery" loads, and its patterns take the nights and
+    their text reports, nothing else the pages link."""
+    from .conftest import ROOT
+
+    doc = (ROOT / "docs" / "scraping.md").read_text(encoding="utf-8")
+    block = next(b.split("\n", 1)[1] for b in doc.split("```toml")[1:]
+                 if 'club = "Mercercrest"' in b.split("```")[0]).split("```")[0]
+    (tmp_path / "sources.toml").write_text(block, encoding="utf-8")
+    (source,) = _scrape.load_sources(make_cfg(tmp_path)).sources
+    disc = source.discovery
+    assert disc is not None and disc.index == (
+        "https://mercerislandbridge.github.io/index.html",)
+    root = "https://mercerislandbridge.github.io/"
+    taken = {path: disc.follows(root + path, root, disc.follow) for path in (
+        "2019/190108E.htm", "2023/b4y/230214E.htm", "2019/190108E.txt", "2020/200121E.TXT",
+        "2019/190108E_iPhone.htm", "2019/190108E.pbn", "2019/190108E.pdf",
+        "blog/results/2020/01/21/results.html", "index.html")}
+    assert [path for path, ok in taken.items() if ok] == [
+        "2019/190108E.htm", "2023/b4y/230214E.htm", "2019/190108E.txt", "2020/200121E.TXT"]
