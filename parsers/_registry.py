@@ -45,6 +45,7 @@ _FORMAT_MODULES = (
     "parsers.jfr_teamy",
     "parsers.csv_template",
     "parsers.bridgewebs",
+    "parsers.acblmerge",
     "parsers.bbo",
     "parsers.cobalt_session",
     "parsers.league",

@@ -15,44 +15,83 @@ then the pairs of the section in pair-number order under a header row and a dash
      4 1191098 Hiroko Kashu           5279100 Geoffrey Mason           A    1     .     90.45  60.30  0.56(A)
 
 and, after a ``Totals`` line, the board-by-board matchpoint matrix (``**PAIRS**``, rows ``  1>``),
-which is only used to count the boards. Line ends are often ``CR CR LF``.
+which is only used to count the boards, or the travellers (``RESULTS OF BOARD 1``, not read).
+Line ends are often ``CR CR LF``.
 
-Variants read: one winner (``MOVEMENT>ONE WINNER``, section ``A``) and two winners (Mitchell,
-sections ``A N-S`` and ``A E-W``), several sections (``B N-S``, ``C``), one to three strats
-(``Rnk-A|Rnk-B|Rnk-C``), section and overall rank columns side by side, and the short header
-``| Rank|Score | Pct  |Awards|``. The rank columns are masterpoint ranks: they list only the award
-winners of each strat and skip pairs not eligible (``NE``), so they are not the finishing order.
-The place of a pair is therefore its order by the section score (the percentage, else the
-matchpoint total), equal scores sharing the mean of their places; ``place_text`` stays empty
-because the report writes no finishing place.
+Layouts read (fixtures/real/acblscore_text/ holds one of each):
 
-Players: the 7-character ACBL player number before a name (``1191098``, ``N644933``) is its
-federation id; a name without one has none. Events: one per block (``pairs``, scoring ``MP``,
-score the percentage); ``title`` is ``EVENT`` and ``SESSION`` joined (``0-300, Monday Eve``),
-``section`` the ``SECTION`` value as written, ``organiser`` the ``CLUB`` name (the club number
-when no name), ``date`` the ``DATE`` value (a block without a readable date is ``MalformedFile``:
-no date is invented), ``boards`` the number of boards in the block's matrix. A report printed
-twice into one file (the same blocks again) gives each event once.
+- **names with or without ACBL player numbers**: a number column exists when the header leaves
+  room for it before each ``Name`` (``No         Name``: 8 or more blank columns); then the
+  7-character number before a name (``1191098``, ``N644933``) is its federation id, and a row
+  without one has none. ``No Name  Name`` has no number column and the names start right after
+  the pair number; every name runs to the next name (or the next ``|`` of the header);
+- **rank groups**: one to three strats (``Rnk-A|Rnk-B|Rnk-C``), ``Overall`` and ``Section`` rank
+  groups side by side (rows write a ``|`` between them and sit a column or two left of their
+  header), a ``Qualifiers``/``Qual`` group (``Q``), ``NE`` (not eligible) in a rank cell, the
+  short headers ``| Rank|Score | Pct  |Awards|`` and ``|  Rank| Rank|Score|...``, an ``Adjust``
+  column, awards as ``0.56(A)``, ``2.10(OA)`` or ``1.84Red`` with ``1.83Blk`` on a line of its
+  own. The cells right of the names are found from the header's ``|``: a value belongs to the
+  cell its last character falls in (values are right-aligned in their cells);
+- **movements**: one winner (``MOVEMENT>ONE WINNER``/``WEB``, Howell; section ``A``), two
+  winners (Mitchell, ``A N-S`` and ``A E-W``), several sections (``B N-S``, ``C``, ``X``);
+- **Swiss teams in victory points** (``GAME>VICTORY POINT``): each team is a group of lines
+  between ``- - -`` rules, two per member pair of names (names, then their towns: ``Mercer
+  Island WA``), the line with the team number carrying ``Wins`` and ``Score`` (the VPs). The
+  members of a team are its players; kind ``teams``, scoring ``VP``, boards ``ROUNDS`` times
+  ``BDS/RD``.
 
-Refused: win-loss (Swiss pairs) reports (``GAME>WIN-LOSS``: ``UnsupportedVariant``), a report
-with no pairs ranking (``UnsupportedVariant`` for a ranking whose header does
-not name two players per row, such as a teams or individual report; ``MalformedFile`` for a
-block that has no ranking at all), and blank templates (no date).
+Places: the rank columns are masterpoint ranks: they list only the award winners of each strat
+and skip pairs not eligible (``NE``), and the Swiss ``Overall Rank`` likewise, so they are not
+the finishing order. The place of a unit is its order by score (the percentage, else the
+matchpoint or VP total), equal scores sharing the mean of their places; ``place_text`` stays
+empty because the report writes no finishing place.
+
+Events: one per block (``pairs``, scoring ``MP``, score the percentage; or the teams above);
+``title`` is ``EVENT`` and ``SESSION`` joined (``0-300, Monday Eve``), ``section`` the
+``SECTION`` value as written (``A N-S``; empty for a Swiss report, whose first line says
+``|Page> 1``), ``organiser`` the ``CLUB`` name (the club number when no name), ``date`` the
+``DATE`` value (a block without a readable date is ``MalformedFile``: no date is invented),
+``boards`` the number of boards in the block's matrix. A block that leaves out header lines
+(the web pages of :mod:`parsers.acblmerge` drop ``DATE>`` and ``DIR>`` after the first block)
+takes them from the report's first block. A report printed twice into one file (the same blocks
+again) gives each event once; a block printed again with different results and a later print
+stamp (the time ending the ``DATE>`` line: the game rescored) replaces the earlier one, with a
+warning; without a later stamp that is :class:`InconsistentResult`.
+
+Names: a name cell that holds a strat or qualifier mark, ``NE``, ``Totals`` or a number is not a
+name (the columns were misread): a warning, and no player.
+
+Refused: win-loss (Swiss pairs) reports (``GAME>WIN-LOSS``: ``UnsupportedVariant``), a ranking
+with one name per row (individual: ``UnsupportedVariant``), a block with no ranking
+(``MalformedFile``), rows that stop before the score column (a cut-down copy with the names
+cut too, as ACBLmerge's phone page makes of the short layouts: ``MalformedFile``), and blank
+templates (no date).
+
+Errors::
+
+    ParseError
+    +-- MalformedFile          no EVENT> line, no date, no ranking, a score not readable
+    +-- UnsupportedVariant     win-loss or individual reports
+    +-- InconsistentResult     a section printed twice with different results
 """
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
+import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._dates import find_date
 from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
-from ._model import Event, ParseResult, PlayerAsWritten, Unit
+from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._registry import Format
 from ._text import decode_bytes, normalise_space, parse_decimal
 
-__all__ = ["FORMAT", "detect", "parse"]
+__all__ = ["FORMAT", "detect", "parse", "read_report"]
 
 NAME = "acblscore_text"
 
@@ -67,15 +106,29 @@ def detect(data: bytes, filename: str = "") -> bool:
     return bool(_FIRST_LINE.match(head)) and all(mark in head for mark in _MARKS)
 
 
-_LABEL = re.compile(r"([A-Z][A-Z .]*?)>")
+_LABEL = re.compile(r"([A-Z][A-Z ./]*?)>")
 _BOARD_ROW = re.compile(r"^\s*(\d+)>")
 _ROW = re.compile(r"^\s{0,2}(\d{1,3})\s")
+_HEADER = re.compile(r"^\s?No\s.*\bName\b.*\|")
+_NAME = re.compile(r"\bName\b")
+_TOKEN = re.compile(r"[^\s|]+")
+_TEAM_RULE = re.compile(r"^\s*(?:- ){5,}")
+_END = re.compile(r"\bTotals\b|\*\*", re.IGNORECASE)
+_PLACE_LINE = re.compile(r"^(?:[A-Za-z][A-Za-z .'-]*\s)?[A-Z]{2}$")
+"""A team member's second line: the town and state (``Mercer Island WA``) or country (``US``)."""
+_NOT_NAME = re.compile(r"^(?:[A-Z]|NE|Q{1,3}|Totals?|TOTALS|Section.*)$|\d")
+"""What a name cell holds when the columns were misread: a strat or qualifier mark, a number."""
+_NOT_INHERITED = frozenset({"SECTION", "Page"})
+_ID_GAP = 8
+"""Blank columns before a ``Name`` header that hold the 7-character ACBL player number."""
 
 
-def _labels(lines: list[str]) -> dict[str, str]:
+def _labels(lines: Sequence[str]) -> dict[str, str]:
     """``EVENT`` -> ``0-300``, ``CLUB NO.`` -> ``259960``, ... from the block's header lines."""
     values: dict[str, str] = {}
     for line in lines:
+        if _HEADER.match(line):
+            break
         for part in line.split("|"):
             match = _LABEL.match(part.strip())
             if match:
@@ -85,53 +138,89 @@ def _labels(lines: list[str]) -> dict[str, str]:
 
 
 @dataclass(frozen=True, slots=True)
+class _Name:
+    start: int
+    end: int
+    number: int | None
+    """Start of the ACBL player number column before the name, if the report has one."""
+
+
+@dataclass(frozen=True, slots=True)
 class _Columns:
     header: int
     """Index (in the block) of the ``No  Name  Name |...`` line."""
-    name1: int
-    name2: int
+    names: tuple[_Name, ...]
     names_end: int
-    tail: tuple[tuple[str, int, int], ...]
-    """(column name, start, end) of every column right of the names."""
+    bars: tuple[int, ...]
+    """Positions of the header's ``|`` from the end of the names on: cell k lies after bar k."""
+    cells: tuple[str, ...]
+    """The header text of each cell right of the names (``Flt``, ``Rnk-A``, ``Score``, ...)."""
+    teams: bool
+
+    def cell(self, label: str) -> int | None:
+        return next((i for i, c in enumerate(self.cells) if c.lower() == label.lower()), None)
 
 
-def _columns(block: list[str], table: str, file: str) -> _Columns | None:
+def _columns(block: Sequence[str], table: str, file: str) -> _Columns | None:
+    """The ranking header of a block: where the names stand, whether an ACBL player number
+    precedes each, and the cells right of the names between the header's ``|``."""
     for index, line in enumerate(block):
-        if not line.startswith("No ") or "|" not in line:
+        if not _HEADER.match(line):
             continue
-        first = line.find("Name")
-        second = line.find("Name", first + 4) if first >= 0 else -1
-        if first < 0 or second < 0:
+        starts = [m.start() for m in _NAME.finditer(line)]
+        bars = [i for i, ch in enumerate(line) if ch == "|"]
+        number_end = line.index("No") + 2
+        teams = "Points" in line
+        if len(starts) < 2:
             raise UnsupportedVariant(
-                "the ranking does not name two players per row (a teams or individual report?); "
-                "only pairs reports are read", file=file, table=table, value=normalise_space(line),
-            )
-        bar = line.index("|")
-        names = [normalise_space(n) for n in line[bar + 1:].split("|")]
-        names = [n for n in names if n]
-        rule = block[index + 1] if index + 1 < len(block) else ""
-        runs = [(m.start(), m.end()) for m in re.finditer(r"-+", rule)]
-        runs = [r for r in runs if r[0] > bar - 2]
-        if len(runs) != len(names):
-            raise MalformedFile(
-                f"the ranking header has {len(names)} columns but its rule {len(runs)}",
-                file=file, table=table, value=normalise_space(line),
-            )
-        spans: list[tuple[str, int, int]] = []
-        for position, (name, (start, _end)) in enumerate(zip(names, runs, strict=True)):
-            end = runs[position + 1][0] if position + 1 < len(runs) else 10_000
-            spans.append((name, start - 1, end - 1))
-        return _Columns(index, first, second, bar, tuple(spans))
+                "the ranking names one player per row (an individual report?); only pairs "
+                "and teams reports are read", file=file, table=table, value=normalise_space(line))
+        has_numbers = not line[number_end:starts[0]].strip() and \
+            starts[0] - number_end >= _ID_GAP + 1
+        names: list[_Name] = []
+        for position, start in enumerate(starts):
+            following = starts[position + 1] if position + 1 < len(starts) else 10_000
+            if has_numbers:
+                following -= _ID_GAP
+            bar = next((b for b in bars if b > start), len(line))
+            names.append(_Name(start, min(following, bar),
+                               start - _ID_GAP if has_numbers else None))
+        names_end = next((b for b in bars if b > starts[-1]), len(line))
+        tail_bars = [b for b in bars if b >= names_end]
+        cells = tuple(normalise_space(line[b + 1:e]) for b, e in zip(tail_bars, tail_bars[1:]))
+        if not cells:
+            raise MalformedFile("the ranking header has no columns right of the names",
+                                file=file, table=table, value=normalise_space(line))
+        return _Columns(index, tuple(names), names_end, tuple(tail_bars), cells, teams)
     return None
 
 
-def _player(number: str, name: str) -> PlayerAsWritten | None:
-    name = normalise_space(name)
-    if not name:
+def _cell_tokens(line: str, columns: _Columns) -> list[list[str]]:
+    """The tokens of a row right of the names, each in the header cell its last character
+    falls in. ACBLscore shifts the rank groups of some rows a column or two left of their
+    header; the cells of the numbers (score, percentage) stay right-aligned in theirs."""
+    cells: list[list[str]] = [[] for _ in columns.cells]
+    last = len(cells) - 1
+    for match in _TOKEN.finditer(line, columns.names_end):
+        end = match.end() - 1
+        cell = min(max(bisect.bisect_left(columns.bars, end) - 1, 0), last)
+        cells[cell].append(match[0])
+    return cells
+
+
+def _player(line: str, name: _Name, table: str, row: int, log: IssueLog,
+            ) -> PlayerAsWritten | None:
+    text = normalise_space(line[name.start:name.end])
+    if not text:
         return None
-    number = number.strip()
+    number = line[name.number:name.start].strip() if name.number is not None else ""
+    if _NOT_NAME.search(text):
+        log.report(MalformedFile("a name cell holds no name (the columns are misread?); "
+                                 "no player kept", table=table, row=row, column="Name",
+                                 value=text))
+        return None
     federation_id = number if re.fullmatch(r"[0-9A-Z]\d{6}", number) else None
-    return PlayerAsWritten(name=name, federation_id=federation_id)
+    return PlayerAsWritten(name=text, federation_id=federation_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,39 +231,81 @@ class _Row:
     players: tuple[PlayerAsWritten, ...]
 
 
-def _rows(block: list[str], first_line: int, columns: _Columns, table: str,
-          log: IssueLog) -> tuple[list[_Row], str]:
-    names = [c[0] for c in columns.tail]
-    score_column = "Pct" if "Pct" in names else "Score" if "Score" in names else ""
-    if not score_column:
-        raise MalformedFile("the ranking has neither a Pct nor a Score column", file=log.file,
-                            table=table, value=" | ".join(names))
-    _, start, end = columns.tail[names.index(score_column)]
+def _score_cell(columns: _Columns, table: str, file: str) -> tuple[str, int]:
+    for name in ("Pct", "Score"):
+        found = columns.cell(name)
+        if found is not None:
+            return columns.cells[found], found
+    raise MalformedFile("the ranking has neither a Pct nor a Score column", file=file,
+                        table=table, value=" | ".join(columns.cells))
+
+
+def _score(line: str, columns: _Columns, cell: tuple[str, int], label: str, number: int,
+           table: str, log: IssueLog) -> float:
+    name, index = cell
+    tokens = _cell_tokens(line, columns)[index]
+    score = parse_decimal(tokens[0]) if len(tokens) == 1 else None
+    if score is None and not tokens and len(line) <= columns.bars[index]:
+        raise MalformedFile(
+            f"{'team' if columns.teams else 'pair'} {label}: the row stops before the {name} "
+            "column (a cut-down copy of the report, as ACBLmerge's phone page makes of some "
+            "layouts, with the names cut too); not read", file=log.file, table=table,
+            row=number, column=name, value=line.strip())
+    if score is None:
+        raise MalformedFile(f"{'team' if columns.teams else 'pair'} {label}: no readable "
+                            f"{name}", file=log.file, table=table, row=number, column=name,
+                            value=" ".join(tokens))
+    return score
+
+
+def _pair_rows(block: Sequence[str], first_line: int, columns: _Columns, table: str,
+               log: IssueLog) -> list[_Row]:
+    cell = _score_cell(columns, table, log.file)
     rows: list[_Row] = []
     for offset, line in enumerate(block[columns.header + 2:], start=columns.header + 2):
-        if "Totals" in line or "**" in line:
+        if _END.search(line):
             break
         match = _ROW.match(line)
         if not match:
             continue
-        number = first_line + offset
-        id1_start = columns.name1 - 8
-        id2_start = columns.name2 - 8
-        players = tuple(p for p in (
-            _player(line[id1_start:columns.name1], line[columns.name1:id2_start]),
-            _player(line[id2_start:columns.name2], line[columns.name2:columns.names_end]),
-        ) if p is not None)
-        cell = line[start:end]
-        try:
-            score = parse_decimal(cell)
-        except ValueError:
-            score = None
-        if score is None:
-            raise MalformedFile(f"pair {match[1]}: no readable {score_column}", file=log.file,
-                                table=table, row=number, column=score_column,
-                                value=normalise_space(cell))
-        rows.append(_Row(number, match[1], score, players))
-    return rows, score_column
+        number = first_line + offset + 1
+        players = tuple(p for name in columns.names
+                        if (p := _player(line, name, table, number, log)) is not None)
+        rows.append(_Row(number, match[1],
+                         _score(line, columns, cell, match[1], number, table, log), players))
+    return rows
+
+
+def _team_rows(block: Sequence[str], first_line: int, columns: _Columns, table: str,
+               log: IssueLog) -> list[_Row]:
+    """Teams: each team a group of lines between ``- - -`` rules, two lines per member pair
+    of the ranking (the names, then their towns); the line with the team number carries the
+    results."""
+    cell = _score_cell(columns, table, log.file)
+    groups: list[list[tuple[int, str]]] = [[]]
+    for offset, line in enumerate(block[columns.header + 2:], start=columns.header + 2):
+        if _END.search(line):
+            break
+        if _TEAM_RULE.match(line):
+            groups.append([])
+        else:
+            groups[-1].append((first_line + offset + 1, line))
+    rows: list[_Row] = []
+    for group in groups:
+        numbered = [(n, line, m[1]) for n, line in group if (m := _ROW.match(line))]
+        if not numbered:
+            continue
+        number, line, label = numbered[0]
+        second = group[1::2]
+        towns = all(_PLACE_LINE.match(normalise_space(text[name.start:name.end]))
+                    or not text[name.start:name.end].strip()
+                    for _, text in second for name in columns.names)
+        member_lines = group[0::2] if towns else group
+        players = tuple(p for n, text in member_lines for name in columns.names
+                        if (p := _player(text, name, table, n, log)) is not None)
+        rows.append(_Row(number, label,
+                         _score(line, columns, cell, label, number, table, log), players))
+    return rows
 
 
 def _places(scores: list[float]) -> list[float]:
@@ -188,64 +319,115 @@ def _places(scores: list[float]) -> list[float]:
     return [first[s] + (count[s] - 1) / 2 for s in scores]
 
 
-def _boards(block: list[str]) -> int | None:
+def _boards(block: Sequence[str], values: dict[str, str], teams: bool) -> int | None:
+    """Pairs: the rows of the board matrix; teams: ``ROUNDS`` times ``BDS/RD`` (the matrix of
+    a teams report counts teams, not boards)."""
+    if teams:
+        rounds, per_round = values.get("ROUNDS", ""), values.get("BDS/RD", "")
+        if rounds.isdigit() and per_round.isdigit():
+            return int(rounds) * int(per_round)
+        return None
     numbers = {int(m[1]) for line in block if (m := _BOARD_ROW.match(line))}
     return len(numbers) or None
 
 
-def _event(block: list[str], first_line: int, log: IssueLog) -> Event:
-    values = _labels(block[:12])
+def _event(block: Sequence[str], first_line: int, inherited: dict[str, str], log: IssueLog,
+           fmt: str) -> Event:
+    values = {**inherited, **_labels(block[:14])}
     section = values.get("SECTION", "")
     table = f"section {section}" if section else "report header"
     found = find_date(values.get("DATE", ""))
     if found is None:
         raise MalformedFile("no event date: the DATE line holds no readable date",
                             file=log.file, table=table, value=values.get("DATE", ""))
-    game = values.get("GAME", "")
-    if game and "MATCHPOINT" not in game.upper():
+    game = values.get("GAME", "").upper()
+    kind: Kind = "pairs"
+    scoring: Scoring = "MP"
+    if "VICTORY" in game:
+        kind, scoring = "teams", "VP"
+    elif game and "MATCHPOINT" not in game:
         raise UnsupportedVariant(
-            f"a {game} game (its ranking counts wins, not matchpoints); not read yet",
-            file=log.file, table=table, value=game)
+            f"a {values['GAME']} game (its ranking counts wins, not matchpoints or victory "
+            "points); not read", file=log.file, table=table, value=values["GAME"])
     columns = _columns(block, table, log.file)
     if columns is None:
-        raise MalformedFile("no pairs ranking (a 'No  Name  Name' header) in this block",
+        raise MalformedFile("no ranking (a 'No  Name  Name' header) in this block",
                             file=log.file, table=table, row=first_line + 1, has_value=False)
-    rows, _ = _rows(block, first_line, columns, table, log)
+    if kind == "teams" and not columns.teams:
+        columns = dataclasses.replace(columns, teams=True)
+    if columns.teams and kind != "teams":
+        raise UnsupportedVariant("a teams ranking in a matchpoint game (board-a-match?); not "
+                                 "read", file=log.file, table=table, value=values.get("GAME"))
+    reader = _team_rows if columns.teams else _pair_rows
+    rows = reader(block, first_line, columns, table, log)
+    if not rows:
+        raise MalformedFile("the ranking has no rows", file=log.file, table=table,
+                            row=first_line + columns.header + 1, has_value=False)
     places = _places([r.score for r in rows])
     ranked = sorted(zip(places, rows), key=lambda pr: (pr[0], pr[1].line))
     title = ", ".join(v for v in (values.get("EVENT", ""), values.get("SESSION", "")) if v)
     organiser = values.get("CLUB", "") or values.get("CLUB NO.", "")
     return Event(
-        game="bridge", title=title, date=found.date, kind="pairs", scoring="MP",
+        game="bridge", title=title, date=found.date, kind=kind, scoring=scoring,
         units=tuple(Unit(place=place, place_text="", label=row.label, score=row.score,
                          players=row.players) for place, row in ranked),
-        boards=_boards(block), section=section, organiser=organiser, format=NAME,
+        boards=_boards(block, values, columns.teams), section=section, organiser=organiser,
+        format=fmt,
     )
 
 
-def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
-    """One event per section block of an ACBLscore text report; see the module docstring."""
-    log = IssueLog(file=source_name(source), strict=strict)
-    decoded = decode_bytes(data)
-    if decoded.note:
-        log.report(MalformedFile(decoded.note), level="info")
-    lines = [line.rstrip() for line in decoded.text.splitlines()]
+_PRINTED = re.compile(r"\|\s*(\d{2})/(\d{2})/(\d{4})\s+(\d{1,2}):(\d{2})\s*$")
+
+
+def _printed(block: Sequence[str]) -> dt.datetime | None:
+    """When ACBLscore printed the block: the stamp ending its ``DATE>`` line
+    (``| 08/03/2021 18:49``, month first); None without one."""
+    for line in block[:6]:
+        if line.startswith("DATE>") and (m := _PRINTED.search(line)):
+            try:
+                return dt.datetime(int(m[3]), int(m[1]), int(m[2]), int(m[4]), int(m[5]))
+            except ValueError:
+                return None
+    return None
+
+
+def read_report(text: str, log: IssueLog, *, fmt: str = NAME) -> list[Event]:
+    """The events of an ACBLscore report's text, one per section block (module docstring).
+
+    Shared by the text report and the web pages that carry the same text (``acblmerge``).
+    """
+    lines = [line.rstrip() for line in text.splitlines()]
     lines = [line for line in lines if line.strip()]
     starts = [i for i, line in enumerate(lines) if line.startswith("EVENT>")]
     if not starts:
         raise MalformedFile("no EVENT> header line: not an ACBLscore results report",
                             file=log.file)
     events: list[Event] = []
+    stamps: list[dt.datetime | None] = []
+    inherited: dict[str, str] = {}
     for number, start in enumerate(starts):
         end = starts[number + 1] if number + 1 < len(starts) else len(lines)
-        event = _event(lines[start:end], start, log)
-        same = next((e for e in events if e.key == event.key), None)
+        block = lines[start:end]
+        if number == 0:
+            inherited = {k: v for k, v in _labels(block[:14]).items()
+                         if k not in _NOT_INHERITED}
+        event = _event(block, start, inherited, log, fmt)
+        printed = _printed(block)
+        same = next((i for i, e in enumerate(events) if e.key == event.key), None)
         if same is None:
             events.append(event)
-        elif same.units == event.units:
+            stamps.append(printed)
+        elif events[same].units == event.units:
             log.report(MalformedFile(
                 f"section {event.section} is printed twice; the repeat is skipped",
                 has_value=False), level="info")
+        elif printed is not None and stamps[same] is not None and printed > stamps[same]:
+            log.report(MalformedFile(
+                f"section {event.section} is printed again, scored later "
+                f"({printed:%Y-%m-%d %H:%M}), with different results; the later scoring "
+                "is read", table=f"section {event.section}", value=event.title))
+            events[same] = event
+            stamps[same] = printed
         else:
             raise InconsistentResult(
                 "the same event and section appear twice with different results",
@@ -255,12 +437,23 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         log.report(MalformedFile(
             "the sections of this report carry different dates: "
             + ", ".join(sorted(d.isoformat() for d in dates)), has_value=False))
+    return events
+
+
+def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
+    """One event per section block of an ACBLscore text report; see the module docstring."""
+    log = IssueLog(file=source_name(source), strict=strict)
+    decoded = decode_bytes(data)
+    if decoded.note:
+        log.report(MalformedFile(decoded.note), level="info")
+    events = read_report(decoded.text, log)
     return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
 
 
 FORMAT = Format(
     name=NAME,
-    description="ACBLscore game results text report (club pairs, one or two winners)",
+    description="ACBLscore game results text report (club pairs, one or two winners, "
+                "Swiss teams in VPs)",
     detect=detect,
     parse=parse,
 )

@@ -75,6 +75,7 @@ from ._model import Event, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._places import WrittenPlace, order_problems, shared_places
 from ._registry import Format
 from ._text import decode_bytes, html_declared_charset, normalise_space, parse_decimal
+from . import acblmerge
 from .pbn import NOT_PLAYERS, rank_number, read_ranks, split_names
 
 __all__ = ["FORMAT", "detect", "parse"]
@@ -101,9 +102,11 @@ def detect(data: bytes, filename: str = "") -> bool:
     head = data[:262144]
     if re.search(rb"<(?:html|body|table|pre)\b", head, re.IGNORECASE) is None:
         return False
+    if acblmerge.detect(data, filename):
+        return False  # ACBLmerge's page: parsers/acblmerge.py reads its recap
     if re.search(rb"content\s*=\s*[\"']?\s*(?:Magic\s+Contest|(?:https?://)?www\.brenning\.se)", head, re.I):
         return False  # Magic Contest's own page: parsers/magic_contest.py reads it
-    if _BC_MARK.search(head) or _has_recap_text(head):
+    if _bc_marked(head) or _has_recap_text(head):
         return True
     return (
         re.search(rb"<t[hd]\b", head, re.IGNORECASE) is not None
@@ -507,7 +510,13 @@ def _scoring(columns: _Columns) -> Scoring:
 
 # --- ACBLscore recap text in <pre> (BridgeComposer pages) -----------------------------------
 
-_BC_MARK = re.compile(rb"bridgecomposer|class\s*=\s*[\"']?bc(?:hd|st|board|body)\b", re.IGNORECASE)
+_BC_MARK = re.compile(rb"bridgecomposer|class\s*=\s*[\"']?bc(?:hd|st|board|body)\b")
+
+
+def _bc_marked(data: bytes) -> bool:
+    """BridgeComposer's name or its ``bc...`` classes (searched in lower case: a
+    case-insensitive pattern is several times slower on a 200 KB page)."""
+    return _BC_MARK.search(data.lower()) is not None
 _PRE = re.compile(rb"<pre\b", re.IGNORECASE)
 _PRE_HEADER = re.compile(r"^\s*(Pair|Player|Team)\b.*\b(Pct|Score|VPs?|MPs)\b", re.IGNORECASE)
 _PRE_SECTION = re.compile(
@@ -516,6 +525,7 @@ _PRE_DIRECTION = re.compile(r"^\s*(North[- ]South|East[- ]West)\s*$", re.IGNOREC
 _NAMES_TAIL = re.compile(r"(?:^|\s)([A-Za-z\u00c0-\u024f'][^0-9()\[\]]*?)\s*$")
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
 _RANK = re.compile(r"^(?:\d+(?:[/-]\d+)*=?|=\d+)$")
+_STRAT = re.compile(r"^[A-Z]$")
 _AWARD = re.compile(r"^\d+(?:\.\d+)?\([A-Z]+\)$")
 _NOT_TITLE = re.compile(r"scores? after|average|\btop\b|^\s*[A-C](\s+[A-C])*\s*$|strat",
                         re.IGNORECASE)
@@ -563,6 +573,8 @@ def _text_row(line: str, number: int, has_pct: bool,
             numbers.append(float(token))
         elif token in ("-", "--"):
             continue
+        elif _STRAT.match(token) and len(numbers) >= (2 if has_pct else 1):
+            continue  # the pair's strat (``A   1`` under ``Section Rank``), not a rank
         else:
             return None
     if not numbers:
@@ -729,7 +741,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         events = _parse_recap_text(doc, page_title, log)
         if events:
             return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
-        if _BC_MARK.search(data[:262144]):
+        if _bc_marked(data[:262144]):
             raise MalformedFile(
                 "a BridgeComposer page without a recap (hand records or travellers only): "
                 "no standings to read", file=log.file,

@@ -67,3 +67,105 @@ def test_a_blank_template_without_a_date_is_refused() -> None:
 def test_other_text_is_not_claimed() -> None:
     assert not detect(b"EVENT>something without the other header lines\n")
     assert not detect(b"No  Name  Name\n1 Ann Smith  Bob Jones 55.0\n")
+
+
+# --- the Mercercrest club's reports, 2013-2026: every layout --------------------------------
+
+
+def test_names_without_acbl_numbers_are_read_whole() -> None:
+    ns, ew = parse(_read("mercer-2013-section-ranks-names-without-numbers.txt")).events
+    assert (ns.section, ew.section) == ("A N-S", "A E-W")
+    by_label = {u.label: u for u in ns.units}
+    assert [(p.name, p.federation_id) for p in by_label["8"].players] == [
+        ("Mike Christensen", None), ("Mike Ring", None)]
+    assert [p.name for p in by_label["2"].players] == ["Dave Drischell", "Dt Levy"]
+    assert (ns.units[0].label, ns.units[0].score, ns.units[0].place) == ("3", 57.85, 1.0)
+
+
+def test_overall_and_section_rank_groups_with_not_eligible_marks() -> None:
+    ns, ew = parse(_read("mercer-not-eligible-ne-marks.txt")).events
+    assert len(ns.units) == 13 and len(ew.units) == 13
+    pcts = [u.score for u in ns.units]
+    assert pcts == sorted(pcts, reverse=True)
+    assert ns.units[0].players[0].name and all(len(u.players) == 2 for u in ns.units + ew.units)
+    assert [(u.label, u.score) for u in ns.units[:2]] == [("8", 59.91), ("7", 59.15)]
+
+
+def test_one_winner_with_a_missing_pair_number_and_travellers() -> None:
+    (event,) = parse(_read("mercer-one-winner-tied-ranks-travellers.txt")).events
+    assert event.section == "A" and len(event.units) == 13
+    assert "13" not in {u.label for u in event.units}
+    tied = [u for u in event.units if u.score == 50.83]
+    assert [u.place for u in tied] == [5.5, 5.5]  # ranked "5/6" in the report
+
+
+def test_two_sections_are_two_events() -> None:
+    events = parse(_read("mercer-two-sections-one-winner.txt")).events
+    assert [e.section for e in events] == ["B", "A"]
+
+
+def test_qualifiers_and_an_adjust_column_leave_the_percentage_in_its_cell() -> None:
+    ns, _ = parse(_read("mercer-qualifiers-adjust-red-black-awards.txt")).events
+    top = ns.units[0]
+    assert (top.label, top.score, [p.name for p in top.players]) == (
+        "1", 60.74, ["Bryan Delfs", "Sue Anderson"])
+
+
+def test_a_rescored_game_printed_again_reads_the_later_scoring() -> None:
+    result = parse(_read("mercer-rescored-printed-again.txt"))
+    assert [e.section for e in result.events] == ["A N-S", "A E-W"]
+    assert [u.label for u in result.events[0].units[:4]] == ["8", "3", "1", "5"]
+    assert sum("scored later" in i.message for i in result.issues) == 2
+
+
+def test_swiss_teams_in_victory_points_are_a_teams_event() -> None:
+    (event,) = parse(_read("mercer-swiss-teams-vp.txt")).events
+    assert (event.kind, event.scoring, event.section, event.boards) == ("teams", "VP", "", 24)
+    assert event.title == "Tuesday Evening Pairs"
+    first = event.units[0]
+    assert (first.label, first.score, first.place) == ("4", 69.0, 1.0)
+    assert [p.name for p in first.players] == [
+        "Kevin Cline", "Chris Pesce", "Bogdan Vulcan", "Corneliu Galer"]
+    towns = {"Seattle WA", "Mercer Island WA", "US"}
+    assert not towns & {p.name for u in event.units for p in u.players}
+
+
+def test_swiss_teams_with_acbl_numbers_all_digits_too() -> None:
+    (event,) = parse(_read("mercer-swiss-teams-vp-acbl-numbers.txt")).events
+    assert len(event.units) == 12 and all(len(u.players) == 4 for u in event.units)
+    team = next(u for u in event.units if u.label == "2")
+    assert [(p.name, p.federation_id) for p in team.players] == [
+        ("Rex Tu", "J352334"), ("Jim Chen", "1452800"),
+        ("Moises Saul", "Q341575"), ("Irving Sonkin", "6725104")]
+
+
+_MARKS = {"A", "B", "C", "D", "NE", "Q", "QQ", "Totals", "TOTALS", "Section", "Overall"}
+
+
+def test_no_mark_label_or_number_ever_becomes_a_name() -> None:
+    from parsers._gate import junk_reason
+
+    folders = [REAL / "acblscore_text", REAL / "acblmerge", REAL / "recap_html",
+               REAL.parent / "same_night"]
+    paths = [p for folder in folders for p in sorted(folder.glob("*.*"))
+             if p.name != "SOURCES.txt" and not p.name.endswith(".json")]
+    seen = 0
+    for path in paths:
+        data = path.read_bytes()
+        fmt = detect_format(data, path.name)
+        try:
+            events = fmt.parse(data, source=path.name).events
+        except MalformedFile:
+            continue  # a refusal (the cut-down phone page)
+        for event in events:
+            labels = {u.label for u in event.units}
+            for unit in event.units:
+                for player in unit.players:
+                    seen += 1
+                    name = player.name
+                    assert junk_reason(player) is None, (path.name, name)
+                    assert name not in _MARKS and name not in labels, (path.name, name)
+                    assert not any(ch.isdigit() for ch in name), (path.name, name)
+                    assert not name.startswith(("Section", "Totals")), (path.name, name)
+                    assert name == name.strip() and "  " not in name, (path.name, name)
+    assert seen > 600

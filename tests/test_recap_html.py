@@ -255,3 +255,20 @@ def test_teams_recap_text_is_refused() -> None:
             "   1   72.5   1    Ann Lee - Bo Park - Cy Dunn - Di Fox\n</pre>")
     with pytest.raises(ParseError, match="teams recap"):
         _parse(_page(body))
+
+
+def test_bridgecomposer_recap_with_a_strat_letter_before_the_section_rank() -> None:
+    # real pages of two BridgeComposer versions: "Pair Pct Score Section Rank MPs" with the
+    # pair's strat written before its rank ("A   1"), the section on the "Scores after" line
+    for folder, name in (
+        ("real/recap_html", "bridgecomposer-5-65-pre-section-rank-strat-letter.htm"),
+        ("same_night", "bridgecomposer-5-118-pre-section-rank-strat-letter.htm"),
+    ):
+        data = (FIXTURES / folder / name).read_bytes()
+        assert detect_format(data, name).name == "bridgecomposer_recap", name
+        ns, ew = recap.parse(data, source=name, strict=True).events
+        assert (ns.section, ew.section) == ("A NS", "A EW")
+        assert ns.date == dt.date(2026, 3, 9)
+        assert [(u.label, u.place, u.place_text, u.score) for u in ew.units] == [
+            ("3", 1.0, "1", 75.0), ("2", 2.0, "2", 50.0), ("1", 3.0, "3", 25.0)]
+        assert [p.name for p in ns.units[0].players] == ["Ann Alfa", "Bob Bravo"]
