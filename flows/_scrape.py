@@ -39,6 +39,7 @@ import email.utils
 import functools
 import hashlib
 import html
+import itertools
 import json
 import re
 import string
@@ -633,6 +634,7 @@ class _Cached:
     etag: str | None
     last_modified: str | None
     sha256: str | None
+    content_type: str | None = None
 
 
 class _Cache:
@@ -652,7 +654,8 @@ class _Cache:
             return None
         if not isinstance(meta, dict) or meta.get("url") != url:
             return None
-        return _Cached(meta.get("etag"), meta.get("last_modified"), meta.get("sha256"))
+        return _Cached(meta.get("etag"), meta.get("last_modified"), meta.get("sha256"),
+                       meta.get("content_type"))
 
     def body(self, url: str) -> bytes | None:
         """The body of the last fetch, if kept."""
@@ -956,9 +959,12 @@ class Fetcher:
         return self._get(source, url, cache, None, keep=keep)
 
     def _get(self, source: Source, url: str, cache: _Cache, inbox: Path | None, *,
-             keep: bool = True) -> tuple[FetchResult, _Response | None]:
+             keep: bool = True, old_body: bool = False,
+             ) -> tuple[FetchResult, _Response | None]:
         """One URL, conditionally: into the inbox (``inbox``), or read (no inbox). The
-        response comes back with the result when there is a body to read links from."""
+        response comes back with the result when there is a body to read links from: a
+        ``200``'s, or on a ``304`` the last fetch's kept in the cache (reading, or
+        ``old_body``)."""
         def result(status: Status, message: str, **kw: Any) -> FetchResult:
             return FetchResult(source.club, url, status, message, **kw)
 
@@ -970,9 +976,9 @@ class Fetcher:
             why = self._robots_why[f"{parts.scheme}://{parts.netloc.lower()}"]
             return result("robots", f"{why}; not fetched"), None
         cached = cache.get(url)
-        old_body = cache.body(url) if cached is not None and inbox is None else None
+        kept = cache.body(url) if cached is not None and (inbox is None or old_body) else None
         headers: dict[str, str] = {}
-        if cached is not None and (inbox is not None or old_body is not None):
+        if cached is not None and (inbox is not None or kept is not None):
             if cached.etag:
                 headers["If-None-Match"] = cached.etag
             if cached.last_modified:
@@ -984,10 +990,13 @@ class Fetcher:
                           attempts=exc.attempts), None
         kw: dict[str, Any] = {"http_status": response.status, "attempts": response.attempts}
         if response.status == 304 and headers:
-            if old_body is not None:
-                response.body = old_body
-                return result("not_modified", "not modified since the last read (HTTP 304)",
-                              **kw), response
+            if kept is not None:
+                assert cached is not None
+                response.body = kept
+                if "content-type" not in response.headers and cached.content_type:
+                    response.headers["content-type"] = cached.content_type
+                return result("not_modified", "not modified since the last "
+                              f"{'fetch' if inbox else 'read'} (HTTP 304)", **kw), response
             return result("not_modified", "not modified since the last fetch (HTTP 304)",
                           **kw), None
         if response.status != 200:
@@ -1177,6 +1186,14 @@ class _Discovered:
                                   + "\n").encode("utf-8"))
 
 
+def _due(url: str, page: _Page, disc: Discovery, recent: set[str], now: datetime) -> bool:
+    """Whether a link found before is requested this run (docs/scraping.md "What a run does"):
+    a failure when its retry is due; one never fetched; one fetched among the most recent."""
+    if page.failures:
+        return _retry_due(page, disc, now)
+    return page.fetched is None or url in recent
+
+
 def _retry_due(page: _Page, disc: Discovery, now: datetime) -> bool:
     """A failed link: due again ``retry_failed_days`` after its failure, twice as long after
     each further one, at most a year."""
@@ -1196,7 +1213,7 @@ def _discover(source: Source, fetcher: Fetcher, cache: _Cache, inbox: Path, *,
     assert disc is not None
     state = _Discovered(fetcher.settings.cache_dir, source.key)
     run = state.run + 1
-    recent = (state.recent("result", disc.recheck) | state.recent("through", disc.recheck))
+    recent = state.recent("result", disc.recheck) | state.recent("through", disc.recheck)
     now = started.isoformat(timespec="seconds")
     tally: dict[str, Any] = {"club": source.club}
 
@@ -1205,15 +1222,13 @@ def _discover(source: Source, fetcher: Fetcher, cache: _Cache, inbox: Path, *,
 
     results: list[FetchResult] = []
     found: set[str] = set()
-    finds = iter(range(1, 1 << 62))
+    finds = itertools.count(1)
     hosts = {urlsplit(u).netloc.lower() for u in disc.index} | set(disc.hosts)
     levels: dict[int, list[tuple[str, str, str]]] = {
         0: [(url, "index", _folder(url)) for url in disc.index]}
     carried = sorted(state.pages.items(), key=lambda item: (-item[1].seen, item[1].order))
     for url, page in carried:  # found before, not fetched yet or due again; most recent first
-        if page.depth <= disc.max_depth and (
-                page.fetched is None and (page.failures == 0 or _retry_due(page, disc, started))
-                or url in recent):
+        if page.depth <= disc.max_depth and _due(url, page, disc, recent, started):
             levels.setdefault(page.depth, []).append((url, page.kind, page.root))
     visited: set[str] = set()
     touched: set[str] = set()
@@ -1272,9 +1287,7 @@ def _discover(source: Source, fetcher: Fetcher, cache: _Cache, inbox: Path, *,
                 continue
             visited.add(url)
             page = state.pages.get(url) if kind in ("result", "through") else None
-            if page is not None and (page.fetched is not None and url not in recent or (
-                    page.fetched is None and page.failures
-                    and not _retry_due(page, disc, started))):
+            if page is not None and not _due(url, page, disc, recent, started):
                 continue  # known, not due: counted from the state below
             is_new = page is not None and page.fetched is None and not page.failures
             bound = over()
@@ -1291,8 +1304,10 @@ def _discover(source: Source, fetcher: Fetcher, cache: _Cache, inbox: Path, *,
                 bump("planned")
                 results.append(FetchResult(source.club, url, "planned", "would be fetched"))
                 continue
-            if kind == "result":
-                result, response = fetcher._get(source, url, cache, inbox)
+            if kind == "result":  # links not read yet: a 304 reads them from the cache
+                result, response = fetcher._get(
+                    source, url, cache, inbox,
+                    old_body=page is not None and page.fetched is None and depth < disc.max_depth)
                 new_count += is_new
             else:
                 result, response = fetcher.read(source, url, cache, keep=not dry_run)
@@ -1329,10 +1344,12 @@ def _discover(source: Source, fetcher: Fetcher, cache: _Cache, inbox: Path, *,
                 since_save = 0
     tally["links"] = len(found)
     for url, page in state.pages.items():
-        if url not in touched and page.kind == "result" and page.fetched is not None:
-            bump("known")
-        elif url not in touched and page.failures:
+        if url in touched:
+            continue
+        if page.failures:
             bump("failed_before")
+        elif page.kind == "result" and page.fetched is not None:
+            bump("known")
     if not dry_run:
         state.run = run
         state.save()

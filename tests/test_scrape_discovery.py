@@ -346,6 +346,36 @@ def test_a_404_is_reported_once_and_retried_rarely(site: Site, tmp_path: Path) -
     assert broken in site.paths(first) and statuses(report, site)[broken] == "fetched"
 
 
+def test_a_night_that_disappears_is_reported_once(site: Site, tmp_path: Path) -> None:
+    write_sources(tmp_path, site, follow='"20*/*E.htm"')
+    cfg = make_cfg(tmp_path)
+    run(cfg)
+    (site.folder / "2020" / "200121E.htm").unlink()
+    gone = "/2020/200121E.htm"
+    assert statuses(run(cfg), site)[gone] == "error"
+    first = len(site.log)
+    report = run(cfg)
+    assert gone not in site.paths(first) and report.errors == []
+    assert report.sources[0].failed_before == 2
+
+
+def test_a_run_killed_before_its_state_was_written_still_finds_the_deeper_links(
+        site: Site, tmp_path: Path) -> None:
+    """The cache knows the nights (so they answer 304) but the state does not: their links
+    are read from the cached copies, and the .TXT report is still found."""
+    write_sources(tmp_path, site)
+    cfg = make_cfg(tmp_path)
+    run(cfg)
+    shutil.rmtree(_scrape.cache_dir(cfg) / "discovered")
+    empty_inbox(cfg)
+    first = len(site.log)
+    report = run(cfg)
+    assert statuses(report, site)["/2020/200121E.htm"] == "not_modified"
+    assert "/2020/200121E.TXT" in site.paths(first)
+    assert statuses(report, site)["/2020/200121E.TXT"] == "not_modified"
+    assert inbox(cfg, site) == {}
+
+
 def test_links_to_other_hosts_are_never_followed(site: Site, tmp_path: Path) -> None:
     """The blog post links the night on the club's real host: a through page is read, but
     that link leads off the index's host and is ignored."""
