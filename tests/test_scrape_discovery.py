@@ -401,6 +401,26 @@ def test_through_pages_lead_to_nights_the_index_does_not_list(
     assert "/older.html" not in site.paths()  # neither a result, a through page nor "next"
 
 
+def test_a_second_index_in_another_folder_with_patterns_from_the_root(
+        site: Site, tmp_path: Path) -> None:
+    """As docs/scraping.md describes the club's blog: its index in /blog/, posts linking the
+    nights from the site's root; every night fetched once, whichever index leads to it."""
+    site.write("/blog/index.html", '<a href="/blog/results/2020/01/21/post.html">21 Jan</a>\n')
+    site.write("/blog/results/2020/01/21/post.html",
+               '<a href="/2020/200121E.htm">results</a> <a href="/2019/190108E.htm">older</a>\n')
+    (tmp_path / "sources.toml").write_text(
+        f'allow = ["{site.netloc}"]\nrate_limit_seconds = 0\n[[source]]\nclub = "M"\n'
+        f'index = ["{site.url("/index.html")}", "{site.url("/blog/index.html")}"]\n'
+        'follow = "/20*/**/*E.htm"\nthrough = "/blog/results/**"\nschedule = "always"\n',
+        encoding="utf-8")
+    cfg = make_cfg(tmp_path)
+    run(cfg)
+    assert sorted(inbox(cfg, site)) == ["2019_190108E.htm", "2020_200121E.htm",
+                                        "2025_251230E.htm"]
+    assert site.paths().count("/2020/200121E.htm") == 1
+    assert "/blog/results/2020/01/21/post.html" in site.paths()
+
+
 def test_dry_run_reads_the_index_pages_and_writes_nothing(
         site: Site, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_sources(tmp_path, site, follow='"20*/*E.htm"')
