@@ -18,15 +18,18 @@ of them). Two differences from the ``.TXT`` file of the same game:
 
 - blocks after the first leave out the ``DATE>`` and ``DIR>`` lines; they take the header
   values of the page's first block;
-- the phone page prints the strat ranks narrower (``|F| A | B | C |``) and the matchpoint score
-  with one decimal cut off (``187.9`` for ``187.96``); the percentage is the same, so the events
-  (the percentage is the score) equal those of the full page and the ``.TXT``.
+- the phone page prints the strat ranks narrower (``|F| A | B | C |``, sometimes with a garbled
+  header such as ``| r e |`` for ``| Score |``) and the matchpoint score with one decimal cut
+  off (``187.9`` for ``187.96``); the percentage is the same, so the events (the percentage is
+  the score) equal those of the full page and the ``.TXT``. Of the short layouts (``| Rank|Score
+  | Pct |``, ``| O'all| Rank|``) the phone page cuts every row (names cut, no percentage): such
+  a page is refused (``MalformedFile``), never read half.
 
 Only the ``<pre>`` holding ``EVENT&gt;`` is read (found by a plain scan of the bytes, not an
 HTML tree: a page reads in a few milliseconds); the winners table, hands and travellers are
 not. A page without that recap (ACBLmerge's pages of other programs' results) is not claimed.
-Boards are not counted (the recap carries no board matrix); teams pages give no boards either
-unless the header says ``ROUNDS>`` and ``BDS/RD>``.
+Boards of a pairs game are not counted (the page's recap has no board matrix); a teams game
+has ``ROUNDS>`` times ``BDS/RD>`` as in the text report.
 """
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ _NAME = re.compile(r"\bName\b")
 _TOKEN = re.compile(r"[^\s|]+")
 _TEAM_RULE = re.compile(r"^\s*(?:- ){5,}")
 _END = re.compile(r"\bTotals\b|\*\*", re.IGNORECASE)
-_PLACE_LINE = re.compile(r"^(?:[A-Za-z][A-Za-z .'-]*\s)?[A-Z]{2}$")
+_PLACE_LINE = re.compile(r"^(?:[^\W\d_][\w .'-]*\s)?[A-Z]{2}$")
 """A team member's second line: the town and state (``Mercer Island WA``) or country (``US``)."""
 _NOT_NAME = re.compile(r"^(?:[A-Z]|NE|Q{1,3}|Totals?|TOTALS|Section.*)$|\d")
 """What a name cell holds when the columns were misread: a strat or qualifier mark, a number."""
@@ -296,10 +296,9 @@ def _team_rows(block: Sequence[str], first_line: int, columns: _Columns, table: 
         if not numbered:
             continue
         number, line, label = numbered[0]
-        second = group[1::2]
-        towns = all(_PLACE_LINE.match(normalise_space(text[name.start:name.end]))
-                    or not text[name.start:name.end].strip()
-                    for _, text in second for name in columns.names)
+        second = [written for _, text in group[1::2] for name in columns.names
+                  if (written := normalise_space(text[name.start:name.end]))]
+        towns = sum(bool(_PLACE_LINE.match(w)) for w in second) * 2 >= len(second)
         member_lines = group[0::2] if towns else group
         players = tuple(p for n, text in member_lines for name in columns.names
                         if (p := _player(text, name, table, n, log)) is not None)
