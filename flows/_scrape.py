@@ -64,6 +64,7 @@ __all__ = [
     "Discovery",
     "FetchResult",
     "Fetcher",
+    "Link",
     "ScrapeConfigError",
     "ScrapeReport",
     "ScrapeSettings",
@@ -133,13 +134,15 @@ DEFAULT_MAX_NEW = 2000
 """Enough for a club's whole archive (about 600 nights, twice with a second pattern) in one run."""
 DEFAULT_RECHECK = 8
 DEFAULT_RETRY_FAILED_DAYS = 30
-MAX_RETRY_FAILED_DAYS = 360
+MAX_RETRY_FAILED_DAYS = 365
+"""A failed link is tried again at least once a year, and retry_failed_days is at most this."""
 DEFAULT_MAX_SECONDS = 7200.0
 DEFAULT_MAX_RUN_BYTES = 1_000_000_000
-_LIMITS: dict[str, tuple[int, int]] = {
-    "max_depth": (1, 5), "max_pages": (1, 1000), "max_links": (1, 100_000),
-    "max_new": (0, 100_000), "recheck": (0, 10_000),
-    "retry_failed_days": (1, MAX_RETRY_FAILED_DAYS),
+_LIMITS: dict[str, tuple[int, int, int]] = {  # key: lowest, highest, default
+    "max_depth": (1, 5, DEFAULT_MAX_DEPTH), "max_pages": (1, 1000, DEFAULT_MAX_PAGES),
+    "max_links": (1, 100_000, DEFAULT_MAX_LINKS), "max_new": (0, 100_000, DEFAULT_MAX_NEW),
+    "recheck": (0, 10_000, DEFAULT_RECHECK),
+    "retry_failed_days": (1, MAX_RETRY_FAILED_DAYS, DEFAULT_RETRY_FAILED_DAYS),
 }
 _SOURCE_KEYS = frozenset({
     "club", "url", "url_pattern", "last_days", "from", "to", "weekdays", "format", "schedule",
@@ -176,7 +179,8 @@ class Discovery:
     max_links: int = DEFAULT_MAX_LINKS
     """Links read from one page; the rest of the page is ignored (and reported)."""
     max_new: int = DEFAULT_MAX_NEW
-    """Results never fetched before that one run fetches; the rest wait for the next run."""
+    """Results not fetched yet (new links, failures due for a retry) that one run requests;
+    the rest wait for the next run."""
     recheck: int = DEFAULT_RECHECK
     """The most recently discovered results fetched again (conditionally) each run."""
     retry_failed_days: int = DEFAULT_RETRY_FAILED_DAYS
@@ -433,18 +437,20 @@ def _discovery(table: Mapping[str, Any], where: str, allow: tuple[str, ...]) -> 
             raise ScrapeConfigError(f"{where}: hosts: {host!r} must be a host name that is "
                                     f"also on the allow-list (allow = {list(allow)!r})")
     numbers: dict[str, int] = {}
-    for key, (low, high) in _LIMITS.items():
-        value = _get(table, key, int, where, None)
-        if value is not None and not low <= value <= high:
+    for key, (low, high, default) in _LIMITS.items():
+        numbers[key] = value = _get(table, key, int, where, default)
+        if not low <= value <= high:
             raise ScrapeConfigError(f"{where}: {key} must be {low} to {high}, got {value!r}")
-        if value is not None:
-            numbers[key] = value
     max_seconds = float(_get(table, "max_seconds", (int, float), where, DEFAULT_MAX_SECONDS))
     max_run_bytes = _get(table, "max_run_bytes", int, where, DEFAULT_MAX_RUN_BYTES)
     if max_seconds <= 0 or max_run_bytes <= 0:
         raise ScrapeConfigError(f"{where}: max_seconds and max_run_bytes must be positive")
     return Discovery(index=index, follow=follow, through=through, hosts=hosts,
-                     max_seconds=max_seconds, max_run_bytes=max_run_bytes, **numbers)
+                     max_depth=numbers["max_depth"], max_pages=numbers["max_pages"],
+                     max_links=numbers["max_links"], max_new=numbers["max_new"],
+                     recheck=numbers["recheck"],
+                     retry_failed_days=numbers["retry_failed_days"],
+                     max_seconds=max_seconds, max_run_bytes=max_run_bytes)
 
 
 def _source(table: Mapping[str, Any], where: str, allow: tuple[str, ...] = ()) -> Source:
@@ -1199,7 +1205,7 @@ def _retry_due(page: _Page, disc: Discovery, now: datetime) -> bool:
     each further one, at most a year."""
     if page.failed_at is None:
         return True
-    days = min(disc.retry_failed_days * 2 ** max(page.failures - 1, 0), 365)
+    days = min(disc.retry_failed_days * 2 ** max(page.failures - 1, 0), MAX_RETRY_FAILED_DAYS)
     return datetime.fromisoformat(page.failed_at) + timedelta(days=days) <= now
 
 
@@ -1289,7 +1295,7 @@ def _discover(source: Source, fetcher: Fetcher, cache: _Cache, inbox: Path, *,
             page = state.pages.get(url) if kind in ("result", "through") else None
             if page is not None and not _due(url, page, disc, recent, started):
                 continue  # known, not due: counted from the state below
-            is_new = page is not None and page.fetched is None and not page.failures
+            is_new = page is not None and page.fetched is None  # a failure's retry too
             bound = over()
             if bound is None and kind != "result" and pages_read >= disc.max_pages:
                 bound = f"max_pages = {disc.max_pages}"

@@ -112,8 +112,8 @@ def write_sources(tmp_path: Path, site: Site, extra: str = "", *,
         f'follow = {follow}\nschedule = "always"\n{extra}\n', encoding="utf-8")
 
 
-def run(cfg: Config, *, now: datetime = NOW, **kw: object) -> _scrape.ScrapeReport:
-    return _scrape.scrape(cfg, sleep=lambda s: None, now=lambda: now, **kw)  # type: ignore[arg-type]
+def run(cfg: Config, *, now: datetime = NOW, dry_run: bool = False) -> _scrape.ScrapeReport:
+    return _scrape.scrape(cfg, sleep=lambda s: None, now=lambda: now, dry_run=dry_run)
 
 
 def statuses(report: _scrape.ScrapeReport, site: Site) -> dict[str, str]:
