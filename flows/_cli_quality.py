@@ -3,7 +3,8 @@
 - ``simulate movements``: the tournament-fairness table of docs/rules/simulation.md (docs/movements.md);
 - ``simulate federation``: a simulated federation as result files the parsers read (and its
   latent strengths), for end-to-end runs through the pipeline;
-- ``evaluate``: every scheme replayed over a simulated federation, scored against the truth
+- ``evaluate``: every scheme replayed over a simulated federation, scored against the truth,
+  or over a warehouse's real results, each night predicted from the lists published before it
   (docs/quality.md).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -75,13 +77,46 @@ def _seeds(text: str) -> list[int]:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from quality.evaluate import (
-        DEFAULT_SCHEMES,
-        evaluate_preset,
-        format_summary,
-        format_table,
-        report_to_dict,
-    )
+    from quality.evaluate import DEFAULT_SCHEMES
+
+    from . import cli
+
+    if not args.preset and not args.warehouse:
+        cli._fail("evaluate needs --preset NAME (a simulated federation) or --warehouse FILE "
+                  "(real results)")
+    schemes = _names(args.schemes) or list(DEFAULT_SCHEMES)
+    bad = sorted(set(schemes) - set(DEFAULT_SCHEMES))
+    if bad:
+        cli._fail(f"unknown scheme(s) {', '.join(bad)}; known: {', '.join(DEFAULT_SCHEMES)}")
+    parts: list[str] = []
+    data: dict[str, object] = {}
+    command: list[str] = []
+    if args.preset:
+        text, reports, command = _simulated(args, schemes)
+        parts.append(text)
+        data["reports"] = reports
+    if args.warehouse:
+        text, real, words = _real(args, schemes)
+        parts.append(text)
+        data["real"] = real
+        command += words
+    if args.schemes:
+        command.append(f"--schemes {','.join(schemes)}")
+    text = "\n\n".join(parts)
+    print(text)
+    if args.markdown:
+        Path(args.markdown).write_text(text + "\n", encoding="utf-8")
+    if args.json:
+        data = {"command": " ".join(["clubratings evaluate", *command]), **data}
+        Path(args.json).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+                                   encoding="utf-8")
+    return 0
+
+
+def _simulated(args: argparse.Namespace,
+               schemes: list[str]) -> tuple[str, list[dict[str, object]], list[str]]:
+    """The simulated presets: the text, the reports as JSON values, the command's words."""
+    from quality.evaluate import evaluate_preset, format_summary, format_table, report_to_dict
     from quality.federation import PRESETS
 
     from . import cli
@@ -91,28 +126,36 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if unknown or not presets:
         cli._fail(f"unknown preset(s) {', '.join(unknown) or '(none)'}; known: "
                   f"{', '.join(PRESETS)}")
-    schemes = _names(args.schemes) or list(DEFAULT_SCHEMES)
-    bad = sorted(set(schemes) - set(DEFAULT_SCHEMES))
-    if bad:
-        cli._fail(f"unknown scheme(s) {', '.join(bad)}; known: {', '.join(DEFAULT_SCHEMES)}")
     seeds = _seeds(args.seed)
     reports = [evaluate_preset(preset, seed, schemes) for preset in presets for seed in seeds]
     parts = [format_table(report) for report in reports]
     if len(seeds) > 1:
         parts += [format_summary([r for r in reports if r.preset == preset])
                   for preset in presets]
-    text = "\n\n".join(parts)
-    print(text)
-    if args.markdown:
-        Path(args.markdown).write_text(text + "\n", encoding="utf-8")
-    if args.json:
-        command = (f"clubratings evaluate --preset {','.join(presets)} "
-                   f"--seed {','.join(map(str, seeds))}"
-                   + (f" --schemes {','.join(schemes)}" if args.schemes else ""))
-        data = {"command": command, "reports": [report_to_dict(r) for r in reports]}
-        Path(args.json).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
-                                   encoding="utf-8")
-    return 0
+    words = [f"--preset {','.join(presets)}", f"--seed {','.join(map(str, seeds))}"]
+    return "\n\n".join(parts), [report_to_dict(r) for r in reports], words
+
+
+def _real(args: argparse.Namespace,
+          schemes: list[str]) -> tuple[str, dict[str, object], list[str]]:
+    """A warehouse's real results: the text, the report as JSON values, the command's words."""
+    from quality.real import evaluate_warehouse, format_real, real_to_dict
+    from warehouse import WarehouseError
+
+    from . import cli
+
+    path = Path(args.warehouse)
+    if not path.is_file():
+        cli._fail(f"no warehouse at {str(path)!r}: give the DuckDB file of a project "
+                  f"(its [paths] warehouse, e.g. data/clubratings.duckdb)")
+    begin = time.perf_counter()
+    try:
+        report = evaluate_warehouse(path, schemes)
+    except WarehouseError as exc:
+        cli._fail(f"{exc} (a run still writing it? try again when it ends)")
+    seconds = time.perf_counter() - begin
+    text = format_real(report) + f"\n\n{seconds:.0f} seconds"
+    return text, real_to_dict(report), [f"--warehouse {path.name}"]
 
 
 def add_quality_commands(sub: Any) -> None:
@@ -152,14 +195,18 @@ def add_quality_commands(sub: Any) -> None:
     f.set_defaults(func=cmd_simulate_federation)
 
     e = sub.add_parser(
-        "evaluate", help="how well each scheme's list measures latent strength",
+        "evaluate", help="how well each scheme's list measures strength (simulated or real)",
         description="Replay every scheme chronologically over a simulated federation and print "
         "rank correlation and KN/LN of the final list against latent strength, next-quarter "
-        "prediction quality, and (two-clubs) the events until the clubs separate "
-        "(docs/quality.md).",
+        "prediction quality, and (two-clubs) the events until the clubs separate; or over the "
+        "real results of a warehouse, every night predicted from the lists published the "
+        "quarter before, against a club's average percentage so far (docs/quality.md).",
     )
-    e.add_argument("--preset", required=True, metavar="NAME[,NAME]",
+    e.add_argument("--preset", metavar="NAME[,NAME]",
                    help="two-clubs, federation or national (comma-separated for several)")
+    e.add_argument("--warehouse", metavar="FILE",
+                   help="a project's DuckDB warehouse (read only): score every scheme on its "
+                   "real bridge results")
     e.add_argument("--seed", default="1", metavar="S[,S]",
                    help="random seed, or seeds separated by commas: a table per preset and "
                    "seed, then the mean over the seeds per preset (default 1)")

@@ -218,6 +218,8 @@ class _Replay:
     row_unit: Codes
     row_quarter: Codes
     unit_quarter: Codes
+    unit_date: npt.NDArray[np.datetime64]
+    """The date of each unit's event (quality/real.py groups the predictions by night)."""
     pair_a: Codes
     """Better-placed unit of each predicted pair (quarter >= the second)."""
     pair_b: Codes
@@ -246,6 +248,7 @@ def _replay(results: pd.DataFrame) -> _Replay:
         row_player=players.get_indexer(table["player"]).astype(np.intp),
         row_unit=row_unit.astype(np.intp), row_quarter=row_quarter.astype(np.intp),
         unit_quarter=units["quarter"].to_numpy(np.intp),
+        unit_date=table["date"].to_numpy()[first_row],
         pair_a=pairs["code_a"].to_numpy(np.intp), pair_b=pairs["code_b"].to_numpy(np.intp),
     )
 
