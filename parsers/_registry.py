@@ -48,6 +48,7 @@ _FORMAT_MODULES = (
     "parsers.acblmerge",
     "parsers.bbo",
     "parsers.cobalt_session",
+    "parsers.not_results",
     "parsers.league",
     "parsers.usebio",
     "parsers.pbn",

@@ -819,8 +819,45 @@ def _quality_page(source: Path) -> bytes:
         } for row in report.get("rows", [])]
         reports.append({**{k: v for k, v in report.items() if k != "rows"}, "rows": rows})
     html = _ENV.get_template("quality.html").render(
-        command=data.get("command", ""), reports=reports, root="")
+        command=data.get("command", ""), reports=reports, real=_real_quality(source, data),
+        root="")
     return html.encode("utf-8")
+
+
+REAL_QUALITY_FILE = "quality-real.json"
+"""Beside the evaluation file: the schemes scored on a real archive (``clubratings evaluate
+--warehouse FILE --json``, docs/quality.md "On real results")."""
+
+
+def _real_quality(source: Path, data: dict[str, object]) -> dict[str, object] | None:
+    """The real-results part of the quality page: ``data["real"]``, else the ``real`` of
+    :data:`REAL_QUALITY_FILE` beside ``source``; ``None`` without either."""
+    real = data.get("real")
+    command = data.get("command", "")
+    beside = source.with_name(REAL_QUALITY_FILE)
+    if not isinstance(real, dict) and beside.is_file():
+        other = json.loads(beside.read_text(encoding="utf-8"))
+        real, command = other.get("real"), other.get("command", "")
+    if not isinstance(real, dict):
+        return None
+    tables = []
+    for choice, title in (("all", "Every comparison (a player without a published rating at "
+                                  "the scheme's newcomer rating, 50% in the average)"),
+                          ("rated", "Only comparisons whose players all played in an "
+                                    "earlier quarter")):
+        rows = [{
+            "scheme": row["scheme"], "comparisons": f"{row['comparisons']:,}",
+            "pair_accuracy": _num(row.get("pair_accuracy"), 3),
+            "log_loss": (_num(row.get("log_loss"), 3) or "\u2014")
+            + ("*" if row.get("fitted") else ""),
+            "difference": "\u2014" if row.get("difference") is None
+            else f"{row['difference']:+.1f}",
+            "interval": "\u2014" if row.get("low") is None
+            else f"{row['low']:+.1f} .. {row['high']:+.1f}",
+        } for row in real.get(f"{choice}_rows", [])]
+        tables.append({"title": title, "rows": rows})
+    return {**{k: v for k, v in real.items() if not k.endswith("_rows")},
+            "command": command, "tables": tables}
 
 
 class ReportSection(Protocol):

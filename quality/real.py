@@ -202,7 +202,7 @@ class RealScore:
     """Whether the log loss comes from the logistic fitted on earlier quarters (module
     docstring); ``False``: the scheme's own probability."""
     difference: float
-    """Pairs right minus the baseline's, in percentage points (0 for the baseline itself)."""
+    """Pairs right minus the baseline's, in percentage points (NaN for the baseline itself)."""
     low: float
     high: float
     """The 95% bootstrap interval of :attr:`difference` over nights."""
@@ -360,7 +360,8 @@ def _score(name: str, predicted: _Predicted, naive: _Predicted, keep: npt.NDArra
            night: Codes, seed: int) -> RealScore:
     right = predicted.right[keep]
     p = np.clip(predicted.probability[keep], _MIN_PROBABILITY, 1.0 - _MIN_PROBABILITY)
-    difference, low, high = _interval(right - naive.right[keep], night[keep], seed)
+    difference, low, high = (_interval(right - naive.right[keep], night[keep], seed)
+                             if predicted is not naive else (math.nan, math.nan, math.nan))
     return RealScore(
         scheme=name, comparisons=int(keep.sum()),
         pair_accuracy=float(right.mean()) if len(right) else math.nan,
@@ -463,9 +464,8 @@ def format_real(report: RealReport) -> str:
         body = []
         for row in report.rows(choice):
             loss = _number(row.log_loss, 3) + ("*" if row.fitted else " ")
-            interval = ("—" if row.scheme == BASELINE or math.isnan(row.low)
-                        else f"{row.low:+.1f} .. {row.high:+.1f}")
-            difference = "—" if row.scheme == BASELINE else f"{row.difference:+.1f}"
+            interval = "—" if math.isnan(row.low) else f"{row.low:+.1f} .. {row.high:+.1f}"
+            difference = "—" if math.isnan(row.difference) else f"{row.difference:+.1f}"
             body.append([row.scheme, str(row.comparisons), _number(row.pair_accuracy, 3), loss,
                          difference, interval])
         lines += ["", f"Choice {choice}: {_TITLES[choice]}", "", *_aligned(header, body)]

@@ -5,6 +5,8 @@ metric and of the naive baseline, and no prediction that uses its own quarter or
 from __future__ import annotations
 
 import json
+import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +22,8 @@ from quality.evaluate import DEFAULT_SCHEMES
 from warehouse import open_warehouse
 
 from ._csvs import HEADER
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CONFIG = """\
 [paths]
@@ -150,7 +154,7 @@ def test_the_naive_baseline_on_a_worked_example(worked: Path) -> None:
     #   AH>CD wrong, AH>BI wrong, CD>BI right = 1
     assert naive.comparisons == 9
     assert naive.pair_accuracy == pytest.approx(6 / 9)
-    assert naive.difference == 0.0
+    assert math.isnan(naive.difference)  # no difference to itself
     # the quarter's average knows the same nights here (one night a quarter)
     quarterly = {row.scheme: row for row in report.all_rows}[real.BASELINE_QUARTER]
     assert quarterly.pair_accuracy == pytest.approx(6 / 9)
@@ -257,3 +261,39 @@ def test_evaluate_needs_a_preset_or_a_warehouse(tmp_path: Path,
     assert "--warehouse" in capsys.readouterr().err
     assert main(["evaluate", "--warehouse", str(tmp_path / "none.duckdb")]) != 0
     assert "no warehouse" in capsys.readouterr().err
+
+
+def test_the_quality_page_shows_the_real_results(worked: Path, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from bs4 import BeautifulSoup
+
+    from publishing._site import REAL_QUALITY_FILE, write_site_index
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(ROOT / "docs" / "quality.json", docs / "quality.json")
+    public = tmp_path / "public"
+    public.mkdir()
+    write_site_index(public, docs / "quality.json")
+    assert "On real results" not in (public / "quality.html").read_text(encoding="utf-8")
+
+    assert main(["evaluate", "--warehouse", str(worked), "--schemes", "whr",
+                 "--json", str(docs / REAL_QUALITY_FILE)]) == 0
+    capsys.readouterr()
+    write_site_index(public, docs / "quality.json")
+    soup = BeautifulSoup((public / "quality.html").read_text(encoding="utf-8"), "html.parser")
+    section = soup.select_one("section.real")
+    assert section is not None and section.h2 is not None
+    assert section.h2.text == "On real results"
+    tables = section.select("table")
+    assert len(tables) == 2  # every comparison; rated players only
+    rows = [[td.text for td in tr.select("td")] for tr in tables[0].select("tbody tr")]
+    data = json.loads((docs / REAL_QUALITY_FILE).read_text(encoding="utf-8"))
+    assert [r[0] for r in rows] == [row["scheme"] for row in data["real"]["all_rows"]]
+    whr = data["real"]["all_rows"][-1]
+    assert rows[-1][1:5] == ["9", f"{whr['pair_accuracy']:.3f}", f"{whr['log_loss']:.3f}",
+                             f"{whr['difference']:+.1f}"]
+    assert rows[0][4] == "\u2014"  # the baseline against itself
+    assert data["command"] in section.text
+    # the simulated tables are still there
+    assert soup.select("section.quality")
