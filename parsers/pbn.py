@@ -85,10 +85,12 @@ directive, else the recap's first line without its date; ``date`` from ``Date``
 number of distinct ``Board`` tags. Charset: the ``%Content-type: ...; charset=`` line is
 honoured when it decodes cleanly (``_text``).
 
-A PBN with neither a TotalScoreTable nor a recap is an :class:`UnsupportedVariant`, and the
-message says what the file holds instead: hand records only (Dealer4, Big Deal, BridgeComposer
-hand records, double-dummy outputs), played deals (one game per table, as BBO or pbntools
-write them) or travellers (a ``ScoreTable`` per board, even one with a ``Rank`` column). No
+A PBN with neither a TotalScoreTable nor a recap is an :class:`UnsupportedVariant`, refused in
+one line that says what the file holds instead: hand records only ("a PBN file of hand records
+only (36 deals, no scores): not a result": Dealer4, Big Deal, BridgeComposer hand records,
+double-dummy outputs, the deals a club's scoring folder keeps beside its results), played
+deals (one game per table, as BBO or pbntools write them) or travellers (a ``ScoreTable`` per
+board, even one with a ``Rank`` column). No
 player is ever made from a board's rows (``N-S``, pair numbers, ``West "Para-2"``).
 """
 
@@ -922,14 +924,19 @@ def _no_ranking(doc: _Document, file: str) -> UnsupportedVariant:
     played = sum(1 for t in doc.tags if t.name == "Contract"
                  and _clean_value(t.value) not in ("", "#"))
     if travellers:
-        what = (f"travellers only ({travellers} ScoreTable(s) of single boards); "
-                "board results are not a ranking")
+        what = (f"travellers only ({_count(travellers, 'ScoreTable')} of single boards, "
+                "no ranking): board results are not a result list")
     elif played:
-        what = f"played deals only ({played} contract(s) with their results), no ranking"
+        what = (f"played deals only ({_count(played, 'contract')} with their results, "
+                "no ranking): not a result list")
     else:
-        what = f"hand records only ({boards} board(s), no results)"
+        what = f"hand records only ({_count(boards, 'deal')}, no scores): not a result"
     return UnsupportedVariant(
-        f"no TotalScoreTable and no standings recap in this PBN file: {what}", file=file)
+        f"a PBN file of {what} (it has no TotalScoreTable and no standings recap)", file=file)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _date_of(doc: _Document, game: int | None, title: str,

@@ -405,7 +405,8 @@ def test_direction_words_are_normalised() -> None:
 
 def test_refusals_say_what_the_file_holds() -> None:
     deal = '[Deal "N:KT9.QJ87.KJ75.Q3 8432.T654.982.J6 J.A93.AQ43.AK972 AQ765.K2.T6.T854"]\n'
-    with pytest.raises(UnsupportedVariant, match=r"hand records only \(1 board"):
+    with pytest.raises(UnsupportedVariant,
+                       match=r"^a PBN file of hand records only \(1 deal, no scores\): not a result"):
         _parse(HEADER + deal)
     played = HEADER + deal + '[West "Para-2"]\n[Contract "4H"]\n[Result "9"]\n'
     with pytest.raises(UnsupportedVariant, match="played deals only"):
