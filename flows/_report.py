@@ -148,7 +148,7 @@ def tenths(outcomes: Sequence[FileOutcome]) -> dict[str, float]:
 
 
 def file_counts(outcomes: Iterable[FileOutcome]) -> dict[str, int]:
-    """Files per status (loaded, correction, duplicate, rejected), in name order."""
+    """Files per status (loaded, correction, duplicate, same, rejected), in name order."""
     counts: dict[str, int] = {}
     for outcome in outcomes:
         counts[outcome.status] = counts.get(outcome.status, 0) + 1
@@ -196,7 +196,7 @@ class ImportReport:
     quiet: bool
     """Nothing loaded, replaced or rejected and no new rating run: no report file is written."""
     clubs: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Per organiser: files, loaded, correction, duplicate, rejected, events_replaced,
+    """Per organiser: files, loaded, correction, duplicate, same, rejected, events_replaced,
     players_created, waiting, unrated."""
 
     def markdown(self, *, generated_at: str | None = None) -> str:

@@ -50,3 +50,34 @@ def test_the_rating_code_version_follows_the_rating_source(tmp_path: Path) -> No
                     encoding="utf-8")
     assert steps.source_hash(copy) != before
     assert ("+" + before) in steps.rating_code_version()  # then what a run stores
+
+
+def test_a_unit_written_without_names_leaves_the_places_closed_up(tmp_path: Path) -> None:
+    """A real night (Mercercrest, 8 Oct 2019) lists pair 9 at 10.5 without names: the field
+    rated is the fourteen named pairs, places 1..14, and the night is rated."""
+    import datetime as dt
+
+    from parsers import Event, ParseResult, PlayerAsWritten, Unit
+    from ratings._frames import check_results
+    from warehouse import open_warehouse, results_frame
+    from warehouse._load import Loader
+
+    def unit(place: float, label: str, *names: str) -> Unit:
+        return Unit(place, "", label, 80.0 - place, tuple(PlayerAsWritten(n) for n in names))
+
+    surnames = ["Abel", "Berg", "Cole", "Dunn", "Egan", "Fry", "Gale", "Hart", "Ives", "Jones",
+                "Kemp", "Lowe", "Moss", "Nash", "Owen"]
+    named = [unit(float(i), str(i), f"Anna {surnames[i - 1]}", f"Bela {surnames[i - 1]}")
+             for i in (*range(1, 10), *range(12, 16))]
+    units = [*named[:9], unit(10.5, "9"), unit(10.5, "12", "Cyril Tie", "Dora Tie"),
+             *named[9:]]
+    event = Event("bridge", "Tuesday", dt.date(2019, 10, 8), "pairs", "MP", tuple(units),
+                  section="A", organiser="Mercercrest")
+    with open_warehouse(tmp_path / "wh.duckdb") as wh:
+        Loader(wh).load(b"night", ParseResult("test", (event,)), path="night.txt")
+        frame = check_results(results_frame(wh))
+    places = sorted(set(frame["place"]))
+    assert places == [float(p) for p in range(1, 15)]
+    assert set(frame["n"]) == {14}
+    tie = frame.loc[frame["unit"] == "11", "place"]  # the named pair tied with the nameless
+    assert set(tie) == {10.0}

@@ -30,18 +30,28 @@ def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
     review are left out until it is answered (the view ``unrated_events`` lists them). Besides
     the required columns: ``parent`` and ``match`` (a league's matches and standings, docs/rules/bridge-belo.md §7),
     the unit's ``score`` and the member's ``club``.
+
+    A unit the file wrote without names (a pair whose names the scorer left blank) is stored
+    in no table but ``events.n_units``; it has no rating to weigh in the field, so the places
+    of the units with names close up over it: ``place`` is each unit's rank among them, equal
+    places sharing the mean of the ranks they take (1..n with n the units rated).
     """
     return wh.query(
         """
+        WITH u AS (
+            SELECT event_id, unit_no, score,
+                   rank() OVER (PARTITION BY event_id ORDER BY place)
+                   + (count(*) OVER (PARTITION BY event_id, place) - 1) / 2.0 AS place
+            FROM units WHERE place IS NOT NULL)
         SELECT e.event_id::VARCHAR AS event_id, e.event_date AS date, e.kind, e.scoring,
                e.boards::DOUBLE AS boards, u.unit_no::VARCHAR AS unit, u.place,
                m.canonical_id::VARCHAR AS player,
                e.parent, (e.parent <> '' AND e.round IS NOT NULL AND e.n_units = 2) AS match,
                u.score, coalesce(m.club, '') AS club, e.organiser
         FROM active_events e
-        JOIN units u USING (event_id)
+        JOIN u USING (event_id)
         JOIN members_resolved m USING (event_id, unit_no)
-        WHERE e.game = ? AND u.place IS NOT NULL
+        WHERE e.game = ?
           AND e.event_id NOT IN (SELECT event_id FROM unrated_events)
         ORDER BY e.event_date, e.event_id, u.unit_no, m.seat
         """,
