@@ -20,6 +20,12 @@ dropped into the inbox as it is::
     (.DUP)                  (card numbers 01-52 of N, E, S),   machine, no scores
                             the sorted hands, ``Y``/``N``
                             flags and the board numbers
+    PNG, JPEG, GIF image    its signature                     a picture (a scanned score
+                                                              sheet, a logo)
+    Word document           .docx: a zip with                 not read: results come from
+                            word/document.xml, no workbook;   the scoring program's files
+                            .doc: an OLE2 file with a
+                            WordDocument stream, no Workbook
 
 The ``.DUP`` files of an ACBL club's folder are such hand records (Duplimate's format, 156 bytes
 a deal), not ACBLscore game files, whatever their name suggests. PBN files of hand records only
@@ -36,7 +42,9 @@ here reads text or markup, so a result page or sheet is never claimed.
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 
 from ._errors import UnsupportedVariant
 from ._issues import source_name
@@ -127,9 +135,44 @@ def _dup(data: bytes) -> str | None:
             "the same night holds its results")
 
 
+# --- pictures and word-processor documents ----------------------------------------------------
+
+_IMAGES = ((b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
+           (b"GIF87a", "a GIF image"), (b"GIF89a", "a GIF image"))
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_WORD_STREAM = "WordDocument".encode("utf-16-le")
+
+
+def _picture(data: bytes) -> str | None:
+    for magic, what in _IMAGES:
+        if data.startswith(magic):
+            return f"{what} (a picture, not a result file); {_RESULTS_ELSEWHERE}"
+    return None
+
+
+def _word(data: bytes) -> str | None:
+    """A Word document: .docx (a zip with word/document.xml and no workbook) or .doc (an OLE2
+    file with a WordDocument stream and no Workbook: the spreadsheet reader's .xls)."""
+    word = False
+    if data.startswith(b"PK\x03\x04"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                names = set(archive.namelist())
+        except Exception:  # noqa: BLE001 - a damaged archive is not recognised here
+            return None
+        word = "word/document.xml" in names and "xl/workbook.xml" not in names
+    elif data.startswith(_OLE2):
+        word = _WORD_STREAM in data and "Workbook".encode("utf-16-le") not in data \
+            and "Book".encode("utf-16-le") not in data
+    if not word:
+        return None
+    return ("a Word document: not read (results are read from the scoring program's own files, "
+            f"not from documents typed or pasted); {_RESULTS_ELSEWHERE}")
+
+
 # --- the format -------------------------------------------------------------------------------
 
-_KINDS = (_pdf, _access, _dup, _gib)
+_KINDS = (_pdf, _access, _dup, _gib, _picture, _word)
 
 
 def what_it_is(data: bytes) -> str | None:
@@ -142,7 +185,8 @@ def what_it_is(data: bytes) -> str | None:
 
 
 def detect(data: bytes, filename: str = "") -> bool:
-    """A PDF, an Access database, a Duplimate .DUP or a GIB .gib file, by its bytes."""
+    """A PDF, an Access database, a Duplimate .DUP, a GIB .gib file, a picture or a Word
+    document, by its bytes."""
     return what_it_is(data) is not None
 
 
@@ -153,14 +197,15 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     if described is None:
         raise UnsupportedVariant(
             "not a file this reader recognises (a PDF, a Bridgemate or other Access database, "
-            "GIB analysis or Duplimate hand records)", file=file)
+            "GIB analysis, Duplimate hand records, a picture or a Word document)", file=file)
     raise UnsupportedVariant(described, file=file)
 
 
 FORMAT = Format(
     name=NAME,
     description="files that are not results (PDF, Bridgemate .BWS, GIB .gib analysis, "
-                "Duplimate .DUP hand records): recognised and refused by name",
+                "Duplimate .DUP hand records, pictures, Word documents): recognised and "
+                "refused by name",
     detect=detect,
     parse=parse,
 )

@@ -5,7 +5,9 @@ and detection claims no result file."""
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ NAMED = {
     ".gib": ("not_results", "GIB double-dummy analysis (.gib, 27 deals"),
     ".dup": ("not_results", "Duplimate hand records (.DUP, 27 deals for the dealing machine"),
     ".pbn": ("pbn", "a PBN file of hand records only (27 deals, no scores): not a result"),
+    ".png": ("not_results", "a PNG image (a picture, not a result file)"),
 }
 
 
@@ -102,3 +105,31 @@ def test_a_one_board_gib_file_and_a_one_record_dup_file_are_named() -> None:
 def test_an_access_database_that_is_not_a_bridgemate_one_is_named_as_such() -> None:
     data = b"\x00\x01\x00\x00Standard Jet DB\x00" + b"\x00" * 200 + b"Customers Orders"
     assert (not_results.what_it_is(data) or "").startswith("a Microsoft Access database")
+
+
+def _zip(*names: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in names:
+            archive.writestr(name, "<x/>")
+    return buffer.getvalue()
+
+
+OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504
+
+
+def test_word_documents_are_named_and_workbooks_are_left_to_the_spreadsheet_reader() -> None:
+    docx = _zip("[Content_Types].xml", "word/document.xml")
+    doc = OLE2 + "WordDocument".encode("utf-16-le") + b"\x00" * 64
+    for data in (docx, doc):
+        assert (not_results.what_it_is(data) or "").startswith("a Word document: not read")
+    xlsx = _zip("[Content_Types].xml", "xl/workbook.xml")
+    xls = OLE2 + "Workbook".encode("utf-16-le") + b"\x00" * 64
+    assert not not_results.detect(xlsx, "r.xlsx") and not not_results.detect(xls, "r.xls")
+
+
+@pytest.mark.parametrize("magic,what", [
+    (b"\xff\xd8\xff\xe0\x00\x10JFIF", "a JPEG image"), (b"GIF89a\x01\x00", "a GIF image"),
+])
+def test_pictures_are_named(magic: bytes, what: str) -> None:
+    assert (not_results.what_it_is(magic + b"\x00" * 100) or "").startswith(what)
