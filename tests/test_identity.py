@@ -124,6 +124,23 @@ def test_fuzzy_candidates_below_accept_go_to_review_and_the_threshold_is_a_setti
     assert _one(never, "Jan Novak").how == "new player"
 
 
+def test_a_similar_name_at_the_same_table_is_someone_else() -> None:
+    """Marty and Mary McCune, a real couple of the Mercercrest club, play as partners: Marty is
+    95.7 alike to Mary, but Mary sits at the table under her own name, so Marty is not her."""
+    r = _resolver(KnownPlayer(1, "Mary McCune"))
+    marty, mary = r.resolve_event(_event(("Marty McCune", "Mary McCune"),
+                                         organiser="Mercercrest"))[0]
+    assert mary.player_id == 1
+    assert marty.player_id != 1
+
+
+def test_a_player_seated_in_another_section_of_the_session_is_not_taken_again() -> None:
+    r = _resolver(KnownPlayer(1, "Mary McCune"))
+    (marty,), = r.resolve_event(_event(("Marty McCune",), organiser="Mercercrest"),
+                                seated=[1])
+    assert marty.player_id != 1
+
+
 def test_two_close_fuzzy_candidates_are_not_guessed() -> None:
     r = _resolver(KnownPlayer(1, "Marek Kowalski"), KnownPlayer(2, "Marek Kowalsky"))
     res = _one(r, "Marek Kowalskiy")

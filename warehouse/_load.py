@@ -451,6 +451,9 @@ class Loader:
         waiting: list[tuple[str, str]] = []
         created = 0
         same_as: list[tuple[int, int, str]] = []
+        sessions: dict[tuple[str, dt.date, str], set[int]] = {}
+        """Players seated per session of this file: the sections of one bridge session (same
+        organiser, date and title) seat a player once."""
         for ev in result.events:
             event_id = self._next_event
             self._next_event += 1
@@ -507,8 +510,13 @@ class Loader:
                 resolved = [[_Taken(pid, rk) for pid, rk in unit]
                             for unit in taken_over(ev, self._prints[twin])]
             else:
-                resolved = self._resolver.resolve_event(ev, event_ref=event_id)
+                session = (sessions.setdefault((ev.organiser, ev.date, ev.title), set())
+                           if ev.game == "bridge" and not ev.parent and ev.round is None
+                           else set())
+                resolved = self._resolver.resolve_event(ev, event_ref=event_id,
+                                                        seated=session)
                 _one_seat_each(ev, resolved, name)
+                session.update(r.player_id for unit in resolved for r in unit)
                 self._prints[event_id] = print_of(
                     ev, [[(r.player_id, r.review_key) for r in unit] for unit in resolved])
                 self._event_files[event_id] = name

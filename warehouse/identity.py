@@ -323,23 +323,38 @@ class IdentityResolver:
 
     # --- the public step -------------------------------------------------------------------
 
-    def resolve_event(self, event: Event, event_ref: object = None) -> list[list[Resolution]]:
+    def resolve_event(self, event: Event, event_ref: object = None,
+                      seated: Iterable[PlayerId] = ()) -> list[list[Resolution]]:
         """A :class:`Resolution` per member of every unit, in file order.
 
-        Full names first; then initials, those whose partners are already known first, so a
-        decoded partner can serve as evidence for the other.
+        ``seated``: players already seated in another section of the same session (they play
+        once a session, so no name here can be them).
+
+        Full names first, those found by federation id, alias or name key before any fuzzy
+        match, so a player present under their own name is never taken by a similar name of
+        someone else at the table (Marty and Mary McCune); then initials, those whose partners
+        are already known first, so a decoded partner can serve as evidence for the other.
         """
-        used: set[PlayerId] = set()
+        used: set[PlayerId] = {self._canon(pid) for pid in seated}
         out: list[list[Resolution | None]] = [[None] * len(u.players) for u in event.units]
         waiting: list[tuple[int, int]] = []
+        similar: list[tuple[int, int]] = []
         for ui, unit in enumerate(event.units):
             for si, p in enumerate(unit.players):
                 if p.initials:
                     waiting.append((ui, si))
-                else:
-                    res = self._resolve_name(p, event, used, event_ref)
-                    out[ui][si] = res
-                    used.add(self._canon(res.player_id))
+                    continue
+                found = self._resolve_name(p, event, used, event_ref, exact=True)
+                if found is None:
+                    similar.append((ui, si))
+                    continue
+                out[ui][si] = found
+                used.add(self._canon(found.player_id))
+        for ui, si in similar:
+            res = self._resolve_name(event.units[ui].players[si], event, used, event_ref)
+            assert res is not None
+            out[ui][si] = res
+            used.add(self._canon(res.player_id))
         progress = True
         while waiting and progress:
             progress = False
@@ -368,7 +383,9 @@ class IdentityResolver:
     # --- full names --------------------------------------------------------------------------
 
     def _resolve_name(self, p: PlayerAsWritten, event: Event, used: set[PlayerId],
-                      event_ref: object) -> Resolution:
+                      event_ref: object, *, exact: bool = False) -> Resolution | None:
+        """The player of a full name; ``exact``: only by federation id, alias or name key,
+        None where a fuzzy match or a new player would decide."""
         form = parse_name(p.name)
         key = form.key
         fid = (p.federation_id or "").strip() or None
@@ -403,6 +420,8 @@ class IdentityResolver:
             evidence = {"rule": how, "club": club, "reason": "several players fit equally"}
             return self._review("name", p, club, item_key, fid, event_ref,
                                 [self._candidate(c, None, ck) for c in many], evidence)
+        if exact:
+            return None
         scored = self._fuzzy(key, fid, rule_keys, used)
         if scored:
             best_pid, best = scored[0]
