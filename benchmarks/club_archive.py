@@ -71,7 +71,7 @@ rate_limit_seconds = 0   # the local copy only
 [[source]]
 club = "Mercercrest"
 index = "http://127.0.0.1:{port}/index.html"
-follow = "20*/*E.htm"
+follow = "20*/**/*E.htm"
 schedule = "always"
 """
 
