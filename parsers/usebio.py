@@ -37,8 +37,10 @@ first naming a known scoring: ``MATCH_POINTS``, ``BUTLER_IMPS``, ``CROSS_IMPS``,
 ``BAM``, ``PAB``...; a teams event written by TeamsScorer with ``BOARD_SCORING_METHOD`` IMPS
 and ``MATCH_SCORING_METHOD`` VPS ranks by VPs), else from words of the type (``SWISS`` VP, ``BAM``,
 ``IMP``), else from the scores (a PERCENTAGE is matchpoints; totals below zero are IMPs), else
-``unknown``; an info issue says which. Any other ``EVENT_TYPE`` is an
-:class:`UnsupportedVariant`.
+``unknown``; an info issue says which. A method not listed is known by its words (``IMP`` or
+``BUTLER``: IMP, ``VP``: VP, ``MATCH_POINT``, ``NEUBERG``, ``PERCENT``: MP, ``BAM``: BAM). No
+``EVENT_TYPE`` at all: the kind is the units' (PAIR, TEAM, PLAYER), with an info note. Any
+other ``EVENT_TYPE`` is an :class:`UnsupportedVariant`.
 
 Layouts besides the two above: PARTICIPANTS directly under a SESSION (no SECTION) is that
 session's ranking (TeamsScorer, EBUScoreTeams); SECTIONs directly under the EVENT (no SESSION:
@@ -83,6 +85,10 @@ Quirks handled:
 - **handicap events**: units with a ``HANDICAP`` are placed by handicapped scores; the places
   are kept as written, the score is the unit's own, and places are not checked against the
   scores (an info note);
+- **dates**: ``dd/mm/yyyy``, also with ``-`` or ``.``, a two-digit year (``5/12/15``: 2015)
+  and ISO ``yyyy-mm-dd``;
+- **character set**: as declared; a file that declares UTF-8 (or nothing) but is not, as
+  Windows programs write accented names, is read as Windows-1252 (an info note);
 - **safety**: the XML is parsed with defusedxml: no entity expansion (billion laughs), no
   external entities, no DTD fetch; the ``<!DOCTYPE USEBIO SYSTEM "...">`` line is allowed but
   never fetched. A document with entity declarations is a :class:`MalformedFile`.
@@ -142,7 +148,7 @@ _SCORING_METHODS: dict[str, Scoring] = {
 _VERSIONS = frozenset({"1.0", "1.1", "1.2"})
 _UNIT_TAGS = ("PAIR", "TEAM", "PLAYER")
 _NOT_PLAYERS = re.compile(r"^(?:phantom|robot|bye|sit\s*-?\s*out|ghost)\b", re.IGNORECASE)
-_SLASH_DATE = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$")
+_SLASH_DATE = re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})$")
 
 # --- detection ------------------------------------------------------------------------------
 
@@ -158,12 +164,41 @@ def detect(data: bytes, filename: str = "") -> bool:
 # --- reading the XML ------------------------------------------------------------------------
 
 
-def _xml(data: bytes, file: str) -> ET.Element:
+_DECLARED = re.compile(rb"^(\s*<\?xml[^>]*?encoding\s*=\s*[\"'])([\w.:-]+)([\"'])", re.IGNORECASE)
+
+
+def _windows_1252(data: bytes) -> bytes | None:
+    """A document that declares UTF-8 (or nothing) but is not UTF-8, re-encoded as the UTF-8 of
+    its Windows-1252 reading (Windows programs write accented names so); None otherwise."""
+    match = _DECLARED.match(data)
+    declared = match[2].decode("ascii").lower().replace("_", "-") if match else "utf-8"
+    if declared not in ("utf-8", "utf8"):
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace").encode("utf-8")
+    return None
+
+
+def _xml(data: bytes, file: str, log: IssueLog | None = None) -> ET.Element:
     """The document's root, parsed safely (see the module docstring, "safety")."""
     try:
-        root = SafeET.fromstring(
-            data, forbid_dtd=False, forbid_entities=True, forbid_external=True,
-        )
+        try:
+            root = SafeET.fromstring(
+                data, forbid_dtd=False, forbid_entities=True, forbid_external=True,
+            )
+        except ET.ParseError:
+            retried = _windows_1252(data)
+            if retried is None:
+                raise
+            root = SafeET.fromstring(
+                retried, forbid_dtd=False, forbid_entities=True, forbid_external=True,
+            )
+            if log is not None:
+                log.report(MalformedFile(
+                    "declared UTF-8 but is not: read as Windows-1252", table="USEBIO",
+                    has_value=False), level="info")
     except defusedxml.DefusedXmlException as exc:
         raise MalformedFile(
             f"XML with entity declarations or external references is refused ({exc})",
@@ -202,10 +237,12 @@ def _attr_or_child(element: ET.Element, *names: str) -> str:
 
 
 def _date(text: str) -> dt.date:
-    """USEBIO writes ``dd/mm/yyyy``; ``dd-mm-yyyy`` and the forms of ``_dates`` are accepted."""
+    """USEBIO writes ``dd/mm/yyyy``; ``dd-mm-yyyy``, ``dd.mm.yyyy``, a two-digit year (20yy) and
+    the forms of ``_dates`` are accepted."""
     match = _SLASH_DATE.match(text.strip())
     if match:
-        return dt.date(int(match[3]), int(match[2]), int(match[1]))
+        year = int(match[3]) if len(match[3]) == 4 else 2000 + int(match[3])
+        return dt.date(year, int(match[2]), int(match[1]))
     return parse_date(text)
 
 
@@ -228,6 +265,7 @@ def _event_date(event: ET.Element, table: str, file: str) -> dt.date:
     raise MalformedFile("the event has no DATE", file=file, table=table, column="DATE")
 
 
+_UNIT_KINDS: dict[str, Kind] = {"PAIR": "pairs", "TEAM": "teams", "PLAYER": "individual"}
 _GENERIC_TYPES: dict[str, Kind] = {"PAIRS": "pairs", "PAIR": "pairs", "TEAM": "teams",
                                    "INDIVIDUAL": "individual", "INDIVIDUALS": "individual"}
 """EVENT_TYPEs that name the kind only (``PAIRS``): the scoring comes from elsewhere."""
@@ -247,8 +285,19 @@ def _method(elements: Iterable[ET.Element]) -> str:
     return (known or written or [""])[0]
 
 
+_METHOD_WORDS: tuple[tuple[str, Scoring], ...] = (
+    ("BAM", "BAM"), ("BOARD_A_MATCH", "BAM"), ("POINT_A_BOARD", "BAM"), ("VP", "VP"),
+    ("VICTORY", "VP"), ("IMP", "IMP"), ("BUTLER", "IMP"), ("DATUM", "IMP"), ("MATCH_POINT", "MP"),
+    ("MATCHPOINT", "MP"), ("NEUBERG", "MP"), ("PERCENT", "MP"), ("TOP", "MP"),
+)
+"""A method not in :data:`_SCORING_METHODS` is known by its words (``IMPS_ACROSS``, ...)."""
+
+
 def _scoring_method(text: str) -> Scoring | None:
-    return _SCORING_METHODS.get(text.upper().replace(" ", "_").replace("-", "_"))
+    key = text.upper().replace(" ", "_").replace("-", "_")
+    if key in _SCORING_METHODS:
+        return _SCORING_METHODS[key]
+    return next((scoring for word, scoring in _METHOD_WORDS if word in key), None)
 
 
 def _scope_elements(event: ET.Element) -> list[ET.Element]:
@@ -303,6 +352,13 @@ def _kind_and_scoring(
 ) -> tuple[str, Kind, Scoring]:
     event_type = normalise_space(event.get("EVENT_TYPE") or _text(event, "EVENT_TYPE")).upper()
     kind = _kind_of(event_type)
+    if kind is None and not event_type:  # no EVENT_TYPE at all: the units say the kind
+        tags = {u.tag for p in event.iter("PARTICIPANTS") for u in p if u.tag in _UNIT_TAGS}
+        if len(tags) == 1:
+            kind = _UNIT_KINDS[tags.pop()]
+            log.report(MalformedFile(
+                f"no EVENT_TYPE: a {kind} event, as its units are", table=table,
+                column="EVENT_TYPE", has_value=False), level="info")
     if kind is None:
         raise UnsupportedVariant(
             f"EVENT_TYPE not handled; known: {', '.join(EVENT_TYPES)} and any naming PAIRS, "
@@ -714,7 +770,7 @@ def _events_of(
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
     """Every ranking of a USEBIO document as an event; see the module docstring."""
     log = IssueLog(file=source_name(source), strict=strict)
-    root = _xml(data, log.file)
+    root = _xml(data, log.file, log)
     version = normalise_space(root.get("Version") or "")
     if version not in _VERSIONS:
         log.report(UnsupportedVariant(

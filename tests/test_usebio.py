@@ -505,3 +505,42 @@ def test_a_handicap_event_is_not_checked_against_the_raw_scores() -> None:
     assert [u.score for u in event.units] == [50, 55, 45]
     assert [i.level for i in result.issues if "HANDICAP" in i.where] == ["info"]
     assert not [i for i in result.issues if i.level == "warning"]
+
+
+# --- what other programs may write ------------------------------------------------------------
+
+
+def test_no_event_type_takes_the_kind_from_the_units() -> None:
+    data = _doc(_FIELD, extra="<BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>"
+                ).replace(b' EVENT_TYPE="MP_PAIRS"', b"")
+    result = _parse(data)
+    (event,) = result.events
+    assert (event.kind, event.scoring) == ("pairs", "MP")
+    assert any("no EVENT_TYPE" in i.message for i in result.issues)
+
+
+@pytest.mark.parametrize("method,scoring", [
+    ("IMPS_ACROSS_THE_FIELD", "IMP"), ("IMPS TO VPS", "VP"), ("Neuberg percentage", "MP"),
+    ("BOARD-A-MATCH", "BAM"),
+])
+def test_a_scoring_method_is_known_by_its_words(method: str, scoring: str) -> None:
+    extra = f"<SCORING_METHOD>{method}</SCORING_METHOD>"
+    (event,) = _parse(_doc(_IMP_FIELD, event_type="PAIRS", extra=extra)).events
+    assert event.scoring == scoring
+
+
+@pytest.mark.parametrize("written,date", [
+    ("5/12/15", dt.date(2015, 12, 5)), ("05.12.2015", dt.date(2015, 12, 5)),
+    ("2015-12-05", dt.date(2015, 12, 5)),
+])
+def test_dates_as_other_programs_write_them(written: str, date: dt.date) -> None:
+    (event,) = _parse(_doc(_FIELD, date=f"<DATE>{written}</DATE>")).events
+    assert event.date == date
+
+
+def test_a_file_declared_utf8_but_written_in_windows_1252() -> None:
+    field = _FIELD.replace("Ann Smitha", "Renée Café")
+    data = _doc(field).decode("utf-8").encode("cp1252")
+    result = _parse(data)
+    assert result.events[0].units[0].players[0].name == "Renée Café"
+    assert any("Windows-1252" in i.message for i in result.issues)
