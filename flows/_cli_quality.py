@@ -155,7 +155,8 @@ def _real(args: argparse.Namespace,
         cli._fail(f"{exc} (a run still writing it? try again when it ends)")
     seconds = time.perf_counter() - begin
     text = format_real(report) + f"\n\n{seconds:.0f} seconds"
-    return text, real_to_dict(report), [f"--warehouse {path.name}"]
+    shown = path.name if path.is_absolute() else path.as_posix()
+    return text, real_to_dict(report), [f"--warehouse {shown}"]
 
 
 def add_quality_commands(sub: Any) -> None:

@@ -111,13 +111,20 @@ PERCENT_MEAN = (45.0, 55.0)
 # --- results ----------------------------------------------------------------------------------
 
 
-def real_results(wh: object) -> tuple[pd.DataFrame, int]:
+def real_results(wh: object) -> tuple[pd.DataFrame, int, str]:
     """The warehouse's bridge results frame (what the pipeline rates) without the events the
-    rating engine refuses, and the number of those refused events."""
+    rating engine refuses, the number of those refused events, and a name for the archive (its
+    organiser with the most events, and how many others there are)."""
     from warehouse import results_frame
 
     results = results_frame(wh, "bridge")  # type: ignore[arg-type]
-    return _rateable(results.drop(columns=["organiser"], errors="ignore"))
+    organisers = results.drop_duplicates("event_id")["organiser"].fillna("")
+    counts = organisers[organisers != ""].value_counts()
+    name = str(counts.index[0]) if len(counts) else ""
+    if len(counts) > 1:
+        name += f" (and {len(counts) - 1} other organiser{'s' if len(counts) > 2 else ''})"
+    kept, refused = _rateable(results.drop(columns=["organiser"], errors="ignore"))
+    return kept, refused, name
 
 
 def _rateable(results: pd.DataFrame) -> tuple[pd.DataFrame, int]:
@@ -433,9 +440,9 @@ def evaluate_warehouse(path: Path | str, schemes: Sequence[str] = DEFAULT_SCHEME
     from warehouse import open_warehouse
 
     with open_warehouse(path, read_only=True) as wh:
-        results, refused = real_results(wh)
-    return evaluate_results(results, schemes, source=Path(path).name, refused_events=refused,
-                            seed=seed)
+        results, refused, name = real_results(wh)
+    return evaluate_results(results, schemes, source=name or Path(path).name,
+                            refused_events=refused, seed=seed)
 
 
 # --- table ------------------------------------------------------------------------------------
@@ -451,7 +458,7 @@ _TITLES = {
 def format_real(report: RealReport) -> str:
     """The report as text: a headline and one table per choice of comparisons."""
     lines = [
-        f"Real results {report.source}: {report.nights} nights, {report.events} events "
+        f"Real results, {report.source}: {report.nights} nights, {report.events} events "
         f"({report.first_date} .. {report.last_date}), {report.players} players; "
         f"{report.refused_events} events refused by the rating engine left out; "
         f"{report.percent_events} events scored in percent",

@@ -89,8 +89,8 @@ def worked(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _results(path: Path) -> pd.DataFrame:
     with open_warehouse(path, read_only=True) as wh:
-        results, refused = real.real_results(wh)
-    assert refused == 0
+        results, refused, name = real.real_results(wh)
+    assert refused == 0 and name == "Test Club"
     return results
 
 
@@ -297,3 +297,30 @@ def test_the_quality_page_shows_the_real_results(worked: Path, tmp_path: Path,
     assert data["command"] in section.text
     # the simulated tables are still there
     assert soup.select("section.quality")
+
+
+def test_events_the_rating_engine_refuses_are_left_out_and_counted() -> None:
+    rows = []
+    for event, places in (("1", [1.0, 2.0, 3.0]), ("2", [1.0, 2.0, 4.0]), ("3", [2.0, 1.0])):
+        for unit, place in enumerate(places, 1):
+            for seat in (1, 2):
+                rows.append({"event_id": event, "date": "2014-01-07", "kind": "pairs",
+                             "scoring": "MP", "boards": 24.0, "unit": str(unit),
+                             "place": place, "player": f"{event}-{unit}-{seat}"})
+    kept, refused = real._rateable(pd.DataFrame(rows))
+    # event 2 has a place 4 among three units: the engine's check refuses it
+    assert refused == 1
+    assert sorted(kept["event_id"].unique()) == ["1", "3"]
+
+
+def test_quality_md_shows_the_real_table() -> None:
+    # docs/quality.md "On real results" is docs/quality-real.json as the command prints it
+    # (the archive is not in the repository, so the numbers are not recomputed here)
+    data = json.loads((ROOT / "docs" / "quality-real.json").read_text(encoding="utf-8"))
+    assert data["command"].startswith("clubratings evaluate --warehouse ")
+    report = real.real_from_dict(data["real"])
+    assert json.loads(json.dumps(real.real_to_dict(report))) == data["real"]
+    documented = set((ROOT / "docs" / "quality.md").read_text(encoding="utf-8").splitlines())
+    for line in real.format_real(report).splitlines():
+        assert line in documented, line
+    assert f"$ {data['command']} --json docs/quality-real.json" in documented
