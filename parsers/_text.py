@@ -94,8 +94,11 @@ def _codec(name: str | None) -> str | None:
         return None
 
 
+_C1 = re.compile("[\x80-\x9f]")
+
+
 def _has_c1(text: str) -> bool:
-    return any("\x80" <= ch <= "\x9f" for ch in text)
+    return _C1.search(text) is not None
 
 
 def _clean(data: bytes, encoding: str) -> str | None:
