@@ -153,6 +153,8 @@ def _real(args: argparse.Namespace,
         report = evaluate_warehouse(path, schemes)
     except WarehouseError as exc:
         cli._fail(f"{exc} (a run still writing it? try again when it ends)")
+    except ValueError as exc:
+        cli._fail(f"{path}: {exc}; load result files with clubratings run first")
     seconds = time.perf_counter() - begin
     text = format_real(report) + f"\n\n{seconds:.0f} seconds"
     shown = path.name if path.is_absolute() else path.as_posix()

@@ -56,16 +56,20 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from ratings import InputError
-from ratings._frames import check_results
+from ratings._frames import check_results  # the engine's own input check, event by event
 
 from .evaluate import DEFAULT_SCHEMES, _MIN_PROBABILITY, _aligned, _number, _replay, _Replay
 from .evaluate import _unit_stats, run_scheme
+
+if TYPE_CHECKING:
+    from warehouse import Warehouse
 
 __all__ = [
     "BASELINE",
@@ -111,13 +115,13 @@ PERCENT_MEAN = (45.0, 55.0)
 # --- results ----------------------------------------------------------------------------------
 
 
-def real_results(wh: object) -> tuple[pd.DataFrame, int, str]:
+def real_results(wh: Warehouse) -> tuple[pd.DataFrame, int, str]:
     """The warehouse's bridge results frame (what the pipeline rates) without the events the
     rating engine refuses, the number of those refused events, and a name for the archive (its
     organiser with the most events, and how many others there are)."""
     from warehouse import results_frame
 
-    results = results_frame(wh, "bridge")  # type: ignore[arg-type]
+    results = results_frame(wh, "bridge")
     organisers = results.drop_duplicates("event_id")["organiser"].fillna("")
     counts = organisers[organisers != ""].value_counts()
     name = str(counts.index[0]) if len(counts) else ""
@@ -412,7 +416,11 @@ def predictions(results: pd.DataFrame, schemes: Sequence[str] = DEFAULT_SCHEMES)
 
 def evaluate_results(results: pd.DataFrame, schemes: Sequence[str] = DEFAULT_SCHEMES, *,
                      source: str = "", refused_events: int = 0, seed: int = 1) -> RealReport:
-    """Every scheme and the naive baseline scored on ``results`` (module docstring)."""
+    """Every scheme and the naive baseline scored on ``results`` (module docstring).
+
+    Raises ``ValueError`` when there are no results."""
+    if results.empty:
+        raise ValueError("no bridge results to evaluate")
     results = _in_replay_order(results.reset_index(drop=True))
     pairs, predicted = _predict_all(results, schemes)
     naive = predicted[BASELINE]
@@ -507,6 +515,8 @@ def real_from_dict(data: dict[str, object]) -> RealReport:
 
     head = {f.name: data[f.name] for f in fields(RealReport)
             if f.name not in ("all_rows", "rated_rows")}
+    lists: dict[str, list[dict[str, object]]] = {
+        choice: list(data[f"{choice}_rows"]) for choice in CHOICES}  # type: ignore[call-overload]
     return RealReport(**head,  # type: ignore[arg-type]
-                      all_rows=tuple(row(r) for r in data["all_rows"]),  # type: ignore[attr-defined]
-                      rated_rows=tuple(row(r) for r in data["rated_rows"]))  # type: ignore[attr-defined]
+                      all_rows=tuple(row(r) for r in lists["all"]),
+                      rated_rows=tuple(row(r) for r in lists["rated"]))
