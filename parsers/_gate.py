@@ -141,7 +141,10 @@ _LABEL_LEAD = re.compile(
     r"^(?:section|sector|table|round|board|pair|team|session|group|flight|strat|sekcja|sektor|"
     r"stół|stol|stůl|runda|kolo|kolejka|rozdanie|skupina|grupa|sekcia|sekce|csoport|asztal|"
     r"gruppe|tisch|runde)\s+\S{1,3}$", re.IGNORECASE)
-_TWO_NAMES = re.compile(r"\s[-–—&+/]\s|[&+/]|\s(?:and|und|i|a|és|et)\s(?=\S)", re.IGNORECASE)
+_TWO_NAMES = re.compile(r"\s[-–—&+/]\s|[&+/]|\s(?:and|und|és|et|(?-i:i|a))\s(?=\S)",
+                        re.IGNORECASE)
+"""A cell naming two people: a dash or ``&`` between names, or a joining word (``a``/``i``, Slovak,
+Czech and Polish "and", only in lower case: ``Ken A Smith`` is one person's middle initial)."""
 _ADDRESS = re.compile(r"https?:|www\.|@\w+\.|\.(?:html?|php|aspx?)\b", re.IGNORECASE)
 _CARD_SYMBOLS = re.compile("[\u2660-\u2667]|&(?:spades|hearts|diams|clubs);", re.IGNORECASE)
 _CONTRACT = re.compile(

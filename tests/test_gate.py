@@ -61,7 +61,7 @@ JUNK_NAMES = [
     "3NT=", "4S+1", "6♥X", "2NTxx-2", "Pass", "Dbl", "All pass", "Name", "Pair", "Names",
     "Score", "Contract", "szczegóły", "Miejsce", "Wynik", "Meno", "Hráč", "Név", "Spieler",
     "Player 1", "Section A", "Table 12", "Novák - Kováč", "Novák/Kováč", "Smith & Jones",
-    "Jan i Ewa", "www.bridge.pl", "<b>Novák</b>", "<script>alert(1)</script>", "Average", "Top", "S-J", "Novák\x00", "Nov\ufffdk", "A" * 101, "Ján2 Novák", "%", "+", "1234567",
+    "Jan i Ewa", "Jana a Peter", "www.bridge.pl", "<b>Novák</b>", "<script>alert(1)</script>", "Average", "Top", "S-J", "Novák\x00", "Nov\ufffdk", "A" * 101, "Ján2 Novák", "%", "+", "1234567",
 ]
 
 
@@ -131,6 +131,7 @@ def test_user_name_platforms_still_refuse_junk(name: str) -> None:
     "Jana Nováková", "NOVAK J.", "Novák J.", "GIBBERD", "O'Brien", "Anne-Marie Dupont-Lefèvre",
     "van der Berg Hans", "Jan Novák ml.", "Ing. Peter Kováč, PhD.", "Novák (1234)",
     "Wójcik Marek [SK]", "RUTH MCCONNELL 2", "Иван Петров", "Ζήσης", "Łukasz Żółć", "Kim Yu-na", "Ng", "Xu Li",
+    "Ken A Smith", "Mary I Jones",
 ])
 def test_real_names_pass(name: str) -> None:
     check(_with_name(name), file="x.html")
