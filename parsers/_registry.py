@@ -37,6 +37,10 @@ class Format:
     fallback: bool = False
     """A generic format (any table, any spreadsheet): asked only when no specific format
     recognises the file, so it never competes with one."""
+    signed: bool = False
+    """``detect`` recognises the stamp the writing program puts in every file (a generator
+    comment): a file it claims is that program's, and the other formats are not asked (a page
+    of 200 kB is not searched by every reader for tables it cannot hold)."""
 
 
 _FORMAT_MODULES = (
@@ -120,9 +124,14 @@ def _claims(fmt: Format, data: bytes, filename: str) -> bool:
 def detect_format(data: bytes, filename: str = "") -> Format:
     """The one format that recognises ``data``; ``UnknownFormat`` if none or several do.
 
-    Specific formats are asked first; fallback (generic) formats only when none answers.
+    A format signed by its program's stamp decides alone; then the specific formats are
+    asked, and fallback (generic) formats only when none answers.
     """
-    hits = [f for f in FORMATS.values() if not f.fallback and _claims(f, data, filename)]
+    hits = [f for f in FORMATS.values() if f.signed and _claims(f, data, filename)]
+    if len(hits) == 1:
+        return hits[0]
+    hits = hits or [f for f in FORMATS.values()
+                    if not f.fallback and not f.signed and _claims(f, data, filename)]
     if not hits:
         hits = [f for f in FORMATS.values() if f.fallback and _claims(f, data, filename)]
     name = PurePath(filename).name if filename else None

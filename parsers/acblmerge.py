@@ -95,4 +95,5 @@ FORMAT = Format(
     description="ACBLmerge result page (HTML, full or phone): the ACBLscore recap it embeds",
     detect=detect,
     parse=parse,
+    signed=True,
 )
