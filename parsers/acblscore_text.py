@@ -61,8 +61,8 @@ warning; without a later stamp that is :class:`InconsistentResult`.
 Names: a name cell that holds a strat or qualifier mark, ``NE``, ``Totals`` or a number is not a
 name (the columns were misread): a warning, and no player.
 
-Refused: win-loss (Swiss pairs) reports (``GAME>WIN-LOSS``: ``UnsupportedVariant``), a ranking
-with one name per row (individual: ``UnsupportedVariant``), a block with no ranking
+Refused: other games (``GAME>WIN-LOSS`` Swiss pairs, board-a-match: ``UnsupportedVariant``),
+a ranking with one name per row (individual: ``UnsupportedVariant``), a block with no ranking
 (``MalformedFile``), rows that stop before the score column (a cut-down copy with the names
 cut too, as ACBLmerge's phone page makes of the short layouts: ``MalformedFile``), and blank
 templates (no date).
@@ -71,8 +71,8 @@ Errors::
 
     ParseError
     +-- MalformedFile          no EVENT> line, no date, no ranking, a score not readable
-    +-- UnsupportedVariant     win-loss or individual reports
-    +-- InconsistentResult     a section printed twice with different results
+    +-- UnsupportedVariant     win-loss, board-a-match or individual reports
+    +-- InconsistentResult     a section printed twice with different results, no later stamp
 """
 
 from __future__ import annotations
@@ -346,8 +346,8 @@ def _event(block: Sequence[str], first_line: int, inherited: dict[str, str], log
         kind, scoring = "teams", "VP"
     elif game and "MATCHPOINT" not in game:
         raise UnsupportedVariant(
-            f"a {values['GAME']} game (its ranking counts wins, not matchpoints or victory "
-            "points); not read", file=log.file, table=table, value=values["GAME"])
+            f"a {values['GAME']} game: only matchpoint pairs and victory-point teams are read",
+            file=log.file, table=table, value=values["GAME"])
     columns = _columns(block, table, log.file)
     if columns is None:
         raise MalformedFile("no ranking (a 'No  Name  Name' header) in this block",

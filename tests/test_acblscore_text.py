@@ -169,3 +169,23 @@ def test_no_mark_label_or_number_ever_becomes_a_name() -> None:
                     assert not name.startswith(("Section", "Totals")), (path.name, name)
                     assert name == name.strip() and "  " not in name, (path.name, name)
     assert seen > 600
+
+
+def test_a_section_printed_again_without_a_later_stamp_is_inconsistent() -> None:
+    from parsers import InconsistentResult
+
+    data = _read("mercer-rescored-printed-again.txt").replace(
+        b"08/03/2021 18:49", b"07/27/2021 22:16")
+    with pytest.raises(InconsistentResult, match="appear twice with different results"):
+        parse(data)
+
+
+def test_a_mark_in_a_name_cell_is_reported_and_never_a_player() -> None:
+    data = _read("mercer-2013-section-ranks-names-without-numbers.txt").replace(
+        b"Dt Levy", b"NE     ", 1)
+    result = parse(data)
+    pair = next(u for u in result.events[0].units if u.label == "2")
+    assert [p.name for p in pair.players] == ["Dave Drischell"]
+    assert any("holds no name" in i.message and "'NE'" in i.message for i in result.issues)
+    with pytest.raises(MalformedFile, match="holds no name"):
+        parse(data, strict=True)
