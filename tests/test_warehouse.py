@@ -119,12 +119,12 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(wh: Warehouse) -> No
         resolver = resolver_for(w, settings)
         resolve_event = resolver.resolve_event
 
-        def explode(event, event_ref=None):  # type: ignore[no-untyped-def]
+        def explode(event, event_ref=None, seated=()):  # type: ignore[no-untyped-def]
             nonlocal calls
             calls += 1
             if calls > 1:  # the first event's rows are staged by now
                 raise RuntimeError("disk on fire")
-            return resolve_event(event, event_ref)
+            return resolve_event(event, event_ref, seated)
 
         resolver.resolve_event = explode  # type: ignore[method-assign]
         return resolver
