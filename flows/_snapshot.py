@@ -6,12 +6,14 @@ that analysts read instead, and Parquet files of the main tables:
 
     data/snapshot/clubratings.duckdb        the whole warehouse (tables, views, migrations)
     data/snapshot/parquet/<name>.parquet    see EXPORTS
-    data/snapshot/manifest.json             when, from which warehouse state (row counts)
+    data/snapshot/manifest.json             when, from which warehouse state (row counts and
+                                            a digest of every row)
 
 Every file is written under a temporary name in the same folder and renamed over the old one
 (``os.replace``, atomic on POSIX): a reader sees the old file or the new one, never half of
 one, and a reader that has the old file open keeps reading the old one. The manifest is
-written last.
+written last. A run that changed nothing (the manifest's digest of every row equals the
+warehouse's) writes nothing: the snapshot on disk is already the warehouse as it is.
 
 How the database is copied: ``ATTACH`` a new file and ``COPY FROM DATABASE``, on the writer's
 own connection while it holds no open transaction (the run lock keeps other writers away).
@@ -26,6 +28,7 @@ and it leaves a compact file (free blocks are not copied).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -77,9 +80,14 @@ class Snapshot:
     """Rows per Parquet file."""
     runs: dict[str, int]
     """The latest run of each pool (the one exported)."""
+    unchanged: bool = False
+    """The warehouse is as it was when the snapshot on disk was taken: nothing was written."""
 
     def summary(self) -> str:
         """One line for the command line and the flow log."""
+        if self.unchanged:
+            return (f"snapshot: {self.database} unchanged (the warehouse is as it was at "
+                    f"{self.taken_at})")
         return (f"snapshot: {self.database} and {len(self.parquet)} Parquet files under "
                 f"{self.database.parent / 'parquet'} ({self.taken_at})")
 
@@ -152,25 +160,69 @@ def _write_json(final: Path, data: object) -> None:
     _publish(tmp, final)
 
 
+_STAMPS = {"current_runs": "pool, run_id"}
+"""Tables with a column that changes on every run without changing what it says (when a pool's
+current run was last confirmed): only these columns count for the state."""
+
+
+def state_digest(wh: Warehouse) -> str:
+    """A digest of every row of every base table: equal digests, equal warehouses (one query,
+    about 0.1 s for a national history)."""
+    tables = [str(r[0]) for r in wh.con.execute(
+        "SELECT table_name FROM information_schema.tables "
+        "WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
+    parts = " UNION ALL ".join(
+        f"SELECT {_sql_string(t)} AS t, count(*) AS n, "
+        f"coalesce(bit_xor(hash({_STAMPS.get(t, 'x')})), 0) AS h FROM {_ident(t)} x"
+        for t in tables)
+    rows = wh.con.execute(f"SELECT * FROM ({parts}) ORDER BY t").fetchall()
+    return hashlib.sha256(repr(rows).encode("utf-8")).hexdigest()
+
+
+def _unchanged(folder: Path, database: Path, state: str) -> Snapshot | None:
+    """The snapshot on disk when it was taken of a warehouse in ``state`` and is whole."""
+    manifest = folder / "manifest.json"
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("source", {}).get("state") != state:
+        return None
+    parquet = {name: folder / str(entry["file"]) for name, entry in data["parquet"].items()}
+    if set(parquet) != set(EXPORTS) or not database.is_file() or not all(
+            p.is_file() for p in parquet.values()):
+        return None
+    return Snapshot(database=database, parquet=parquet, manifest=manifest,
+                    taken_at=str(data["taken_at"]),
+                    row_counts=dict(data["source"]["row_counts"]),
+                    exported={n: int(e["rows"]) for n, e in data["parquet"].items()},
+                    runs=dict(data["latest_runs"]), unchanged=True)
+
+
 def write_snapshot(wh: Warehouse, folder: Path | None = None) -> Snapshot:
-    """Write the snapshot database, the Parquet exports and the manifest of ``wh``.
+    """Write the snapshot database, the Parquet exports and the manifest of ``wh``; when the
+    snapshot on disk was taken of the warehouse as it is now (``state_digest``), nothing.
 
     ``folder`` defaults to ``snapshot/`` beside the warehouse. Call it while holding the run
     lock (flows/_lock.py) and outside any transaction: it reads the warehouse as it is.
     """
     folder = folder if folder is not None else snapshot_dir(wh.path)
     folder.mkdir(parents=True, exist_ok=True)
+    database = folder / wh.path.name
+    state = state_digest(wh)
+    kept = _unchanged(folder, database, state)
+    if kept is not None:
+        return kept
     taken_at = datetime.now().astimezone().isoformat(timespec="seconds")
     row_counts = wh.row_counts()
     runs = {str(pool): int(run_id) for pool, run_id in wh.con.execute(
         "SELECT pool, max(run_id) FROM rating_runs GROUP BY pool ORDER BY pool").fetchall()}
-    database = folder / wh.path.name
     _copy_database(wh, database)
     parquet, exported = _export_parquet(wh, folder / "parquet")
     manifest = folder / "manifest.json"
     _write_json(manifest, {
         "taken_at": taken_at,
-        "source": {"warehouse": str(wh.path), "row_counts": row_counts},
+        "source": {"warehouse": str(wh.path), "row_counts": row_counts, "state": state},
         "latest_runs": runs,
         "database": database.name,
         "parquet": {name: {"file": f"parquet/{p.name}", "rows": exported[name]}

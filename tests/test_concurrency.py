@@ -25,7 +25,7 @@ import pandas as pd
 import pytest
 
 from flows._lock import LockInfo, RunLocked, lock_path, read_lock_info, run_lock
-from flows._snapshot import EXPORTS, snapshot_dir, write_snapshot
+from flows._snapshot import EXPORTS, snapshot_dir, state_digest, write_snapshot
 from flows.cli import main
 from warehouse import TransientWarehouseError, open_warehouse
 
@@ -368,8 +368,10 @@ def test_snapshot_and_parquet_open_while_a_run_holds_the_live_warehouse(
         expected = {name: wh.query(f"SELECT * FROM ({query})") for name, query in EXPORTS.items()}
         latest = dict(wh.con.execute(
             "SELECT pool, max(run_id) FROM rating_runs GROUP BY pool").fetchall())
+        state = state_digest(wh)
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["source"] == {"warehouse": str(live), "row_counts": counts}
+    assert manifest["source"] == {"warehouse": str(live), "row_counts": counts,
+                                  "state": state}
     assert manifest["latest_runs"] == latest == {"bridge": 1, "go": 2, "preferans": 3}
     assert manifest["database"] == "clubratings.duckdb"
     assert manifest["parquet"] == {name: {"file": f"parquet/{name}.parquet",
@@ -441,3 +443,19 @@ def test_clubratings_run_refuses_while_another_run_holds_the_lock(
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_a_snapshot_of_an_unchanged_warehouse_is_not_written_again(tmp_path: Path) -> None:
+    with open_warehouse(tmp_path / "data" / "wh.duckdb") as wh:
+        first = write_snapshot(wh)
+        stamp = first.database.stat().st_mtime_ns
+        again = write_snapshot(wh)
+        assert again.unchanged and again.taken_at == first.taken_at
+        assert first.database.stat().st_mtime_ns == stamp
+        wh.con.execute("INSERT INTO file_withdrawals VALUES (1, 1, now()::TIMESTAMP, 'x', NULL)")
+        changed = write_snapshot(wh)
+        assert not changed.unchanged
+        wh.con.execute("UPDATE file_withdrawals SET reason = 'y'")  # an update, same counts
+        assert not write_snapshot(wh).unchanged
+        (first.database.parent / "parquet" / "events.parquet").unlink()  # a file lost
+        assert not write_snapshot(wh).unchanged
