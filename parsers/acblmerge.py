@@ -28,8 +28,9 @@ of them). Two differences from the ``.TXT`` file of the same game:
 Only the ``<pre>`` holding ``EVENT&gt;`` is read (found by a plain scan of the bytes, not an
 HTML tree: a page reads in a few milliseconds); the winners table, hands and travellers are
 not. A page without that recap (ACBLmerge's pages of other programs' results) is not claimed.
-Boards of a pairs game are not counted (the page's recap has no board matrix); a teams game
-has ``ROUNDS>`` times ``BDS/RD>`` as in the text report.
+Boards of a pairs game are the boards whose results the page shows (``id="board_results27"``,
+the same boards the text report prints travellers of; the recap has no board matrix); a teams
+game has ``ROUNDS>`` times ``BDS/RD>`` as in the text report.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ def detect(data: bytes, filename: str = "") -> bool:
     return _MARK in data[:4096] and _RECAP in data
 
 
+_BOARD_ANCHOR = re.compile(rb"""id\s*=\s*["']board_results(\d+)["']""")
+
+
 def recap_text(data: bytes) -> str:
     """The recap text of the page: every ``<pre>`` that holds ``EVENT&gt;``, markup removed
     and entities decoded, in page order."""
@@ -86,7 +90,8 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     if not text.strip():
         raise MalformedFile("an ACBLmerge page without an ACBLscore recap in <pre> "
                             "(no EVENT&gt; line): no standings to read", file=log.file)
-    events = read_report(text, log, fmt=NAME)
+    in_play = len(set(_BOARD_ANCHOR.findall(data))) or None
+    events = read_report(text, log, fmt=NAME, in_play=in_play)
     return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
 
 

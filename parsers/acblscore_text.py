@@ -51,7 +51,8 @@ Events: one per block (``pairs``, scoring ``MP``, score the percentage; or the t
 ``SECTION`` value as written (``A N-S``; empty for a Swiss report, whose first line says
 ``|Page> 1``), ``organiser`` the ``CLUB`` name (the club number when no name), ``date`` the
 ``DATE`` value (a block without a readable date is ``MalformedFile``: no date is invented),
-``boards`` the number of boards in the block's matrix. A block that leaves out header lines
+``boards`` the number of boards in the block's matrix, else the number of boards whose
+travellers the report prints (``RESULTS OF BOARD 27``: the boards in play that session). A block that leaves out header lines
 (the web pages of :mod:`parsers.acblmerge` drop ``DATE>`` and ``DIR>`` after the first block)
 takes them from the report's first block. A report printed twice into one file (the same blocks
 again) gives each event once; a block printed again with different results and a later print
@@ -318,20 +319,30 @@ def _places(scores: list[float]) -> list[float]:
     return [first[s] + (count[s] - 1) / 2 for s in scores]
 
 
-def _boards(block: Sequence[str], values: dict[str, str], teams: bool) -> int | None:
-    """Pairs: the rows of the board matrix; teams: ``ROUNDS`` times ``BDS/RD`` (the matrix of
-    a teams report counts teams, not boards)."""
+def _boards(block: Sequence[str], values: dict[str, str], teams: bool,
+            in_play: int | None) -> int | None:
+    """Pairs: the rows of the board matrix, else the boards the session's travellers show
+    (``in_play``); teams: ``ROUNDS`` times ``BDS/RD`` (the matrix of a teams report counts
+    teams, not boards)."""
     if teams:
         rounds, per_round = values.get("ROUNDS", ""), values.get("BDS/RD", "")
         if rounds.isdigit() and per_round.isdigit():
             return int(rounds) * int(per_round)
         return None
     numbers = {int(m[1]) for line in block if (m := _BOARD_ROW.match(line))}
-    return len(numbers) or None
+    return len(numbers) or in_play
+
+
+_TRAVELLER = re.compile(r"^\s*RESULTS OF BOARD\s+(\d+)", re.MULTILINE)
+
+
+def boards_in_play(text: str) -> int | None:
+    """The boards whose travellers the report prints (``RESULTS OF BOARD 27``), or None."""
+    return len({int(m) for m in _TRAVELLER.findall(text)}) or None
 
 
 def _event(block: Sequence[str], first_line: int, inherited: dict[str, str], log: IssueLog,
-           fmt: str) -> Event:
+           fmt: str, in_play: int | None = None) -> Event:
     values = {**inherited, **_labels(block[:14])}
     section = values.get("SECTION", "")
     table = f"section {section}" if section else "report header"
@@ -370,7 +381,8 @@ def _event(block: Sequence[str], first_line: int, inherited: dict[str, str], log
         game="bridge", title=title, date=found.date, kind=kind, scoring=scoring,
         units=tuple(Unit(place=place, place_text="", label=row.label, score=row.score,
                          players=row.players) for place, row in ranked),
-        boards=_boards(block, values, columns.teams), section=section, organiser=organiser,
+        boards=_boards(block, values, columns.teams, in_play), section=section,
+        organiser=organiser,
         format=fmt,
     )
 
@@ -390,10 +402,12 @@ def _printed(block: Sequence[str]) -> dt.datetime | None:
     return None
 
 
-def read_report(text: str, log: IssueLog, *, fmt: str = NAME) -> list[Event]:
+def read_report(text: str, log: IssueLog, *, fmt: str = NAME,
+                in_play: int | None = None) -> list[Event]:
     """The events of an ACBLscore report's text, one per section block (module docstring).
 
-    Shared by the text report and the web pages that carry the same text (``acblmerge``).
+    Shared by the text report and the web pages that carry the same text (``acblmerge``);
+    ``in_play``: the boards of the session where the report's blocks have no board matrix.
     """
     lines = [line.rstrip() for line in text.splitlines()]
     lines = [line for line in lines if line.strip()]
@@ -410,7 +424,7 @@ def read_report(text: str, log: IssueLog, *, fmt: str = NAME) -> list[Event]:
         if number == 0:
             inherited = {k: v for k, v in _labels(block[:14]).items()
                          if k not in _NOT_INHERITED}
-        event = _event(block, start, inherited, log, fmt)
+        event = _event(block, start, inherited, log, fmt, in_play)
         printed = _printed(block)
         same = next((i for i, e in enumerate(events) if e.key == event.key), None)
         if same is None:
@@ -445,7 +459,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     decoded = decode_bytes(data)
     if decoded.note:
         log.report(MalformedFile(decoded.note), level="info")
-    events = read_report(decoded.text, log)
+    events = read_report(decoded.text, log, in_play=boards_in_play(decoded.text))
     return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
 
 
