@@ -134,6 +134,18 @@ def test_a_similar_name_at_the_same_table_is_someone_else() -> None:
     assert marty.player_id != 1
 
 
+def test_a_name_waiting_for_review_stays_one_player_when_its_candidate_sits_beside_it() -> None:
+    """Shannon Kasperkiewicz (Mercercrest) is 82.9 alike to Nathan: her first night waits for
+    review; a later night where both play must not make her a second, new player."""
+    r = _resolver(KnownPlayer(1, "Nathan Kasperkiewicz"))
+    first = _one(r, "Shannon Kasperkiewicz", organiser="Mercercrest")
+    assert first.review_key is not None
+    nathan, shannon = r.resolve_event(_event(("Nathan Kasperkiewicz", "Shannon Kasperkiewicz"),
+                                             organiser="Mercercrest", day="2013-09-26"))[0]
+    assert nathan.player_id == 1
+    assert (shannon.player_id, shannon.review_key) == (first.player_id, first.review_key)
+
+
 def test_a_player_seated_in_another_section_of_the_session_is_not_taken_again() -> None:
     r = _resolver(KnownPlayer(1, "Mary McCune"))
     (marty,), = r.resolve_event(_event(("Marty McCune",), organiser="Mercercrest"),

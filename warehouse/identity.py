@@ -420,6 +420,11 @@ class IdentityResolver:
             evidence = {"rule": how, "club": club, "reason": "several players fit equally"}
             return self._review("name", p, club, item_key, fid, event_ref,
                                 [self._candidate(c, None, ck) for c in many], evidence)
+        if item_key in self._items or item_key in self._situation:
+            # the same spelling waits for a person already (or was answered): the same item,
+            # whoever sits at the table now, so one name is never two players
+            return self._review("name", p, club, item_key, fid, event_ref, [],
+                                {"rule": "the same name waits for review"})
         if exact:
             return None
         scored = self._fuzzy(key, fid, rule_keys, used)
