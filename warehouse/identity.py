@@ -170,6 +170,21 @@ class _Player:
     initials_code: str | None = None
 
 
+TYPO_MIN_LETTERS = 5
+"""A word of a name spelt otherwise counts as a typo only when both spellings have at least this
+many letters: a letter more or less in a short word makes another name (Gu, Guo; Lei, Leyi;
+Mary, Marty)."""
+
+
+def _typo_only(key: str, other: str) -> bool:
+    """Whether every word of ``key`` that ``other`` does not have is a long word, paired with a
+    long word of ``other`` (the keys' words in sorted order, as ``token_sort_ratio`` pairs them)."""
+    a, b = sorted(key.split()), sorted(other.split())
+    if len(a) != len(b):
+        return False
+    return all(x == y or min(len(x), len(y)) >= TYPO_MIN_LETTERS for x, y in zip(a, b))
+
+
 @dataclass
 class IdentityResolver:
     """Decides who every member of an event is (see the module docstring).
@@ -461,9 +476,13 @@ class IdentityResolver:
         hits = process.extract(key, self._fuzzy_keys, scorer=fuzz.token_sort_ratio,
                                score_cutoff=self.settings.fuzzy_review, limit=None)
         best: dict[PlayerId, float] = {}
-        for _, score, index in hits:
+        for matched, score, index in hits:
             for c in self._live([self._fuzzy_ids[index]], fid=fid, rule_keys=rule_keys,
                                 exclude=used):
+                if not _typo_only(key, matched):
+                    # a short word spelt otherwise is another name (Gu and Guo, Lei and
+                    # Leyi): a person decides, however alike the whole names are
+                    score = min(float(score), self.settings.fuzzy_accept - 0.1)
                 best[c] = max(best.get(c, 0.0), float(score))
         return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:8]
 
