@@ -66,13 +66,14 @@ Refused: other games (``GAME>WIN-LOSS`` Swiss pairs, board-a-match: ``Unsupporte
 a ranking with one name per row (individual: ``UnsupportedVariant``), a block with no ranking
 (``MalformedFile``), rows that stop before the score column (a cut-down copy with the names
 cut too, as ACBLmerge's phone page makes of the short layouts: ``MalformedFile``), and blank
-templates (no date).
+templates (``EVENT>0-200 Game``, ``DATE>Month 0, year``, one row ``1  NO RESULTS AVAILABLE``:
+``UnsupportedVariant``, saying so).
 
 Errors::
 
     ParseError
     +-- MalformedFile          no EVENT> line, no date, no ranking, a score not readable
-    +-- UnsupportedVariant     win-loss, board-a-match or individual reports
+    +-- UnsupportedVariant     win-loss, board-a-match or individual reports, blank templates
     +-- InconsistentResult     a section printed twice with different results, no later stamp
 """
 
@@ -119,6 +120,8 @@ _PLACE_LINE = re.compile(r"^(?:[^\W\d_][\w .'-]*\s)?[A-Z]{2}$")
 """A team member's second line: the town and state (``Mercer Island WA``) or country (``US``)."""
 _NOT_NAME = re.compile(r"^(?:[A-Z]|NE|Q{1,3}|Totals?|TOTALS|Section.*)$|\d")
 """What a name cell holds when the columns were misread: a strat or qualifier mark, a number."""
+_NO_RESULTS = re.compile(r"^\s*\d*\s+NO RESULTS AVAILABLE\s*$", re.IGNORECASE)
+"""The one row of a blank report template (a club's page for a night not yet scored)."""
 _NOT_INHERITED = frozenset({"SECTION", "Page"})
 _ID_GAP = 8
 """Blank columns before a ``Name`` header that hold the 7-character ACBL player number."""
@@ -346,6 +349,11 @@ def _event(block: Sequence[str], first_line: int, inherited: dict[str, str], log
     values = {**inherited, **_labels(block[:14])}
     section = values.get("SECTION", "")
     table = f"section {section}" if section else "report header"
+    if any(_NO_RESULTS.match(line) for line in block):
+        raise UnsupportedVariant(
+            "a blank ACBLscore report template: its one row says NO RESULTS AVAILABLE, "
+            "no pairs; the night's results are in another file",
+            file=log.file, table=table, value=values.get("EVENT", ""))
     found = find_date(values.get("DATE", ""))
     if found is None:
         raise MalformedFile("no event date: the DATE line holds no readable date",

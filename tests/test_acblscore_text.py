@@ -155,8 +155,8 @@ def test_no_mark_label_or_number_ever_becomes_a_name() -> None:
         fmt = detect_format(data, path.name)
         try:
             events = fmt.parse(data, source=path.name).events
-        except MalformedFile:
-            continue  # a refusal (the cut-down phone page)
+        except (MalformedFile, UnsupportedVariant):
+            continue  # a refusal (the cut-down phone page, the blank template)
         for event in events:
             labels = {u.label for u in event.units}
             for unit in event.units:
@@ -189,3 +189,31 @@ def test_a_mark_in_a_name_cell_is_reported_and_never_a_player() -> None:
     assert any("holds no name" in i.message and "'NE'" in i.message for i in result.issues)
     with pytest.raises(MalformedFile, match="holds no name"):
         parse(data, strict=True)
+
+
+def test_a_blank_report_template_is_refused_in_one_line_saying_so() -> None:
+    # Capital City kept this template for 1,327 nights: no date, one row NO RESULTS AVAILABLE
+    data = _read("acblscore-blank-template-no-results.txt")
+    assert detect(data)
+    with pytest.raises(UnsupportedVariant) as refused:
+        parse(data)
+    message = str(refused.value)
+    assert "blank ACBLscore report template" in message and "NO RESULTS AVAILABLE" in message
+    assert "\n" not in message
+    with pytest.raises(UnsupportedVariant, match="NO RESULTS AVAILABLE"):
+        parse(data.replace(b"DATE>Month 0, year      ", b"DATE>October 6, 2008    "))
+
+
+def test_a_next_session_column_and_an_unranked_top_pair() -> None:
+    # "| Next Session | Sect Table Dir|" right of the awards, left empty; the best N-S pair
+    # (no strat, "." in both rank cells) still comes first by its percentage
+    ns, ew = parse(_read("acblscore-next-session-column-unranked-top.txt"), strict=True).events
+    assert (ns.section, ew.section, ns.boards) == ("A N-S", "A E-W", 28)
+    assert (ns.title, ns.date.isoformat()) == ("0-300, Monday Eve", "2008-10-06")
+    assert [(u.label, u.place, u.score) for u in ns.units[:3]] == [
+        ("7", 1.0, 61.83), ("4", 2.0, 60.3), ("6", 3.0, 57.47)]
+    assert [(p.name, p.federation_id) for p in ns.units[0].players] == [
+        ("Esther Wiebe", None), ("Rita Beny", "N644933")]
+    assert [(p.name, p.federation_id) for p in ew.units[0].players] == [
+        ("Chaim Weinerman", "3304043"), ("H Asher Weinerman", "3304078")]
+    assert all(len(u.players) == 2 for e in (ns, ew) for u in e.units)
