@@ -272,3 +272,13 @@ def test_bridgecomposer_recap_with_a_strat_letter_before_the_section_rank() -> N
         assert [(u.label, u.place, u.place_text, u.score) for u in ew.units] == [
             ("3", 1.0, "1", 75.0), ("2", 2.0, "2", 50.0), ("1", 3.0, "3", 25.0)]
         assert [p.name for p in ns.units[0].players] == ["Ann Alfa", "Bob Bravo"]
+
+
+def test_two_bridgecomposer_versions_of_one_night_give_equal_events() -> None:
+    # ishermandom/bridge keeps one night written by BridgeComposer 5.65 and by 5.118.1 (board
+    # ids, a heading in each hand diagram, a fuller par line): the same results either way
+    pages = [(FIXTURES / "real/recap_html/bridgecomposer-5-65-pre-section-rank-strat-letter.htm"),
+             (FIXTURES / "same_night/bridgecomposer-5-118-pre-section-rank-strat-letter.htm")]
+    older, newer = (recap.parse(p.read_bytes(), source=p.name, strict=True) for p in pages)
+    assert len(older.events) == 2
+    assert older.events == newer.events
