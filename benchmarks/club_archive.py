@@ -28,7 +28,6 @@ Nothing is asserted; ``--json FILE`` writes the rows for ``benchmarks/run_all.py
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -44,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.pipeline_national import clubratings  # noqa: E402
 from benchmarks.run_all import result_row, write_json  # noqa: E402
-from benchmarks.scrape_archive import OLD_INDEX, serve, site_copy  # noqa: E402
+from benchmarks.scrape_archive import archive_arguments, serve, site_copy  # noqa: E402
 
 CONFIG = """\
 [paths]
@@ -80,6 +79,11 @@ JUNK = re.compile(r"^(?:\d+|[A-Z]|NE|N-S|E-W|Totals?|Section.*|[A-Z] (?:N-S|E-W)
 line of the report."""
 
 
+def junk_names(names: list[str]) -> list[str]:
+    """The names that are no person's: ``JUNK``, or without a letter."""
+    return sorted(n for n in names if JUNK.match(n.strip()) or not re.search(r"[^\W\d_]", n))
+
+
 def run(config: Path) -> tuple[float, str]:
     started = time.perf_counter()
     done = subprocess.run([*clubratings(), "run", "--config", str(config)],
@@ -112,20 +116,15 @@ def census(warehouse: Path) -> dict[str, object]:
         quarters = one("SELECT min(event_date), max(event_date) FROM active_events")[0]
     finally:
         con.close()
-    junk = sorted(n for n in names if JUNK.match(n.strip()) or not re.search(r"[^\W\d_]", n))
+    junk = junk_names(names)
     return {"nights": nights, "events": events, "night_sections": sections,
             "files": statuses, "players": players, "names_waiting": waiting,
             "held": held, "junk_names": junk, "span": [str(q) for q in quarters]}
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("checkout", type=Path,
-                    help="a checkout of mercerislandbridge/mercerislandbridge.github.io")
-    ap.add_argument("--old-index", default=OLD_INDEX,
-                    help=f"the commit whose index.html lists 2013-2025 (default {OLD_INDEX})")
+    ap = archive_arguments(__doc__)
     ap.add_argument("--keep", type=Path, help="build the project here and keep it")
-    ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
     args = ap.parse_args()
     checkout = args.checkout.resolve()
     rows = []

@@ -101,14 +101,19 @@ def requests(log: Path) -> int:
                if '"GET ' in line)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def archive_arguments(doc: str) -> argparse.ArgumentParser:
+    """The command line of the archive benchmarks: the checkout, the older index, --json."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("checkout", type=Path,
                     help="a checkout of mercerislandbridge/mercerislandbridge.github.io")
     ap.add_argument("--old-index", default=OLD_INDEX,
                     help=f"the commit whose index.html lists 2013-2025 (default {OLD_INDEX})")
     ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> None:
+    args = archive_arguments(__doc__).parse_args()
     started = time.perf_counter()
     import flows._scrape  # noqa: F401 - the imports are not the scrape's time
     import flows._steps  # noqa: F401

@@ -6,7 +6,6 @@ other renderings dropped later are recognised as the same results and counted on
 from __future__ import annotations
 
 import hashlib
-import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,29 +15,9 @@ import pytest
 from flows.cli import main
 from warehouse import open_warehouse
 
+from benchmarks.club_archive import CONFIG, junk_names
+
 from .test_scrape_discovery import SITE, Site
-
-CONFIG = """\
-[paths]
-warehouse = "data/clubratings.duckdb"
-inbox = "inbox"
-public = "public"
-
-[[pools]]
-name = "bridge"
-game = "bridge"
-scheme = "belo2"
-options = { period = "quarter" }
-
-[[pools]]
-name = "bridge-whr"
-game = "bridge"
-scheme = "whr"
-options = { period = "quarter" }
-"""
-
-JUNK = re.compile(r"^(?:\d+|[A-Z]|NE|N-S|E-W|Totals?|Section.*)$", re.I)
-
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Site]:
@@ -89,7 +68,7 @@ def test_the_nights_found_from_the_index_are_rated_and_their_text_reports_count_
     nights, events, sections, names = _census(root)
     assert nights >= 2  # 8 Jan 2019 (two winners: N-S and E-W) and 30 Dec 2025
     assert events == sections
-    assert names and not [n for n in names if JUNK.match(n) or not re.search(r"[^\W\d_]", n)]
+    assert names and not junk_names(names)
     lists = _lists(root)
     assert any("bridge-whr" in path for path in lists)
     # the text reports of the same nights, dropped by the club's webmaster
