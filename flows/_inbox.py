@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from parsers import LimitExceeded, ParseError, ParseResult, parse_bytes
+from parsers import (
+    LimitExceeded,
+    ParseError,
+    ParseResult,
+    UnknownFormat,
+    UnsupportedVariant,
+    parse_bytes,
+)
+from parsers._errors import DamagedFile, EmptyFile, NoResults, UnknownBinary
 from parsers._limits import check_size
 from warehouse import (
     TEMP_PREFIX,
@@ -41,8 +49,8 @@ from warehouse.files import withdrawal_of
 from warehouse.review import apply_waiting, waiting_after_files
 
 __all__ = [
-    "FileOutcome", "InternalError", "display_name", "inbox_files", "ingest_batch", "ingest_file",
-    "noting", "reason_text", "stored_name", "warning_line",
+    "FileOutcome", "InternalError", "Refusal", "display_name", "inbox_files", "ingest_batch",
+    "ingest_file", "noting", "reason_text", "refusal", "stored_name", "warning_line",
 ]
 
 Status = Literal["loaded", "correction", "duplicate", "same", "rejected"]
@@ -166,28 +174,75 @@ def _dropped_note(path: Path) -> str:
     return f" (dropped as {original!r}, a name that cannot be stored as it is)" if original else ""
 
 
+_CORRECT = ("Correct it (or export it again from the scoring program) and drop it into the inbox "
+            "again.")
+_ADVICE: tuple[tuple[type[Exception], str], ...] = (
+    (EmptyFile, "Export the results again from the scoring program and drop the new file into "
+                "the inbox."),
+    (DamagedFile, "Open it in the program that wrote it and save it again (or export it again "
+                  "from the scoring program), then drop it into the inbox again."),
+    (UnknownBinary, "Drop the scoring program's results export instead (clubratings parse "
+                    "--list-formats lists the formats read)."),
+    (NoResults, "Nothing to do: this kind of file holds no results; drop the scoring program's "
+                "results export instead."),
+    (LimitExceeded, "If the file is genuine, raise the limit as said and drop it into the inbox "
+                    "again."),
+    (UnsupportedVariant, "This variant is not read yet: drop the results exported in another "
+                         "format the scoring program offers."),
+)
+"""Advice by kind of refusal, the first that fits (docs/rules/inputs.md "What a refusal says")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a file was not loaded, as a webmaster reads it: what is wrong (one line), where it
+    is when known (as (label, text): table, row, column, value), and what to do; no class names."""
+
+    why: str
+    where: tuple[tuple[str, str], ...]
+    advice: str
+
+    def line(self) -> str:
+        """All of it on one line (the command line, the import report)."""
+        text = self.why
+        value = dict(self.where).get("value")
+        if value is not None:
+            text += f": value {value}"
+        places = ", ".join(f"{label} {v}" for label, v in self.where if label != "value")
+        if places:
+            text += f" ({places})"
+        return f"{text}. {self.advice}" if self.advice else text
+
+
+def refusal(exc: Exception) -> Refusal:
+    """What to tell a webmaster of a file refused for ``exc``."""
+    if isinstance(exc, InternalError):
+        return Refusal(_short(str(exc)), (), "This is a fault of clubratings, not of the file: "
+                       "please report it together with the file; once it is fixed, drop the "
+                       "file into the inbox again.")
+    if not isinstance(exc, ParseError):  # the warehouse refused it (one event twice, withdrawn)
+        text = _short(" ".join(str(exc).split()))
+        return Refusal(text, (), "" if "clubratings files restore" in text else _CORRECT)
+    where = [(label, value) for label, value in exc.location() if label != "file"]
+    if exc.has_value:
+        where.append(("value", _short(repr(exc.value))))
+    advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), None)
+    if advice is None and isinstance(exc, UnknownFormat) and "looks most like" not in exc.problem:
+        advice = ("If it does hold results, export them from the scoring program in one of "
+                  "those formats and drop that file into the inbox.")
+    return Refusal(_short(exc.problem), tuple(where), advice or _CORRECT)
+
+
 def reason_text(path: Path, exc: Exception) -> str:
-    """The plain-language reason written next to a rejected file."""
-    lines = [f"file: {display_name(path)}"]
+    """The plain-language reason written next to a rejected file: a first line saying why it was
+    not loaded, then where (when known), then what to do, each once."""
+    said = refusal(exc)
+    lines = [f"{display_name(path)}: not loaded: {said.why}"]
     if str(path) in _DROPPED_AS:
         lines.append(f"dropped as: {_DROPPED_AS[str(path)]}")
-    if isinstance(exc, InternalError):
-        lines += [f"error: {exc}", "",
-                  "This is a fault of clubratings, not of the file: please report it together "
-                  "with the file. Nothing from the file was loaded; once the fault is fixed, "
-                  "drop the file into the inbox again."]
-        return "\n".join(lines) + "\n"
-    lines.append(f"error: {type(exc).__name__}")
-    if isinstance(exc, ParseError):
-        lines += [f"{label}: {value}" for label, value in exc.location() if label != "file"]
-        if exc.has_value:
-            lines.append(f"value: {_short(repr(exc.value))}")
-        lines.append(f"problem: {exc.problem}")
-    lines.append(f"message: {_short(str(exc))}")
-    lines.append("")
-    lines.append(
-        "Nothing from this file was loaded. Correct it and drop it into the inbox again."
-    )
+    lines += [f"{label}: {value}" for label, value in said.where]
+    if said.advice:
+        lines += ["", said.advice]
     return "\n".join(lines) + "\n"
 
 
@@ -212,8 +267,7 @@ def internal_error(path: Path, exc: BaseException, log: Path | None) -> Internal
         where = f"; the details are in {log}"
     return InternalError(
         f"internal error while reading {display_name(path)} "
-        f"({type(exc).__name__}: {_short(' '.join(str(exc).split()), 200)}), please report "
-        f"it{where}")
+        f"({_short(' '.join(str(exc).split()), 200) or 'no message'}){where}")
 
 
 def _digest(path: Path) -> str:
@@ -248,7 +302,7 @@ def _move(src: Path, folder: Path) -> Path:
 
 
 def _reject(path: Path, exc: Exception, rejected: Path | None) -> FileOutcome:
-    message = f"{display_name(path)}{_dropped_note(path)}: rejected: {_short(str(exc))}"
+    message = f"{display_name(path)}{_dropped_note(path)}: rejected: {refusal(exc).line()}"
     if rejected is None:  # a read-only source: leave it where it is
         return FileOutcome(str(path), "rejected", message)
     rejected.mkdir(parents=True, exist_ok=True)
@@ -435,7 +489,7 @@ def _already_known(wh: Warehouse, path: Path, sha: str, archive: Path | None,
         file_id, w = withdrawn
         why = WarehouseError(
             f"these bytes were loaded as file {file_id} and withdrawn on "
-            f"{w.withdrawn_at:%Y-%m-%d %H:%M} ({w.reason}); nothing loaded. To load them again, "
+            f"{w.withdrawn_at:%Y-%m-%d %H:%M} ({w.reason}). To load them again, "
             f"undo the withdrawal: clubratings files restore {file_id}")
         if rejected is None:  # a read-only source scanned on every run: skipped quietly
             return FileOutcome(str(path), "duplicate",

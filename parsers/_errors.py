@@ -2,17 +2,29 @@
 
     ParseError                    base: anything a parser refuses
     ├── UnknownFormat             no registered format recognises the file
+    │   ├── EmptyFile             nothing in it (no bytes, or only white space)
+    │   └── UnknownBinary         binary data of no kind any reader or refusal knows
     ├── MalformedFile             the bytes do not have the structure the format promises
+    │   └── DamagedFile           a spreadsheet's container (zip, OLE) cut short or corrupt
     ├── InconsistentResult        readable, but contradicts itself (places vs scores, ...)
     └── UnsupportedVariant        a real variant of the format this parser does not handle yet
+        └── NoResults             a file recognised as one that holds no results (a PDF,
+                                  hand records, a seating list): nothing to correct
+
+The kinds decide the advice a refusal gives (flows/_inbox.py ``reason_text``,
+docs/rules/inputs.md "What a refusal says"); the message itself never names the class.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "DamagedFile",
+    "EmptyFile",
     "InconsistentResult",
     "MalformedFile",
+    "NoResults",
     "ParseError",
+    "UnknownBinary",
     "UnknownFormat",
     "UnsupportedVariant",
 ]
@@ -68,9 +80,14 @@ class ParseError(Exception):
         """The same error, naming ``file`` if it did not name one yet."""
         if self.file:
             return self
-        clone = type(self)(
-            self.problem, file=file, table=self.table, row=self.row, column=self.column,
-            value=self.value, has_value=self.has_value,
+        return self.as_kind(type(self), file=file)
+
+    def as_kind(self, kind: type[ParseError], *, file: str | None = None) -> ParseError:
+        """The same refusal as a ``kind`` (a subclass saying more of what it means), naming
+        ``file`` if it did not name one yet."""
+        clone = kind(
+            self.problem, file=self.file or file, table=self.table, row=self.row,
+            column=self.column, value=self.value, has_value=self.has_value,
         )
         clone.__cause__ = self.__cause__
         return clone
@@ -97,3 +114,21 @@ class InconsistentResult(ParseError):
 
 class UnsupportedVariant(ParseError):
     """A real variant of the format that this parser does not handle yet."""
+
+
+class EmptyFile(UnknownFormat):
+    """No bytes at all, or only white space: nothing to read."""
+
+
+class UnknownBinary(UnknownFormat):
+    """Binary data that no reader reads and no refusal recognises."""
+
+
+class DamagedFile(MalformedFile):
+    """A spreadsheet whose container (a zip for .xlsx/.ods, an OLE file for .xls) is cut short
+    or corrupt: the program that wrote it can save it again."""
+
+
+class NoResults(UnsupportedVariant):
+    """A file recognised as one that holds no results (a printed page, hand records, a seating
+    list): there is nothing in it to correct; the results are in another file."""

@@ -12,7 +12,16 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Protocol
 
-from ._errors import MalformedFile, ParseError, UnknownFormat
+from ._errors import (
+    DamagedFile,
+    EmptyFile,
+    MalformedFile,
+    NoResults,
+    ParseError,
+    UnknownBinary,
+    UnknownFormat,
+    UnsupportedVariant,
+)
 from ._gate import gated
 from ._limits import LimitExceeded, check_bytes, check_markup, current, over
 from ._model import ParseResult
@@ -121,6 +130,52 @@ def _claims(fmt: Format, data: bytes, filename: str) -> bool:
         return False
 
 
+_LISTED = "clubratings parse --list-formats lists the formats read"
+
+NO_RESULTS: dict[str, tuple[str, ...]] = {
+    "not_results": ("",),
+    "cobalt_session": ("a seating list",),
+    "pbn": ("a PBN file of ",),
+    "bridgecomposer_recap": ("a BridgeComposer page without a recap",),
+}
+"""Refusals that recognise a file holding no results (format -> how its refusal begins): they
+become :class:`NoResults`, whose advice is that there is nothing to correct."""
+
+
+def unknown(data: bytes, filename: str = "") -> None:
+    """Refuse, by what it is, a file no format claims whose kind the bytes tell at once: an
+    empty file, a spreadsheet whose container is damaged, binary data of no known kind. Returns
+    for any other file (text, or a whole workbook no format reads)."""
+    from ._near import damaged_container, is_binary, is_empty, workbook_kind
+
+    name = PurePath(filename).name if filename else None
+    if is_empty(data):
+        raise EmptyFile("the file is empty" + (
+            f" ({len(data)} bytes of white space)" if data else ""), file=name)
+    damage = damaged_container(data, filename)
+    if damage is not None:
+        raise DamagedFile(f"a damaged {_container_noun(damage)} ({damage})", file=name)
+    workbook = workbook_kind(data, filename)
+    if workbook is not None:
+        raise UnknownFormat(f"unknown result format: {workbook} whose sheets no format reads "
+                            "(a hand-made sheet needs a results header: a place column and "
+                            f"names; {_LISTED})", file=name)
+    if is_binary(data):
+        raise UnknownBinary("not a result file: binary data of no known kind", file=name)
+
+
+def _container_noun(damage: str) -> str:
+    return "document" if "Word" in damage or "text (" in damage else "spreadsheet"
+
+
+def _as_no_results(fmt: Format, exc: ParseError) -> ParseError:
+    """``exc`` as :class:`NoResults` where ``fmt``'s refusal says the file holds no results."""
+    starts = NO_RESULTS.get(fmt.name, ())
+    if type(exc) is UnsupportedVariant and any(exc.problem.startswith(s) for s in starts):
+        return exc.as_kind(NoResults)
+    return exc
+
+
 def detect_format(data: bytes, filename: str = "") -> Format:
     """The one format that recognises ``data``; ``UnknownFormat`` if none or several do.
 
@@ -136,11 +191,17 @@ def detect_format(data: bytes, filename: str = "") -> Format:
         hits = [f for f in FORMATS.values() if f.fallback and _claims(f, data, filename)]
     name = PurePath(filename).name if filename else None
     if not hits:
+        unknown(data, filename)
         near = closest_format(data, filename)
         if near is None:
+            from ._near import text_looks
+
+            looks = text_looks(data)
+            if looks is not None:
+                raise UnknownFormat(f"unknown result format: {looks} ({_LISTED})", file=name)
             raise UnknownFormat(
                 "unknown result format: no format's marks found (nothing came close; "
-                "clubratings parse --list-formats lists them)", file=name,
+                f"{_LISTED})", file=name,
             )
         fmt, what, why = near
         raise UnknownFormat(
@@ -196,6 +257,8 @@ def parse_bytes(
                     + f"; read as a generic table ({chosen.name}) it fails too: {exc.problem}",
                     file=name or None,
                 ) from exc
+        if chosen is not None:
+            exc = _as_no_results(chosen, exc)
         raise exc.with_file(name) from exc
     except KeyboardInterrupt:
         raise
@@ -208,9 +271,14 @@ def parse_bytes(
     except Exception as exc:  # noqa: BLE001 - see the docstring
         if _FIELD_LIMIT in str(exc):
             raise over("cell_chars", None, "a CSV field is longer").with_file(name) from exc
+        from ._near import damaged_container
+
+        damage = damaged_container(data, source)
+        if damage is not None:  # a reader that took the container before finding it broken
+            raise DamagedFile(f"a damaged {_container_noun(damage)} ({damage})",
+                              file=name or None) from exc
         reader = chosen.name if chosen is not None else "format detection"
-        text = " ".join(str(exc).split())[:200]
+        text = " ".join(str(exc).split())[:200] or "no reason given"
         raise MalformedFile(
-            f"the {reader} reader could not read this file ({type(exc).__name__}: {text})",
-            file=name or None,
+            f"the {reader} reader could not read this file ({text})", file=name or None,
         ) from exc
