@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up the project's virtual environment from the lock file, then run a command in it.
 #
-#   bash dev.sh run     # set up, then run the pipeline on the bundled fixtures
+#   bash dev.sh run     # set up, then run the pipeline on the bundled fixtures (and make inbox/)
 #   bash dev.sh test    # set up (and Debian's chromium for the browser test), then the tests
 #   bash dev.sh setup   # only set up
 #   bash dev.sh <any clubratings arguments>

@@ -123,7 +123,11 @@ class Project:
     # --- ingest ------------------------------------------------------------------------------
 
     def pending(self) -> list[tuple[Path, bool]]:
-        """Files to look at, as (path, from the inbox): read-only sources, then the inbox."""
+        """Files to look at, as (path, from the inbox): read-only sources, then the inbox.
+
+        The inbox folder is made here if it is missing, so that after the first run or ingest a
+        webmaster sees where to drop files (its archive/ and rejected/ come when first needed)."""
+        self.cfg.inbox.mkdir(parents=True, exist_ok=True)
         return _steps.pending_files(self.cfg)
 
     def ingest(
