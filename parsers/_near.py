@@ -192,12 +192,13 @@ def damaged_container(data: bytes, filename: str = "") -> str | None:
 
 def is_binary(data: bytes) -> bool:
     """Bytes that are no text: NULs or many control characters in the first 4 KB (UTF-16 text,
-    which starts with its byte-order mark, is text)."""
+    with its byte-order mark or without, its NULs all on even or all on odd bytes, is text)."""
     head = data[:4096]
     if head.startswith(_UTF16_BOMS):
         return False
     if b"\x00" in head:
-        return True
+        even, odd = head[0::2].count(0), head[1::2].count(0)
+        return not (min(even, odd) == 0 and max(even, odd) >= len(head) // 4)
     return len(_CONTROL.findall(head)) > len(head) // 20
 
 
