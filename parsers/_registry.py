@@ -137,9 +137,16 @@ NO_RESULTS: dict[str, tuple[str, ...]] = {
     "cobalt_session": ("a seating list",),
     "pbn": ("a PBN file of ",),
     "bridgecomposer_recap": ("a BridgeComposer page without a recap",),
+    "jfr_pary": ("not a results page",),
+    "jfr_teamy": ("not a results page",),
+    "kops": ("not a results page",),
+    "bbo": ("a BBO hand list", "a BBO board traveller", "a BBO tournament page without its "
+            "results"),
+    "go_html": ("an OpenGotha page that is not a standings table",),
 }
 """Refusals that recognise a file holding no results (format -> how its refusal begins): they
-become :class:`NoResults`, whose advice is that there is nothing to correct."""
+become :class:`NoResults`, whose advice is that there is nothing to correct. Their words stay the
+readers' own."""
 
 
 def unknown(data: bytes, filename: str = "") -> None:
@@ -171,7 +178,8 @@ def _container_noun(damage: str) -> str:
 def _as_no_results(fmt: Format, exc: ParseError) -> ParseError:
     """``exc`` as :class:`NoResults` where ``fmt``'s refusal says the file holds no results."""
     starts = NO_RESULTS.get(fmt.name, ())
-    if type(exc) is UnsupportedVariant and any(exc.problem.startswith(s) for s in starts):
+    if type(exc) in (UnsupportedVariant, MalformedFile, UnknownFormat) \
+            and any(exc.problem.startswith(s) for s in starts):
         return exc.as_kind(NoResults)
     return exc
 
@@ -204,7 +212,8 @@ def detect_format(data: bytes, filename: str = "") -> Format:
                 f"{_LISTED})", file=name,
             )
         fmt, what, why = near
-        raise UnknownFormat(
+        kind = NoResults if isinstance(_as_no_results(fmt, why), NoResults) else UnknownFormat
+        raise kind(
             f"unknown result format; it looks most like {fmt.name} ({what}), "
             f"but: {why.problem}" + (f": value {why.value!r}" if why.has_value else ""),
             file=name,
@@ -251,7 +260,9 @@ def parse_bytes(
             near = closest_format(data, source)
             if near is not None:
                 other, what, why = near
-                raise UnknownFormat(
+                kind = NoResults if isinstance(_as_no_results(other, why), NoResults) \
+                    else UnknownFormat
+                raise kind(
                     f"not read: it looks most like {other.name} ({what}), but: {why.problem}"
                     + (f": value {why.value!r}" if why.has_value else "")
                     + f"; read as a generic table ({chosen.name}) it fails too: {exc.problem}",

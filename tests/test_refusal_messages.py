@@ -217,3 +217,27 @@ def test_a_fresh_project_has_its_inbox_after_run(tmp_path: Path,
     assert (tmp_path / "inbox").is_dir()
     # archive/ and rejected/ only when a file needs them
     assert sorted(p.name for p in (tmp_path / "inbox").iterdir()) == []
+
+
+REFUSED = FIXTURES / "real" / "refused"
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("jfr-pary-board-traveller.html",
+     "not a results page: a board's page (hand record and traveller), not a ranking"),
+    ("kops-frameset-index.html", "not a results page: a frameset (index) page, not a ranking"),
+    ("bbo-hands-list-of-one-player.html",
+     "unknown result format; it looks most like bbo (BBO's address), but: a BBO hand list "
+     "(one player's boards), not a ranking"),
+    ("opengotha-players-list-registrations.html",
+     "an OpenGotha page that is not a standings table"),
+    ("pbn-bridgewebs-travellers-no-ranking.pbn", "a PBN file of travellers only"),
+])
+def test_a_real_page_of_no_results_has_nothing_to_correct(wh: Warehouse, tmp_path: Path,
+                                                          name: str, why: str) -> None:
+    reason, message = _reject_one(wh, tmp_path, name, (REFUSED / name).read_bytes())
+    assert reason.splitlines()[0].startswith(f"{name}: not loaded: {why}"), reason
+    assert reason.splitlines()[-1] == ("Nothing to do: this kind of file holds no results; drop "
+                                       "the scoring program's results export instead.")
+    assert CORRECT not in reason and CLASS_NAMES.search(reason) is None
+    assert message.startswith(f"{name}: rejected: {why}")
