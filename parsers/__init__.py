@@ -6,6 +6,7 @@ See ``_model`` for the records and ``_registry`` for the formats.
 from ._errors import (
     InconsistentResult,
     MalformedFile,
+    NoResults,
     ParseError,
     UnknownFormat,
     UnsupportedVariant,
@@ -43,6 +44,7 @@ __all__ = [
     "LimitExceeded",
     "Limits",
     "MalformedFile",
+    "NoResults",
     "ParseError",
     "ParseIssue",
     "ParseResult",

@@ -131,4 +131,5 @@ class DamagedFile(MalformedFile):
 
 class NoResults(UnsupportedVariant):
     """A file recognised as one that holds no results (a printed page, hand records, a seating
-    list): there is nothing in it to correct; the results are in another file."""
+    list): there is nothing in it to correct; the results are in another file. The reader that
+    recognises such a file raises it."""

@@ -132,23 +132,6 @@ def _claims(fmt: Format, data: bytes, filename: str) -> bool:
 
 _LISTED = "clubratings parse --list-formats lists the formats read"
 
-NO_RESULTS: dict[str, tuple[str, ...]] = {
-    "not_results": ("",),
-    "cobalt_session": ("a seating list",),
-    "pbn": ("a PBN file of ",),
-    "bridgecomposer_recap": ("a BridgeComposer page without a recap",),
-    "jfr_pary": ("not a results page",),
-    "jfr_teamy": ("not a results page",),
-    "kops": ("not a results page",),
-    "bbo": ("a BBO hand list", "a BBO board traveller", "a BBO tournament page without its "
-            "results"),
-    "go_html": ("an OpenGotha page that is not a standings table",),
-}
-"""Refusals that recognise a file holding no results (format -> how its refusal begins): they
-become :class:`NoResults`, whose advice is that there is nothing to correct. Their words stay the
-readers' own."""
-
-
 def unknown(data: bytes, filename: str = "") -> None:
     """Refuse, by what it is, a file no format claims whose kind the bytes tell at once: an
     empty file, a spreadsheet whose container is damaged, binary data of no known kind. Returns
@@ -173,15 +156,6 @@ def unknown(data: bytes, filename: str = "") -> None:
 
 def _container_noun(damage: str) -> str:
     return "document" if "Word" in damage or "text (" in damage else "spreadsheet"
-
-
-def _as_no_results(fmt: Format, exc: ParseError) -> ParseError:
-    """``exc`` as :class:`NoResults` where ``fmt``'s refusal says the file holds no results."""
-    starts = NO_RESULTS.get(fmt.name, ())
-    if type(exc) in (UnsupportedVariant, MalformedFile, UnknownFormat) \
-            and any(exc.problem.startswith(s) for s in starts):
-        return exc.as_kind(NoResults)
-    return exc
 
 
 def detect_format(data: bytes, filename: str = "") -> Format:
@@ -212,7 +186,7 @@ def detect_format(data: bytes, filename: str = "") -> Format:
                 f"{_LISTED})", file=name,
             )
         fmt, what, why = near
-        kind = NoResults if isinstance(_as_no_results(fmt, why), NoResults) else UnknownFormat
+        kind = NoResults if isinstance(why, NoResults) else UnknownFormat
         raise kind(
             f"unknown result format; it looks most like {fmt.name} ({what}), "
             f"but: {why.problem}" + (f": value {why.value!r}" if why.has_value else ""),
@@ -260,16 +234,13 @@ def parse_bytes(
             near = closest_format(data, source)
             if near is not None:
                 other, what, why = near
-                kind = NoResults if isinstance(_as_no_results(other, why), NoResults) \
-                    else UnknownFormat
+                kind = NoResults if isinstance(why, NoResults) else UnknownFormat
                 raise kind(
                     f"not read: it looks most like {other.name} ({what}), but: {why.problem}"
                     + (f": value {why.value!r}" if why.has_value else "")
                     + f"; read as a generic table ({chosen.name}) it fails too: {exc.problem}",
                     file=name or None,
                 ) from exc
-        if chosen is not None:
-            exc = _as_no_results(chosen, exc)
         raise exc.with_file(name) from exc
     except KeyboardInterrupt:
         raise

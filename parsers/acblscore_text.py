@@ -87,7 +87,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._dates import find_date
-from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
+from ._errors import InconsistentResult, MalformedFile, NoResults, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._registry import Format
@@ -350,7 +350,7 @@ def _event(block: Sequence[str], first_line: int, inherited: dict[str, str], log
     section = values.get("SECTION", "")
     table = f"section {section}" if section else "report header"
     if any(_NO_RESULTS.match(line) for line in block):
-        raise UnsupportedVariant(
+        raise NoResults(
             "a blank ACBLscore report template: its one row says NO RESULTS AVAILABLE, "
             "no pairs; the night's results are in another file",
             file=log.file, table=table, value=values.get("EVENT", ""))

@@ -71,7 +71,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ._dates import find_date
-from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
+from ._errors import InconsistentResult, MalformedFile, NoResults, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._limits import html_document
 from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
@@ -306,7 +306,7 @@ def _section_tables(doc: Element, file: str) -> list[tuple[Element, str]]:
     """Every section table with its section heading (``Section 1 N/S``)."""
     tables = [t for t in doc.iter("table") if "sectiontable" in (t.get("class") or "").split()]
     if not tables:
-        raise UnsupportedVariant(
+        raise NoResults(
             "a BBO tournament page without its results: no section table (class "
             "'sectiontable') in the HTML (the ranking is loaded by a script, or the page is "
             "not a ranking)", file=file,
@@ -414,10 +414,10 @@ def _parse_page(text: str, source: str, log: IssueLog) -> tuple[Event, ...]:
     if not doc.find_class("sectiontable"):
         lowered = text.lower()
         if re.search(r">\s*traveller\s+\d+-\d+", lowered):
-            raise UnsupportedVariant("a BBO board traveller (one board's results), not a "
+            raise NoResults("a BBO board traveller (one board's results), not a "
                                      "ranking", file=log.file)
         if "bbo_tll" not in lowered and ("myhands" in lowered or "hands.php" in lowered):
-            raise UnsupportedVariant("a BBO hand list (one player's boards), not a ranking",
+            raise NoResults("a BBO hand list (one player's boards), not a ranking",
                                      file=log.file)
     values = _labelled_values(doc)
     tables = _section_tables(doc, log.file)

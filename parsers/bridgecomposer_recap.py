@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._dates import find_date, strip_date
-from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
+from ._errors import InconsistentResult, MalformedFile, NoResults, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._limits import html_document
 from ._model import Event, ParseResult, PlayerAsWritten, Scoring, Unit
@@ -742,7 +742,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         if events:
             return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
         if _bc_marked(data[:262144]):
-            raise MalformedFile(
+            raise NoResults(
                 "a BridgeComposer page without a recap (hand records or travellers only): "
                 "no standings to read", file=log.file,
             )

@@ -23,7 +23,7 @@ from __future__ import annotations
 import csv
 import io
 
-from ._errors import MalformedFile, UnsupportedVariant
+from ._errors import MalformedFile, NoResults, UnsupportedVariant
 from ._issues import source_name
 from ._model import ParseResult
 from ._registry import Format
@@ -93,7 +93,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     """Always raises: a seating list has no result (see the module docstring)."""
     file = source_name(source)
     players, pairs = _seats(decode_bytes(data).text, file)
-    raise UnsupportedVariant(
+    raise NoResults(
         "a seating list without results or date; a Cobalt club-session import file "
         f"({_count(players, 'player')} in {_count(len(pairs), 'pair')}) says who sits where, "
         "not how they scored: "

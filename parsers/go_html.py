@@ -54,7 +54,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ._dates import find_date
-from ._errors import MalformedFile
+from ._errors import MalformedFile, NoResults
 from ._gate import filler_reason
 from ._issues import IssueLog, source_name
 from ._limits import LimitExceeded, html_document
@@ -460,7 +460,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
                 "a go cross table with no game played yet (every round cell is empty, a bye "
                 "or '?')", file=log.file)
         if _opengotha_page(data):
-            raise MalformedFile(
+            raise NoResults(
                 f"an OpenGotha page that is not a standings table{_what_page(doc)}: games, "
                 "players and team lists have no cross table of results to read",
                 file=log.file)

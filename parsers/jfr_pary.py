@@ -66,7 +66,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import MalformedFile, UnsupportedVariant
+from ._errors import MalformedFile, NoResults, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._jfr import (
     PLACE_HEADER,
@@ -285,7 +285,7 @@ def _find_sections(doc: Element, file: str, text: str = "") -> list[_Section]:
     if not sections:
         reason = page_kind(doc, text)
         if reason is not None:
-            raise UnsupportedVariant(f"not a results page: {reason}", file=file)
+            raise NoResults(f"not a results page: {reason}", file=file)
         raise MalformedFile(
             "no results table: no row with the columns 'm-ce', 'nr', names and 'wynik'",
             file=file,

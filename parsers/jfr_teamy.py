@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ._errors import MalformedFile, UnsupportedVariant
+from ._errors import MalformedFile, NoResults
 from ._issues import IssueLog, source_name
 from ._jfr import (
     PLACE_HEADER,
@@ -146,7 +146,7 @@ def _find_header(doc: Element, file: str, text: str = "") -> tuple[Element, _Col
     if reason is None and _MATCH_PAGE.search(normalise_space(doc.text_content())):
         reason = "a round's or a match's page (match scores), not the leaderboard"
     if reason is not None:
-        raise UnsupportedVariant(f"not a results page: {reason}", file=file)
+        raise NoResults(f"not a results page: {reason}", file=file)
     raise MalformedFile(
         "no leaderboard: no row with the columns 'm-ce', 'drużyna' and 'VP'", file=file,
     )

@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import MalformedFile, UnsupportedVariant
+from ._errors import MalformedFile, NoResults, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._jfr import (
     Element,
@@ -142,7 +142,7 @@ def _find_header(doc: Element, file: str, text: str = "") -> tuple[Element, _Col
     if not found:
         reason = page_kind(doc, text)
         if reason is not None:
-            raise UnsupportedVariant(f"not a results page: {reason}", file=file)
+            raise NoResults(f"not a results page: {reason}", file=file)
         raise MalformedFile(
             "no results table: no row with the columns 'miejsce', 'numer', names and '%'",
             file=file,

@@ -46,7 +46,7 @@ import io
 import re
 import zipfile
 
-from ._errors import UnsupportedVariant
+from ._errors import NoResults, UnsupportedVariant
 from ._issues import source_name
 from ._model import ParseResult
 from ._registry import Format
@@ -198,7 +198,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         raise UnsupportedVariant(
             "not a file this reader recognises (a PDF, a Bridgemate or other Access database, "
             "GIB analysis, Duplimate hand records, a picture or a Word document)", file=file)
-    raise UnsupportedVariant(described, file=file)
+    raise NoResults(described, file=file)
 
 
 FORMAT = Format(

@@ -102,7 +102,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ._dates import find_date, strip_date
-from ._errors import InconsistentResult, MalformedFile, UnsupportedVariant
+from ._errors import InconsistentResult, MalformedFile, NoResults, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._places import WrittenPlace, order_problems, parse_place, shared_places
@@ -931,7 +931,7 @@ def _no_ranking(doc: _Document, file: str) -> UnsupportedVariant:
                 "no ranking): not a result list")
     else:
         what = f"hand records only ({_count(boards, 'deal')}, no scores): not a result"
-    return UnsupportedVariant(
+    return NoResults(
         f"a PBN file of {what} (it has no TotalScoreTable and no standings recap)", file=file)
 
 

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from parsers import FORMATS, InconsistentResult, MalformedFile, ParseError, ParseResult
+from parsers import (
+    FORMATS, InconsistentResult, MalformedFile, NoResults, ParseError, ParseResult,
+)
 from parsers.go_html import absent_reason, clean_name, detect, parse, read_cell
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
@@ -216,14 +218,19 @@ def test_real_opengotha_standings() -> None:
         ("Ensworth Laurie", "black", 1.0), ("Ting Dennis", "white", 2.0)]
 
 
-@pytest.mark.parametrize(("path", "why"), [
-    (REAL / "opengotha-3-39-round-results-not-entered-refused.html", "no game has a result yet"),
-    (REAL / "opengotha-3-39-no-round-paired-yet-refused.html", "no game played yet"),
-    (REFUSED / "opengotha-games-list-one-round-pairings.html", "'Games list. Round 4'"),
-    (REFUSED / "opengotha-players-list-registrations.html", "'Players list'"),
+@pytest.mark.parametrize(("path", "why", "kind"), [
+    (REAL / "opengotha-3-39-round-results-not-entered-refused.html", "no game has a result yet",
+     MalformedFile),
+    (REAL / "opengotha-3-39-no-round-paired-yet-refused.html", "no game played yet",
+     MalformedFile),
+    (REFUSED / "opengotha-games-list-one-round-pairings.html", "'Games list. Round 4'",
+     NoResults),
+    (REFUSED / "opengotha-players-list-registrations.html", "'Players list'", NoResults),
 ], ids=lambda x: x.name if isinstance(x, Path) else "")
-def test_opengotha_pages_without_results_are_refused_by_what_they_are(path: Path, why: str) -> None:
+def test_opengotha_pages_without_results_are_refused_by_what_they_are(
+        path: Path, why: str, kind: type[Exception]) -> None:
     data = path.read_bytes()
     assert detect(data, path.name)
-    with pytest.raises(MalformedFile, match=re.escape(why)):
+    with pytest.raises(kind, match=re.escape(why)) as raised:
         parse(data, source=path.name)
+    assert type(raised.value) is kind

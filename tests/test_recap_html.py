@@ -13,6 +13,7 @@ from parsers import (
     FORMATS,
     InconsistentResult,
     MalformedFile,
+    NoResults,
     ParseError,
     ParseResult,
     detect_format,
@@ -246,7 +247,7 @@ def test_recap_text_in_pre_is_one_event_per_direction() -> None:
 def test_bridgecomposer_page_without_recap_is_refused() -> None:
     data = (RECAP / "bridgecomposer-hand-records-travellers-only.html").read_bytes()
     assert detect_format(data, "page.html").name == "bridgecomposer_recap"
-    with pytest.raises(MalformedFile, match="without a recap"):
+    with pytest.raises(NoResults, match="without a recap"):
         recap.parse(data, source="page.html")
 
 
