@@ -32,16 +32,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.pipeline_national import clubratings  # noqa: E402
+from benchmarks.pipeline_national import timed_run  # noqa: E402
 from benchmarks.run_all import result_row, write_json  # noqa: E402
 from benchmarks.scrape_archive import archive_arguments, serve, site_copy  # noqa: E402
 
@@ -84,16 +82,15 @@ def junk_names(names: list[str]) -> list[str]:
     return sorted(n for n in names if JUNK.match(n.strip()) or not re.search(r"[^\W\d_]", n))
 
 
-def run(config: Path) -> tuple[float, str]:
-    started = time.perf_counter()
-    done = subprocess.run([*clubratings(), "run", "--config", str(config)],
-                          capture_output=True, text=True, check=False)
-    seconds = time.perf_counter() - started
-    if done.returncode not in (0, 1):
-        print(done.stdout[-3000:], done.stderr[-3000:], file=sys.stderr)
-        raise SystemExit(f"clubratings run failed with exit code {done.returncode}")
-    last = [line for line in done.stdout.splitlines() if line.startswith("run ")]
-    return seconds, last[-1] if last else done.stdout.strip().splitlines()[-1]
+def run(root: Path) -> tuple[float, str]:
+    """``clubratings run`` in ``root`` as cron runs it (pipeline_national.timed_run): its time
+    and its summary line; exit 1 (a file refused) is a normal night."""
+    seconds, code, output = timed_run(root)
+    if code not in (0, 1):
+        print(output[-6000:], file=sys.stderr)
+        raise SystemExit(f"clubratings run failed with exit code {code}")
+    last = [line for line in output.splitlines() if line.startswith("run ")]
+    return seconds, last[-1] if last else output.strip().splitlines()[-1]
 
 
 def census(warehouse: Path) -> dict[str, object]:
@@ -142,7 +139,7 @@ def main() -> None:
         try:
             print(f"{nights} nights listed by the index, served on 127.0.0.1:{port}")
             for case in ("empty warehouse to published site", "again, nothing new"):
-                seconds, line = run(config)
+                seconds, line = run(root)
                 print(f"{case:<40} {seconds:7.1f} s   {line}")
                 rows.append(result_row("club_archive", case, f"{nights} nights", seconds,
                                        note=line))
@@ -153,7 +150,7 @@ def main() -> None:
                 if path.suffix.upper() == ".TXT" or path.name.endswith("_iPhone.htm"):
                     shutil.copyfile(path, inbox / path.name)
                     dropped += 1
-            seconds, line = run(config)
+            seconds, line = run(root)
             case = f"{dropped} other renderings dropped"
             print(f"{case:<40} {seconds:7.1f} s   {line}")
             rows.append(result_row("club_archive", case, f"{nights} nights", seconds, note=line))
