@@ -73,11 +73,25 @@ def _place(value: float | None) -> float | None:
     return None if value is None else round(float(value), 2)
 
 
+_Member = tuple[str, int | None, str | None]
+"""(name key, player id, review key) of one member."""
+
+
+def _columns(units: list[tuple[float | None, frozenset[str], tuple[_Member, ...], float | None]],
+             ) -> tuple[tuple[tuple[float | None, frozenset[str]], ...],
+                        tuple[tuple[_Member, ...], ...], tuple[float | None, ...]]:
+    """(place, keys, members, score) of each unit, sorted the one way both prints sort them,
+    as the three columns of a :class:`Print`: units, members, scores."""
+    units = sorted(units, key=lambda u: (u[0] is None, u[0] or 0.0, sorted(u[1])))
+    return (tuple((p, k) for p, k, _, _ in units), tuple(m for _, _, m, _ in units),
+            tuple(sc for _, _, _, sc in units))
+
+
 def print_of(ev: Event, resolved: Sequence[Sequence[tuple[int, str | None]]] | None = None,
              ) -> Print:
     """The print of a parsed event; with ``resolved`` (per unit, (player id, review key) of
     each player, as the loader resolved them) it carries the members too."""
-    units = []
+    units: list[tuple[float | None, frozenset[str], tuple[_Member, ...], float | None]] = []
     for index, u in enumerate(ev.units):
         if not u.players:
             continue
@@ -86,37 +100,33 @@ def print_of(ev: Event, resolved: Sequence[Sequence[tuple[int, str | None]]] | N
         units.append((_place(u.place), frozenset(keys),
                       tuple((k, pid, rk) for k, (pid, rk) in zip(keys, ids, strict=True)),
                       _place(u.score)))
-    units.sort(key=lambda u: (u[0] is None, u[0] or 0.0, sorted(u[1])))
+    places, members, scores = _columns(units)
     return Print(ev.game, ev.kind, ev.scoring, ev.date, ev.round, ev.segment,
-                 organiser_key(ev.organiser), ev.section, len(ev.units),
-                 tuple((p, k) for p, k, _, _ in units),
-                 tuple(m for _, _, m, _ in units) if resolved is not None else (),
-                 tuple(sc for _, _, _, sc in units), ev.boards)
+                 organiser_key(ev.organiser), ev.section, len(ev.units), places,
+                 members if resolved is not None else (), scores, ev.boards)
 
 
 def stored_print(head: Sequence[object], rows: Sequence[Sequence[object]]) -> Print:
     """The print of a stored event: ``head`` = (game, kind, scoring, event_date, round,
     segment, organiser, section, n_units, boards); ``rows`` = (unit_no, place, score,
     name_as_written, player_id, review_key) of its members."""
-    by_unit: dict[int, tuple[float | None, float | None,
-                             list[tuple[str, int | None, str | None]]]] = {}
+    by_unit: dict[int, tuple[float | None, float | None, list[_Member]]] = {}
     for unit_no, place, score, name, player_id, review_key in rows:
         entry = by_unit.setdefault(int(unit_no),  # type: ignore[call-overload]
                                    (_place(place), _place(score), []))  # type: ignore[arg-type]
         entry[2].append((name_key(str(name)),
                          None if player_id is None else int(player_id),  # type: ignore[call-overload]
                          None if review_key is None else str(review_key)))
-    units = sorted(((place, frozenset(k for k, _, _ in members), tuple(members), score)
-                    for place, score, members in by_unit.values()),
-                   key=lambda u: (u[0] is None, u[0] or 0.0, sorted(u[1])))
+    places, members, scores = _columns(
+        [(place, frozenset(k for k, _, _ in found), tuple(found), score)
+         for place, score, found in by_unit.values()])
     game, kind, scoring, date, rnd, segment, organiser, section, n_units, boards = head
     day = date if isinstance(date, dt.date) else dt.date.fromisoformat(str(date)[:10])
     return Print(str(game), str(kind), str(scoring), day,
                  None if rnd is None else int(rnd),  # type: ignore[call-overload]
                  None if segment is None else int(segment),  # type: ignore[call-overload]
                  organiser_key(str(organiser)), str(section), int(n_units),  # type: ignore[call-overload]
-                 tuple((p, k) for p, k, _, _ in units), tuple(m for _, _, m, _ in units),
-                 tuple(sc for _, _, _, sc in units),
+                 places, members, scores,
                  None if boards is None else int(boards))  # type: ignore[call-overload]
 
 
