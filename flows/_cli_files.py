@@ -16,13 +16,15 @@ __all__ = ["add_files_commands"]
 def cmd_files(args: argparse.Namespace) -> int:
     from warehouse import open_warehouse
     from warehouse.files import (
-        file_details, find_file, list_files, release_file, restore_file, withdraw_file,
+        change_line, file_details, find_file, in_force, list_files, release_file, restore_file,
+        withdraw_file,
     )
+    from warehouse.history import file_history
 
     from .cli import _fail, _load_config
 
     cfg = _load_config(args.config)
-    if args.action in ("show", "withdraw", "restore", "release") and not args.file:
+    if args.action in ("show", "withdraw", "restore", "release", "history") and not args.file:
         _fail(f"files {args.action} needs a FILE (its id, SHA-256 or file name)")
     with open_warehouse(cfg.warehouse) as wh:
         if args.action == "list":
@@ -32,10 +34,15 @@ def cmd_files(args: argparse.Namespace) -> int:
                 print(f"{f.file_id:>5}  {f.status:<10} {f.events:>6} {f.events_in_force:>8}  "
                       f"{f.loaded_at:%Y-%m-%d %H:%M}  {f.format:<14} {f.name}")
             return 0
+        if args.action == "history":
+            for line in file_history(wh, args.file):
+                print(line)
+            return 0
         file_id = find_file(wh, args.file)
+        before = in_force(wh)
         if args.action == "withdraw":
             w = withdraw_file(wh, file_id, reason=args.reason or "")
-            print(f"file {file_id} withdrawn ({w.reason}): its events leave every later list; "
+            print(f"file {file_id} withdrawn ({w.reason}): {change_line(before, in_force(wh))}; "
                   f"clubratings recompute && clubratings publish to update the lists; "
                   f"clubratings files restore {file_id} undoes it")
             return 0
@@ -47,7 +54,7 @@ def cmd_files(args: argparse.Namespace) -> int:
             return 0
         if args.action == "restore":
             restore_file(wh, file_id)
-            print(f"file {file_id} restored: its events are in force again; "
+            print(f"file {file_id} restored: {change_line(before, in_force(wh))}; "
                   "clubratings recompute && clubratings publish to update the lists")
             return 0
         info = file_details(wh, file_id)
@@ -74,13 +81,16 @@ def add_files_commands(sub: Any, config: argparse.ArgumentParser,
     p = sub.add_parser(
         "files", parents=[config, wait], help="list loaded files; withdraw one or undo that",
         description="list: every loaded file with its status; show FILE: its events, the "
-        "corrections it brought and its withdrawals; withdraw FILE: take a loaded file back (its "
+        "corrections it brought and its withdrawals; history NAME: every version of a file of "
+        "that name, what each brought into force and who withdrew, restored, released or "
+        "answered what and when; withdraw FILE: take a loaded file back (its "
         "events leave every later list, with an audit row; the same bytes dropped again are "
         "refused); restore FILE: undo the withdrawal; release FILE: confirm a file held for its "
         "dates (an event in the future, or years away from the rest), so its events are rated. "
         "FILE is an id, a SHA-256 (or 6+ leading characters) or a file name.",
     )
-    p.add_argument("action", choices=("list", "show", "withdraw", "restore", "release"))
+    p.add_argument("action", choices=("list", "show", "history", "withdraw", "restore",
+                                      "release"))
     p.add_argument("file", nargs="?", metavar="FILE")
     p.add_argument("--reason", help="withdraw: why, kept in the audit row")
     p.set_defaults(func=_dispatch)

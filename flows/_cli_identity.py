@@ -95,23 +95,25 @@ def _describe(item: dict[str, Any], out: TextIO) -> None:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from warehouse.corrections import answer_correction, held_corrections
+    from warehouse.corrections import answer_correction, waiting_answers
+    from warehouse.files import change_line, in_force
     from warehouse.review import answer, open_items
 
     from .cli import _fail
 
     cfg, wh = _warehouse(args)
     with wh:
-        if args.resolve and args.resolve.startswith("correction:"):
+        if args.resolve and args.resolve.startswith(("correction:", "version:")):
             if args.accept + args.keep + args.separate != 1:
-                _fail("--resolve correction:N needs exactly one of --accept (the new version "
+                _fail(f"--resolve {args.resolve} needs exactly one of --accept (the new version "
                       "replaces the one in force), --keep (the version in force stays) or "
                       "--separate (another event of the same night: both stay)")
             decision = "accepted" if args.accept else "separate" if args.separate else "kept"
-            item = answer_correction(wh, args.resolve, decision=decision, note=args.note or "")
+            before = in_force(wh)
+            answer_correction(wh, args.resolve, decision=decision, note=args.note or "")
             said = {"accepted": "accepted", "kept": "kept the version in force",
                     "separate": "both kept as events of their own"}[decision]
-            print(f"{said}: {args.resolve} (event {item.old_event} {item.title!r}); clubratings "
+            print(f"{said}: {args.resolve}: {change_line(before, in_force(wh))}; clubratings "
                   "recompute && clubratings publish to update the lists")
             return 0
         if args.resolve:
@@ -124,21 +126,13 @@ def cmd_review(args: argparse.Namespace) -> int:
             _export(cfg, wh)
             return 0
         items = open_items(wh).to_dict("records")
-        corrections = held_corrections(wh)
+        corrections = waiting_answers(wh)
         if args.json:
             for item in items:
                 item["first_date"] = str(item["first_date"])
                 item["candidates"] = json.loads(item["candidates"])
                 item["evidence"] = json.loads(item["evidence"])
-            for c in corrections:
-                items.append({"item_key": c.key, "kind": "correction",
-                              "old_event": c.old_event, "new_event": c.new_event,
-                              "file_id": c.file_id, "file_name": c.file_name,
-                              "reason": c.reason, "title": c.title,
-                              "event_date": str(c.event_date),
-                              "old_units": c.old_units, "new_units": c.new_units,
-                              "old_players": c.old_players, "new_players": c.new_players,
-                              "only_old": list(c.only_old), "only_new": list(c.only_new)})
+            items.extend(c.as_json() for c in corrections)
             print(json.dumps(items, ensure_ascii=False, indent=2, default=str))
             return 0
         if not items and not corrections:
@@ -153,8 +147,9 @@ def cmd_review(args: argparse.Namespace) -> int:
                 print(f"{len(items)} item(s) wait; answer with: clubratings review --resolve "
                       "KEY --as PLAYER | --new | --different PLAYER")
             if corrections:
-                print(f"{len(corrections)} correction(s) wait; answer with: clubratings review "
-                      "--resolve correction:N --accept | --keep | --separate")
+                print(f"{len(corrections)} correction(s) or new version(s) wait; answer with: "
+                      "clubratings review --resolve correction:N|version:N --accept | --keep"
+                      " | --separate")
             return 0
         code = _interactive(cfg, wh, items, input, sys.stdout)
         return code or _interactive_corrections(wh, corrections, input, sys.stdout)

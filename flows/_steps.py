@@ -157,12 +157,12 @@ def review_summary(cfg: Config) -> str | None:
 
 def review_summary_in(wh: Warehouse) -> str | None:
     """:func:`review_summary` on an open warehouse (the run core's)."""
-    from warehouse.corrections import held_corrections
+    from warehouse.corrections import waiting_answers
 
     items, events = wh.con.execute(
         "SELECT (SELECT count(*) FROM review_items WHERE status = 'open'), "
         "(SELECT count(*) FROM unrated_events)").fetchall()[0]
-    corrections = len(held_corrections(wh))
+    corrections = len(waiting_answers(wh))
     parts = []
     if items:
         parts.append(f"{items} name(s) wait for a person; {events} event(s) not rated until "

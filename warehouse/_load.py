@@ -1,8 +1,12 @@
 """Loading one parsed file into the warehouse: all of it in one transaction, or nothing.
 
-A file's SHA-256 decides whether it is new: the same bytes again load nothing. An event whose
-natural key (organiser, date, title, section) is already in force from other bytes is a
-correction: the new event replaces the old one, and ``event_replacements`` records it.
+A file's SHA-256 decides whether it is new: the same bytes again load nothing. A file of the
+same name as a loaded one, with an organiser in common and results that overlap, is a new
+version of it (``file_versions``): it supersedes every event of the version before it. An
+event whose natural key (organiser, date, title, section) is already in force from a file of
+another name is a correction of it: the latest loaded is in force, and ``event_replacements``
+records it for the audit trail. What is in force is derived from these rows by the view
+``active_events`` (migration 016); docs/rules/inputs.md says the same for a reader.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from ._db import Warehouse
 from ._errors import LoadError
 from ._identity_db import resolver_for
 from ._twins import (
-    Print, differences, identical, near_match, print_of, same_results, stored_print, taken_over,
+    NEAR_OVERLAP, Print, differences, identical, near_match, organiser_key, print_of,
+    same_results, stored_print, taken_over,
 )
 from .identity import IdentityResolver, IdentitySettings, name_key
 
@@ -60,6 +65,12 @@ class LoadReport:
     same_as: tuple[tuple[int, int, str], ...] = ()
     """(stored event, the event in force it renders again, that event's file name) of each
     event whose results are already in force from another file: stored, not counted again."""
+    version_of: tuple[int, str] | None = None
+    """(file id, name) of the version this file supersedes (the latest file of its name)."""
+    left: int = 0
+    """How many events of the version in force left force with this new version."""
+    version_held: str = ""
+    """Why this new version waits for a person (the version before it stays in force)."""
 
     def same_files(self) -> tuple[str, ...]:
         """The files whose events this one renders again, each once."""
@@ -72,6 +83,14 @@ class LoadReport:
             return (f"{self.name}: same results as {', '.join(self.same_files())} "
                     f"({self.events} event(s)), not counted again")
         text = f"{self.name}: loaded {self.events - len(self.same_as)} event(s)"
+        if self.version_of is not None and self.version_held:
+            text = (f"{self.name}: new version of file {self.version_of[0]} HELD for review: "
+                    f"{self.version_held}; the version in force stays until answered "
+                    f"(clubratings review --resolve version:{self.file_id} --accept or --keep)")
+        elif self.version_of is not None:
+            text = (f"{self.name}: new version of file {self.version_of[0]} "
+                    f"({self.version_of[1]}): its {self.left} event(s) leave force, "
+                    f"{self.events - len(self.same_as)} event(s) loaded")
         if self.same_as:
             text += (f" and {len(self.same_as)} with the same results as "
                      f"{', '.join(self.same_files())} (not counted again)")
@@ -177,6 +196,7 @@ class Parsed:
 _TABLES = (
     "source_files", "events", "units", "players", "player_aliases", "unit_members",
     "event_replacements", "review_items", "file_holds", "correction_holds", "event_twins",
+    "file_versions",
 )
 CORRECTION_HOLD = 0.1
 """Default share of an event's units or players a correction may drop and still replace it
@@ -212,6 +232,8 @@ _DTYPES: dict[str, dict[str, str]] = {
     "review_items": {"club": "object", "decision_id": "object"},
     "file_holds": {"released_at": "datetime64[us]"},
     "correction_holds": {"decision": "object", "decided_at": "datetime64[us]"},
+    "file_versions": {"previous": "Int64", "decision": "object",
+                      "decided_at": "datetime64[us]"},
 }
 
 
@@ -331,17 +353,43 @@ class Loader:
             self._by_day.setdefault((str(game), day), []).append(int(event_id))
         self._prints: dict[int, Print] = {}
         self._event_files: dict[int, str] = {}
+        self._keys: dict[int, tuple[str, str, str, str]] = {}
         self._force = set(self._active.values())
+        # chains of versions: by file name (case folded), the files of each, the current one
+        self._chains: dict[str, list[int]] = {}
+        self._chain_files: dict[int, list[int]] = {}
+        for file_id, name, chain in con.execute(
+                "SELECT f.file_id, f.name, coalesce(v.chain, f.file_id) FROM source_files f "
+                "LEFT JOIN file_versions v USING (file_id) ORDER BY f.file_id").fetchall():
+            files = self._chain_files.setdefault(int(chain), [])
+            if not files:
+                self._chains.setdefault(str(name).casefold(), []).append(int(chain))
+            files.append(int(file_id))
+        self._current = {int(c): int(f) for c, f in con.execute(
+            "SELECT chain, file_id FROM current_files").fetchall()}
 
-    def _candidates(self, ev: Event) -> list[tuple[int, Print]]:
-        """The events in force on ``ev``'s day and game, with their prints."""
-        ids = [i for i in self._by_day.get((ev.game, ev.date), ()) if i in self._force]
+    def _file_name(self, file_id: int) -> str:
+        rows = self.wh.con.execute("SELECT name FROM source_files WHERE file_id = ?",
+                                   [file_id]).fetchall()
+        return str(rows[0][0]) if rows else "?"
+
+    def is_version(self, name: str) -> bool:
+        """Whether a file of this name was loaded before (so it may be a new version)."""
+        return name.casefold() in self._chains
+
+    def _events_of(self, file_id: int) -> list[int]:
+        return [int(r[0]) for r in self.wh.con.execute(
+            "SELECT event_id FROM events WHERE file_id = ? ORDER BY event_id",
+            [file_id]).fetchall()]
+
+    def _prints_of(self, ids: Sequence[int]) -> dict[int, Print]:
+        """The prints of stored events (in force or not), read once."""
         missing = [i for i in ids if i not in self._prints]
         if missing:
             marks = ", ".join("?" for _ in missing)
             heads = {int(r[0]): r[1:] for r in self.wh.con.execute(
                 "SELECT e.event_id, e.game, e.kind, e.scoring, e.event_date, e.round, "
-                "e.segment, e.organiser, e.section, e.n_units, e.boards, f.name "
+                "e.segment, e.organiser, e.section, e.n_units, e.boards, f.name, e.title "
                 "FROM events e JOIN source_files f "
                 f"USING (file_id) WHERE e.event_id IN ({marks})", missing).fetchall()}
             rows: dict[int, list[tuple[object, ...]]] = {i: [] for i in missing}
@@ -355,7 +403,73 @@ class Loader:
             for i in missing:
                 self._prints[i] = stored_print(heads[i][:10], rows[i])
                 self._event_files[i] = str(heads[i][10])
-        return [(i, self._prints[i]) for i in ids]
+                self._keys[i] = (str(heads[i][6]), str(heads[i][3])[:10], str(heads[i][11]),
+                                 str(heads[i][7]))
+        return {i: self._prints[i] for i in ids}
+
+    def _version_chain(self, name: str, events: Sequence[Event]) -> tuple[int, int] | None:
+        """(chain, its latest file) when a file of this name and these events is a new
+        version: a file of the same name, with an organiser in common and results that overlap
+        (an event key in common, or an event of mostly the same players on the same date or at
+        the same places). The most recent chain of the name is asked first."""
+        for chain in reversed(self._chains.get(name.casefold(), [])):
+            latest = self._chain_files[chain][-1]
+            old = self._prints_of(self._events_of(latest))
+            if _overlaps(events, old, {i: self._keys[i] for i in old}):
+                return chain, latest
+        return None
+
+    def _version_hold(self, events: Sequence[Event], current: int) -> str:
+        """Why a new version should wait for a person before it supersedes the version in force
+        ``current`` ("" if it need not): it drops an event, or one of its events drops data
+        (:meth:`_removes_data`, a pair left with one player)."""
+        old = self._prints_of(self._events_of(current))
+        if len(events) < len(old):
+            return (f"it has {len(events)} event(s) where the version in force has {len(old)}"
+                    f" (file {current})")
+        for ev, old_id in _pair_events(events, old, {i: self._keys[i] for i in old}):
+            if old_id is None:
+                continue
+            shape = _Shape(ev.game, ev.kind, ev.scoring, len(ev.units),
+                           sum(len(u.players) for u in ev.units))
+            why = self._removes_data(old_id, shape) or lost_partner(ev, old[old_id])
+            if why:
+                return f"event {ev.title!r} ({ev.date}): {why}"
+        return ""
+
+    def _leave(self, file_id: int) -> list[int]:
+        """Take the events of a superseded version out of force (in memory, as the view will
+        derive it): an event of another file with the same key that it had replaced comes
+        back. Returns those that left."""
+        leaving = [i for i in self._events_of(file_id) if i in self._force]
+        for event_id in leaving:
+            self._force.discard(event_id)
+        keys = [k for k, i in self._active.items() if i in set(leaving)]
+        for key in keys:
+            del self._active[key]
+            back = self.wh.con.execute(
+                "SELECT max(e.event_id) FROM events e "
+                "WHERE e.organiser = ? AND e.event_date = ? AND e.title = ? AND e.section = ? "
+                "  AND e.file_id <> ? AND e.file_id IN (SELECT file_id FROM current_files) "
+                "  AND e.event_id NOT IN (SELECT event_id FROM event_twins) "
+                "  AND e.event_id NOT IN (SELECT event_id FROM correction_holds "
+                "      WHERE coalesce(decision, '') NOT IN ('accepted', 'separate'))",
+                [key[0], key[1], key[2], key[3], file_id]).fetchall()
+            if back and back[0][0] is not None:
+                came = int(back[0][0])
+                self._active[key] = came
+                self._force.add(came)
+                was = self._prints_of([came])[came]
+                day = self._by_day.setdefault((was.game, was.date), [])
+                if came not in day:
+                    day.append(came)
+        return leaving
+
+    def _candidates(self, ev: Event) -> list[tuple[int, Print]]:
+        """The events in force on ``ev``'s day and game, with their prints."""
+        ids = [i for i in self._by_day.get((ev.game, ev.date), ()) if i in self._force]
+        prints = self._prints_of(ids)
+        return [(i, prints[i]) for i in ids]
 
     def load(
         self, data: bytes, result: ParseResult, *, path: str, now: dt.datetime | None = None,
@@ -373,8 +487,12 @@ class Loader:
         from .review import apply_waiting, waiting_after_files
 
         waiting = waiting_after_files(self.wh)
-        if any(f.digest in waiting for f in files):
-            # identity decisions take effect right after the file they followed: one at a time
+        names = [PurePath(f.path).name.casefold() for f in files]
+        versions = len(set(names)) < len(names) or any(map(self.is_version, names))
+        if versions or any(f.digest in waiting for f in files):
+            # identity decisions take effect right after the file they followed, and a new
+            # version is read against the warehouse as the version before it left it: one at
+            # a time
             outcomes: list[LoadReport | Exception] = []
             for f in files:
                 try:
@@ -417,6 +535,8 @@ class Loader:
                         [fid, pid],
                     )
             self._resolver.committed()
+            if any(r.version_of is not None for r in reports):
+                self._refresh()  # what came back into force, as the view derives it
         except BaseException:
             for raw in new_raw:
                 raw.unlink(missing_ok=True)
@@ -454,22 +574,57 @@ class Loader:
         sessions: dict[tuple[str, dt.date, str], set[int]] = {}
         """Players seated per session of this file: the sections of one bridge session (same
         organiser, date and title) seat a player once."""
-        for ev in result.events:
+        # a new version of a file of this name supersedes the version in force, unless it
+        # removes data (then it waits for a person and the version in force stays)
+        version = self._version_chain(name, result.events)
+        chain, previous = version if version is not None else (file_id, None)
+        current = self._current.get(chain) if version is not None else None
+        version_held = self._version_hold(result.events, current) if current else ""
+        leaving = self._leave(current) if current and not version_held else []
+        left = len(leaving)
+        # which event of the version before each event re-writes: the audit trail of the
+        # correction (event_replacements), as a correction from another file writes it
+        rewrites: dict[int, int] = {}
+        if leaving:
+            old_prints = self._prints_of(leaving)
+            for index, (ev, old_id) in enumerate(_pair_events(
+                    result.events, old_prints, {i: self._keys[i] for i in old_prints})):
+                if old_id is not None and not (
+                        ev.key == self._keys[old_id]
+                        and identical(print_of(ev), old_prints[old_id])):
+                    rewrites[index] = old_id  # unchanged events are no correction
+        _add(rows["file_versions"], file_id=file_id, chain=chain, previous=previous,
+             hold=version_held, decision=None, decided_at=None, note="")
+        if version is None:
+            self._chains.setdefault(name.casefold(), []).append(file_id)
+        self._chain_files.setdefault(chain, []).append(file_id)
+        if not version_held:
+            self._current[chain] = file_id
+        for index, ev in enumerate(result.events):
             event_id = self._next_event
             self._next_event += 1
             shape = _Shape(ev.game, ev.kind, ev.scoring, len(ev.units),
                            sum(len(u.players) for u in ev.units))
             self._shapes[event_id] = shape
             mine = print_of(ev)
-            candidates = self._candidates(ev)
-            old = self._active.get(ev.key)
+            candidates = [] if version_held else self._candidates(ev)
+            old = None if version_held else self._active.get(ev.key)
             # a new version of the event in force (same key) that changes anything is a
             # correction; the same results under another key, or unchanged, a second rendering
             twin = next((i for i, p in candidates if (identical if i == old else same_results)(
                 mine, p)), None)
             near = next((i for i, p in candidates if near_match(mine, p)), None)
-            why = self._removes_data(old, shape) if old is not None else ""
-            if twin is not None:
+            why = ""
+            if old is not None:
+                why = self._removes_data(old, shape) or lost_partner(
+                    ev, self._prints_of([old])[old])
+            if index in rewrites:
+                replaced.append(rewrites[index])
+                _add(rows["event_replacements"], event_id=rewrites[index],
+                     replaced_by=event_id, file_id=file_id, replaced_at=now)
+            if version_held:
+                pass  # stored; in force only once a person accepts the new version
+            elif twin is not None:
                 # the same results from another file: stored as a second rendering of the
                 # event in force, its players taken over from it, never counted again
                 same_as.append((event_id, twin, self._event_files[twin]))
@@ -520,6 +675,7 @@ class Loader:
                 self._prints[event_id] = print_of(
                     ev, [[(r.player_id, r.review_key) for r in unit] for unit in resolved])
                 self._event_files[event_id] = name
+                self._keys[event_id] = ev.key
             for unit_no, (unit, members) in enumerate(zip(ev.units, resolved, strict=True), 1):
                 if not unit.players:
                     # no names written (or only seat fillers): the unit counts in the field
@@ -557,7 +713,7 @@ class Loader:
                  created_at=now, status="open", decision_id=None)
         self._resolver.review_entries.clear()
         status: Literal["loaded", "correction", "same"] = (
-            "correction" if replaced else
+            "correction" if replaced or version is not None else
             "same" if result.events and len(same_as) == len(result.events) else "loaded")
         held = self._hold_reason(result.events)
         if held:
@@ -575,7 +731,84 @@ class Loader:
         self._loaded[sha] = file_id
         return LoadReport(name, sha, status, file_id, len(result.events), tuple(replaced),
                           created, tuple(waiting), held, tuple(held_corrections),
-                          tuple(same_as))
+                          tuple(same_as),
+                          None if previous is None else (previous, self._file_name(previous)),
+                          left, version_held)
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a and b) and len(a & b) >= NEAR_OVERLAP * min(len(a), len(b))
+
+
+def _same_places(new: Print, old: Print) -> bool:
+    """Most players shared by both events stand at the same place in both."""
+    at_new = {k: p for p, keys in new.units for k in keys}
+    at_old = {k: p for p, keys in old.units for k in keys}
+    shared = at_new.keys() & at_old.keys()
+    return bool(shared) and sum(at_new[k] == at_old[k] for k in shared) >= (
+        NEAR_OVERLAP * len(shared))
+
+
+def _akin(new: Print, old: Print) -> bool:
+    """One event of a file and one of the version before it are the same event, re-written:
+    one game and kind, mostly the same players, on the same date or at the same places."""
+    return ((new.game, new.kind) == (old.game, old.kind)
+            and _overlap(new.players, old.players)
+            and (new.date == old.date or _same_places(new, old)))
+
+
+def _overlaps(events: Sequence[Event], old: dict[int, Print],
+              keys: dict[int, tuple[str, str, str, str]]) -> bool:
+    """Whether a file of these events re-writes the events ``old`` of a file of its name: an
+    organiser in common, and an event key in common or an event :func:`_akin` to one."""
+    if not events or not old:
+        return False
+    if not ({organiser_key(ev.organiser) for ev in events}
+            & {p.organiser for p in old.values()}):
+        return False
+    if {ev.key for ev in events} & set(keys.values()):
+        return True
+    return any(_akin(print_of(ev), p) for ev in events for p in old.values())
+
+
+def _pair_events(events: Sequence[Event], old: dict[int, Print],
+                 keys: dict[int, tuple[str, str, str, str]]) -> list[tuple[Event, int | None]]:
+    """Each new event with the old event it re-writes (the same key, else the first akin one
+    not taken), or None."""
+    by_key = {k: i for i, k in keys.items()}
+    taken: set[int] = set()
+    pairs: list[tuple[Event, int | None]] = []
+    rest: list[Event] = []
+    for ev in events:
+        if ev.key in by_key:
+            taken.add(by_key[ev.key])
+            pairs.append((ev, by_key[ev.key]))
+        else:
+            rest.append(ev)
+    for ev in rest:
+        mine = print_of(ev)
+        match = next((i for i, p in old.items() if i not in taken and _akin(mine, p)), None)
+        if match is not None:
+            taken.add(match)
+        pairs.append((ev, match))
+    return pairs
+
+
+def lost_partner(ev: Event, old: Print) -> str:
+    """A unit of ``ev`` left with fewer players than the same players had in ``old`` (half a
+    pair deleted): why the new version removes data, "" if none is."""
+    size_old = {k: len(keys) for _, keys in old.units for k in keys}
+    lost: list[str] = []
+    for unit in ev.units:
+        if not unit.players:
+            continue
+        for p in unit.players:
+            if size_old.get(name_key(p.name), 0) > len(unit.players):
+                lost.append(p.name)
+    if not lost:
+        return ""
+    return (f"{', '.join(lost[:6])}{' and more' if len(lost) > 6 else ''} lost a partner "
+            "the version in force has (a row deleted?)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,10 +21,14 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
+from ._actions import record_action
 from ._db import Warehouse
 from ._errors import WarehouseError
 
-__all__ = ["HeldCorrection", "answer_correction", "held_corrections"]
+__all__ = [
+    "HeldCorrection", "HeldVersion", "answer_correction", "held_corrections", "held_versions",
+    "waiting_answers",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,91 @@ class HeldCorrection:
             lines.append(f"  only in the new version: {_names(self.only_new)}")
         return lines
 
+    def as_json(self) -> dict[str, object]:
+        return {"item_key": self.key, "kind": "correction",
+                "old_event": self.old_event, "new_event": self.new_event,
+                "file_id": self.file_id, "file_name": self.file_name,
+                "reason": self.reason, "title": self.title, "event_date": str(self.event_date),
+                "old_units": self.old_units, "new_units": self.new_units,
+                "old_players": self.old_players, "new_players": self.new_players,
+                "only_old": list(self.only_old), "only_new": list(self.only_new)}
+
+
+@dataclass(frozen=True, slots=True)
+class HeldVersion:
+    """A new version of a file, held beside the version in force (it would remove data)."""
+
+    key: str
+    """``version:<file id>``: what ``clubratings review --resolve`` takes."""
+    file_id: int
+    file_name: str
+    in_force: int
+    """The version in force it would supersede."""
+    reason: str
+    held_at: dt.datetime
+    old_events: tuple[str, ...]
+    """(date title) of each event of the version in force."""
+    new_events: tuple[str, ...]
+    only_old: tuple[str, ...]
+    only_new: tuple[str, ...]
+
+    def describe(self) -> list[str]:
+        lines = [
+            f"{self.key}",
+            f"  new version of {self.file_name!r} (file {self.file_id}, the version in force "
+            f"is file {self.in_force}), held: {self.reason}",
+            f"  in force: {len(self.old_events)} event(s) ({_names(self.old_events, 4)}); "
+            f"new version: {len(self.new_events)} event(s) ({_names(self.new_events, 4)})",
+        ]
+        if self.only_old:
+            lines.append(f"  only in the version in force: {_names(self.only_old)}")
+        if self.only_new:
+            lines.append(f"  only in the new version: {_names(self.only_new)}")
+        return lines
+
+    def as_json(self) -> dict[str, object]:
+        return {"item_key": self.key, "kind": "version", "file_id": self.file_id,
+                "file_name": self.file_name, "in_force": self.in_force, "reason": self.reason,
+                "old_events": list(self.old_events), "new_events": list(self.new_events),
+                "only_old": list(self.only_old), "only_new": list(self.only_new)}
+
+
+def _file_events(wh: Warehouse, file_id: int) -> tuple[tuple[str, ...], list[str]]:
+    events = tuple(f"{r[0]} {r[1]}" for r in wh.con.execute(
+        "SELECT event_date::VARCHAR, title FROM events WHERE file_id = ? ORDER BY event_id",
+        [file_id]).fetchall())
+    names = [str(r[0]) for r in wh.con.execute(
+        "SELECT m.name_as_written FROM unit_members m JOIN events e USING (event_id) "
+        "WHERE e.file_id = ? ORDER BY m.event_id, m.unit_no, m.seat", [file_id]).fetchall()]
+    return events, names
+
+
+def held_versions(wh: Warehouse) -> list[HeldVersion]:
+    """New versions waiting for an answer (not withdrawn), oldest first."""
+    rows = wh.con.execute(
+        "SELECT v.file_id, f.name, c.file_id, v.hold, f.loaded_at FROM file_versions v "
+        "JOIN source_files f USING (file_id) "
+        "LEFT JOIN current_files c ON c.chain = v.chain "
+        "WHERE v.hold <> '' AND v.decision IS NULL "
+        "  AND v.file_id NOT IN (SELECT file_id FROM withdrawn_files) "
+        "ORDER BY v.file_id").fetchall()
+    out: list[HeldVersion] = []
+    for file_id, name, current, reason, held_at in rows:
+        new_events, now = _file_events(wh, int(file_id))
+        old_events, was = _file_events(wh, int(current)) if current is not None else ((), [])
+        out.append(HeldVersion(
+            f"version:{file_id}", int(file_id), str(name),
+            int(current) if current is not None else 0, str(reason), held_at,
+            old_events, new_events,
+            tuple(dict.fromkeys(n for n in was if n not in set(now))),
+            tuple(dict.fromkeys(n for n in now if n not in set(was)))))
+    return out
+
+
+def waiting_answers(wh: Warehouse) -> list[HeldCorrection | HeldVersion]:
+    """Every held new version and held correction waiting for a person."""
+    return [*held_versions(wh), *held_corrections(wh)]
+
 
 def _names(names: tuple[str, ...], shown: int = 12) -> str:
     text = ", ".join(names[:shown])
@@ -104,10 +193,12 @@ Decision = Literal["accepted", "kept", "separate"]
 
 
 def answer_correction(wh: Warehouse, key: str, *, decision: Decision, note: str = "",
-                      now: dt.datetime | None = None) -> HeldCorrection:
+                      now: dt.datetime | None = None) -> HeldCorrection | HeldVersion:
     """Answer the held correction ``key`` (``correction:N`` or ``N``): ``accepted`` replaces
     the version in force by it; ``kept`` keeps the version in force for good; ``separate``
     says it is another event of the same night, in force beside the other."""
+    if key.startswith("version:"):
+        return _answer_version(wh, key, decision=decision, note=note, now=now)
     wanted = key.removeprefix("correction:")
     held = {h.new_event: h for h in held_corrections(wh)}
     if not wanted.isdigit() or int(wanted) not in held:
@@ -125,4 +216,27 @@ def answer_correction(wh: Warehouse, key: str, *, decision: Decision, note: str 
         wh.con.execute(
             "UPDATE correction_holds SET decision = ?, decided_at = ?, note = ? "
             "WHERE event_id = ?", [decision, stamp, note, item.new_event])
+        record_action(wh.con, item.file_id, decision, stamp,
+                      note or f"correction of event {item.old_event} by event {item.new_event}")
+    return item
+
+
+def _answer_version(wh: Warehouse, key: str, *, decision: Decision, note: str,
+                    now: dt.datetime | None) -> HeldVersion:
+    """``accepted``: the held version supersedes the version in force (as it would have at
+    once); ``kept``: the version in force stays, the held one is never in force."""
+    held = {h.key: h for h in held_versions(wh)}
+    if key not in held:
+        raise WarehouseError(f"no held version {key!r} waits for an answer "
+                             "(clubratings review --list shows those that do)")
+    if decision == "separate":
+        raise WarehouseError(f"{key} is a new version of a file, not another event: answer "
+                             "--accept (it supersedes the version in force) or --keep")
+    item = held[key]
+    stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    with wh.transaction():
+        wh.con.execute("UPDATE file_versions SET decision = ?, decided_at = ?, note = ? "
+                       "WHERE file_id = ?", [decision, stamp, note, item.file_id])
+        record_action(wh.con, item.file_id, decision, stamp,
+                      note or f"new version of file {item.in_force}")
     return item

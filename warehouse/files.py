@@ -16,12 +16,14 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from ._actions import record_action
 from ._db import Warehouse
 from ._errors import WarehouseError
 
 __all__ = [
-    "FileInfo", "FileNotFound", "LoadedFile", "Withdrawal", "file_details", "find_file",
-    "list_files", "release_file", "restore_file", "withdraw_file", "withdrawal_of",
+    "FileInfo", "FileNotFound", "InForce", "LoadedFile", "Withdrawal", "change_line",
+    "file_details", "files_in_force", "find_file", "in_force", "list_files", "release_file",
+    "restore_file", "withdraw_file", "withdrawal_of",
 ]
 
 
@@ -37,8 +39,10 @@ class LoadedFile:
     format: str
     loaded_at: dt.datetime
     status: str
-    """``loaded``, ``correction``, ``held`` (waiting for a person to confirm its dates) or
-    ``withdrawn``."""
+    """``loaded``, ``correction``, ``same`` (the same results as a file loaded before),
+    ``held`` (waiting for a person to confirm its dates), ``held version`` (a new version
+    waiting for a person), ``kept out`` (a new version a person refused), ``superseded`` (a
+    newer version is in force) or ``withdrawn``."""
     events: int
     events_in_force: int
 
@@ -66,6 +70,11 @@ class FileInfo:
 _FILES = """
 SELECT f.file_id, f.name, f.sha256, f.format, f.loaded_at,
        CASE WHEN f.file_id IN (SELECT file_id FROM withdrawn_files) THEN 'withdrawn'
+            WHEN f.file_id IN (SELECT file_id FROM file_versions
+                               WHERE hold <> '' AND decision IS NULL) THEN 'held version'
+            WHEN f.file_id IN (SELECT file_id FROM file_versions
+                               WHERE hold <> '' AND decision = 'kept') THEN 'kept out'
+            WHEN f.file_id NOT IN (SELECT file_id FROM current_files) THEN 'superseded'
             WHEN f.file_id IN (SELECT file_id FROM file_holds WHERE released_at IS NULL)
             THEN 'held' ELSE f.status END AS status,
        f.n_events,
@@ -155,33 +164,23 @@ def withdraw_file(wh: Warehouse, file_id: int, *, reason: str = "",
             "SELECT coalesce(max(withdrawal_id), 0) + 1 FROM file_withdrawals").fetchall()[0][0])
         con.execute("INSERT INTO file_withdrawals VALUES (?, ?, ?, ?, NULL)",
                     [new_id, file_id, stamp, reason or "withdrawn"])
+        record_action(con, file_id, "withdrawn", stamp, reason or "withdrawn")
     return Withdrawal(new_id, file_id, stamp, reason or "withdrawn", None)
 
 
 def restore_file(wh: Warehouse, file_id: int, *, now: dt.datetime | None = None) -> Withdrawal:
-    """Undo the withdrawal in force; refused if another file has since brought one of the
-    file's events (the same organiser, date, title and section)."""
+    """Undo the withdrawal in force. What comes back into force is what the chain of versions
+    and the other files then say (:func:`files_in_force`): a restored older version stays
+    superseded by a newer one in force, a restored newer version supersedes again."""
     file_details(wh, file_id)
     current = _in_force(wh, file_id)
     if current is None:
         raise WarehouseError(f"file {file_id} is not withdrawn")
-    clash = wh.con.execute(
-        "SELECT a.file_id, a.event_id, a.title, a.event_date::VARCHAR FROM events e "
-        "JOIN active_events a ON a.organiser = e.organiser AND a.event_date = e.event_date "
-        "AND a.title = e.title AND a.section = e.section "
-        "WHERE e.file_id = ? AND a.file_id <> e.file_id "
-        "AND e.event_id NOT IN (SELECT event_id FROM event_replacements "
-        "                       WHERE file_id NOT IN (SELECT file_id FROM withdrawn_files)) "
-        "ORDER BY a.event_id LIMIT 1", [file_id]).fetchall()
-    if clash:
-        other, event, title, day = clash[0]
-        raise WarehouseError(
-            f"cannot undo the withdrawal of file {file_id}: file {other} has since brought its "
-            f"event {title!r} of {day} (event {event}); withdraw file {other} first")
     stamp = now or dt.datetime.now().replace(microsecond=0)
     with wh.transaction() as con:
         con.execute("UPDATE file_withdrawals SET undone_at = ? WHERE withdrawal_id = ?",
                     [stamp, current.withdrawal_id])
+        record_action(con, file_id, "restored", stamp)
     return Withdrawal(current.withdrawal_id, file_id, current.withdrawn_at, current.reason, stamp)
 
 
@@ -206,4 +205,55 @@ def release_file(wh: Warehouse, file_id: int, *, now: dt.datetime | None = None)
     stamp = now or dt.datetime.now().replace(microsecond=0)
     with wh.transaction() as con:
         con.execute("UPDATE file_holds SET released_at = ? WHERE file_id = ?", [stamp, file_id])
+        record_action(con, file_id, "released", stamp, str(rows[0][0]))
     return str(rows[0][0])
+
+
+def files_in_force(wh: Warehouse) -> list[int]:
+    """The files in force, in load order: of each chain of versions its latest file that is
+    neither withdrawn nor a held or refused version. A fresh load of these files, in this
+    order, gives the events in force (docs/rules/inputs.md, "Versions of a file")."""
+    return [int(r[0]) for r in wh.con.execute(
+        "SELECT file_id FROM current_files ORDER BY file_id").fetchall()]
+
+
+@dataclass(frozen=True, slots=True)
+class InForce:
+    """One event in force: what a change of force lists."""
+
+    event_id: int
+    file_id: int
+    date: str
+    title: str
+
+
+def in_force(wh: Warehouse) -> dict[int, InForce]:
+    """The events in force now, by id."""
+    return {int(r[0]): InForce(int(r[0]), int(r[1]), str(r[2]), str(r[3]))
+            for r in wh.con.execute(
+                "SELECT event_id, file_id, event_date::VARCHAR, title FROM active_events"
+            ).fetchall()}
+
+
+def _events_line(events: list[InForce]) -> str:
+    by_file: dict[int, list[InForce]] = {}
+    for ev in sorted(events, key=lambda e: (e.file_id, e.date, e.event_id)):
+        by_file.setdefault(ev.file_id, []).append(ev)
+    parts = []
+    for file_id, evs in by_file.items():
+        days = sorted({e.date for e in evs})
+        span = days[0] if len(days) == 1 else f"{days[0]}..{days[-1]}"
+        parts.append(f"{len(evs)} event(s) of file {file_id} ({span})")
+    return ", ".join(parts)
+
+
+def change_line(before: dict[int, InForce], after: dict[int, InForce]) -> str:
+    """What a change did to the events in force, in one line."""
+    left = [e for i, e in before.items() if i not in after]
+    came = [e for i, e in after.items() if i not in before]
+    parts = []
+    if came:
+        parts.append(f"into force: {_events_line(came)}")
+    if left:
+        parts.append(f"out of force: {_events_line(left)}")
+    return "; ".join(parts) or "no event changes force"
