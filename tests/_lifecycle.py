@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import io
-import re
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -171,14 +170,18 @@ def lists(root: Path) -> dict[str, bytes]:
             for p in sorted(public.rglob("list.csv"))}
 
 
-REVIEW_KEY = re.compile(r"\b((?:version|correction|spelling):\d+)\b")
+QUESTIONS = ("version:", "correction:", "spelling:")
+"""The kinds of review item a new version of a file opens."""
 
 
 def open_questions(root: Path) -> list[str]:
     """The keys of the open ``version:``, ``correction:`` and ``spelling:`` items, as
-    ``review --list`` names them (each item's first line is its key)."""
+    ``review --list`` names them: each item starts with a line of its own that is its key
+    (``spelling:13:krzysztof nowakowski``); the lines that describe it are indented."""
     out = must(root, "review", "--list")
-    return list(dict.fromkeys(REVIEW_KEY.findall(out)))
+    keys = [line.strip() for line in out.splitlines()
+            if line.startswith(QUESTIONS) and line == line.strip()]
+    return list(dict.fromkeys(keys))
 
 
 def held_files(root: Path) -> list[int]:
