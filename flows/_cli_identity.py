@@ -103,7 +103,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     cfg, wh = _warehouse(args)
     with wh:
-        if args.resolve and args.resolve.startswith(("correction:", "version:")):
+        if args.resolve and args.resolve.startswith(("correction:", "version:", "spelling:")):
             if args.accept + args.keep + args.separate != 1:
                 _fail(f"--resolve {args.resolve} needs exactly one of --accept (the new version "
                       "replaces the one in force), --keep (the version in force stays) or "
@@ -111,6 +111,8 @@ def cmd_review(args: argparse.Namespace) -> int:
             decision = "accepted" if args.accept else "separate" if args.separate else "kept"
             before = in_force(wh)
             answer_correction(wh, args.resolve, decision=decision, note=args.note or "")
+            if args.resolve.startswith("spelling:") and decision == "accepted":
+                _export(cfg, wh)  # a rename is an identity decision, kept in the file
             said = {"accepted": "accepted", "kept": "kept the version in force",
                     "separate": "both kept as events of their own"}[decision]
             print(f"{said}: {args.resolve}: {change_line(before, in_force(wh))}; clubratings "
@@ -147,9 +149,9 @@ def cmd_review(args: argparse.Namespace) -> int:
                 print(f"{len(items)} item(s) wait; answer with: clubratings review --resolve "
                       "KEY --as PLAYER | --new | --different PLAYER")
             if corrections:
-                print(f"{len(corrections)} correction(s) or new version(s) wait; answer with: "
-                      "clubratings review --resolve correction:N|version:N --accept | --keep"
-                      " | --separate")
+                print(f"{len(corrections)} correction(s), new version(s) or spelling(s) wait; "
+                      "answer with: clubratings review --resolve KEY --accept | --keep"
+                      " (| --separate for a correction:N)")
             return 0
         code = _interactive(cfg, wh, items, input, sys.stdout)
         return code or _interactive_corrections(wh, corrections, input, sys.stdout)

@@ -157,19 +157,23 @@ def review_summary(cfg: Config) -> str | None:
 
 def review_summary_in(wh: Warehouse) -> str | None:
     """:func:`review_summary` on an open warehouse (the run core's)."""
-    from warehouse.corrections import waiting_answers
+    from warehouse.corrections import held_corrections, held_versions, spelling_questions
 
     items, events = wh.con.execute(
-        "SELECT (SELECT count(*) FROM review_items WHERE status = 'open'), "
+        "SELECT (SELECT count(*) FROM review_items WHERE status = 'open' "
+        "        AND kind <> 'spelling'), "
         "(SELECT count(*) FROM unrated_events)").fetchall()[0]
-    corrections = len(waiting_answers(wh))
+    corrections = len(held_corrections(wh)) + len(held_versions(wh))
+    spellings = len(spelling_questions(wh))
     parts = []
     if items:
         parts.append(f"{items} name(s) wait for a person; {events} event(s) not rated until "
                      "then")
     if corrections:
-        parts.append(f"{corrections} correction(s) that would remove data wait; the versions "
-                     "in force are rated meanwhile")
+        parts.append(f"{corrections} correction(s) or new version(s) that would remove data "
+                     "wait; the versions in force are rated meanwhile")
+    if spellings:
+        parts.append(f"{spellings} spelling(s) fixed by a new version wait for a yes or no")
     if not parts:
         return None
     return "review: " + "; ".join(parts) + " (clubratings review --list)"

@@ -354,6 +354,7 @@ class Loader:
         self._prints: dict[int, Print] = {}
         self._event_files: dict[int, str] = {}
         self._keys: dict[int, tuple[str, str, str, str]] = {}
+        self._asked: set[str] = set()
         self._force = set(self._active.values())
         # chains of versions: by file name (case folded), the files of each, the current one
         self._chains: dict[str, list[int]] = {}
@@ -367,6 +368,67 @@ class Loader:
             files.append(int(file_id))
         self._current = {int(c): int(f) for c, f in con.execute(
             "SELECT chain, file_id FROM current_files").fetchall()}
+
+    def _ask_spellings(self, ev: Event, resolved: Sequence[Sequence[Any]], old_id: int,
+                       event_id: int, file_id: int, file_name: str,
+                       rows: dict[str, dict[str, list[object]]], now: dt.datetime) -> None:
+        """A new version that writes one name of a unit otherwise unchanged another way, and
+        takes it for the same player as before: ask "same person, spelling fixed?" (a
+        ``spelling`` review item; the event is rated meanwhile). An accepted answer shows the
+        player under the new spelling everywhere (warehouse.review.rename_player)."""
+        old = self._prints_of([old_id])[old_id]
+        before = {(place, keys): members for (place, keys), members
+                  in zip(old.units, old.members, strict=True)}
+        by_place: dict[float | None, list[tuple[frozenset[str], tuple[Any, ...]]]] = {}
+        for (place, keys), members in before.items():
+            by_place.setdefault(place, []).append((keys, members))
+        for unit, members in zip(ev.units, resolved, strict=True):
+            if not unit.players:
+                continue
+            keys = frozenset(name_key(p.name) for p in unit.players)
+            place = None if unit.place is None else round(float(unit.place), 2)
+            for old_keys, old_members in by_place.get(place, ()):
+                gone, came = old_keys - keys, keys - old_keys
+                if len(gone) != 1 or len(came) != 1 or len(old_keys) != len(keys):
+                    continue
+                (gone_key,), (came_key,) = gone, came
+                was = next((m for m in old_members if m[0] == gone_key), None)
+                now_at = next(((p, r) for p, r in zip(unit.players, members, strict=True)
+                               if name_key(p.name) == came_key), None)
+                if was is None or now_at is None or was[1] is None:
+                    continue
+                player, res = now_at
+                if res.review_key or res.player_id != was[1]:
+                    continue  # another person, or a name already waiting for a person
+                self._spelling_item(int(was[1]), gone_key, player.name, event_id, file_id,
+                                    file_name, rows, now)
+
+    def _spelling_item(self, player_id: int, old_key: str, new_name: str, event_id: int,
+                       file_id: int, file_name: str, rows: dict[str, dict[str, list[object]]],
+                       now: dt.datetime) -> None:
+        digest = hashlib.sha256(name_key(new_name).encode()).hexdigest()[:6]
+        key = f"spelling:{player_id}-{digest}"  # one question per player and new spelling
+        if key in self._asked:
+            return
+        self._asked.add(key)
+        if self.wh.con.execute("SELECT 1 FROM review_items WHERE item_key = ?",
+                               [key]).fetchall():
+            return
+        found = self.wh.con.execute(
+            "SELECT name FROM players WHERE player_id = ?", [player_id]).fetchall()
+        shown = str(found[0][0]) if found else ""
+        if name_key(shown) == name_key(new_name):
+            return  # already shown that way
+        spellings = [str(r[0]) for r in self.wh.con.execute(
+            "SELECT spelling FROM player_aliases WHERE player_id = ? ORDER BY spelling",
+            [player_id]).fetchall()]
+        was = next((s for s in spellings if name_key(s) == old_key), shown)
+        _add(rows["review_items"], item_key=key, kind="spelling", name_as_written=new_name,
+             club=None, player_id=player_id,
+             candidates=_json([{"player_id": player_id, "name": shown}]),
+             evidence=_json({"was": was, "file": file_name, "file_id": file_id,
+                             "event_id": event_id}),
+             first_event_id=event_id, created_at=now, status="open", decision_id=None)
 
     def _file_name(self, file_id: int) -> str:
         rows = self.wh.con.execute("SELECT name FROM source_files WHERE file_id = ?",
@@ -676,6 +738,10 @@ class Loader:
                     ev, [[(r.player_id, r.review_key) for r in unit] for unit in resolved])
                 self._event_files[event_id] = name
                 self._keys[event_id] = ev.key
+                rewritten = rewrites.get(index, old if old is not None and not why else None)
+                if rewritten is not None:
+                    self._ask_spellings(ev, resolved, rewritten, event_id, file_id, name,
+                                        rows, now)
             for unit_no, (unit, members) in enumerate(zip(ev.units, resolved, strict=True), 1):
                 if not unit.players:
                     # no names written (or only seat fillers): the unit counts in the field

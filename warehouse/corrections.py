@@ -18,6 +18,7 @@ docs/rules/inputs.md says the same for a reader.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,8 +27,8 @@ from ._db import Warehouse
 from ._errors import WarehouseError
 
 __all__ = [
-    "HeldCorrection", "HeldVersion", "answer_correction", "held_corrections", "held_versions",
-    "waiting_answers",
+    "HeldCorrection", "HeldVersion", "SpellingQuestion", "answer_correction",
+    "held_corrections", "held_versions", "spelling_questions", "waiting_answers",
 ]
 
 
@@ -150,9 +151,75 @@ def held_versions(wh: Warehouse) -> list[HeldVersion]:
     return out
 
 
-def waiting_answers(wh: Warehouse) -> list[HeldCorrection | HeldVersion]:
-    """Every held new version and held correction waiting for a person."""
-    return [*held_versions(wh), *held_corrections(wh)]
+@dataclass(frozen=True, slots=True)
+class SpellingQuestion:
+    """A new version wrote a player's name another way at the same seat: spelling fixed?"""
+
+    key: str
+    """``spelling:<player id>:<name key>``: what ``clubratings review --resolve`` takes."""
+    player_id: int
+    shown: str
+    """The name the lists show now."""
+    was: str
+    """The spelling the version before wrote."""
+    new: str
+    file_name: str
+
+    def describe(self) -> list[str]:
+        return [
+            f"{self.key}",
+            f"  same person, spelling fixed? {self.file_name!r} now writes {self.new!r} where "
+            f"the version before wrote {self.was!r} (player {self.player_id}, listed as "
+            f"{self.shown!r}; rated as that player meanwhile)",
+            f"  --accept: list the player as {self.new!r} everywhere ({self.was!r} stays a "
+            "spelling of the player); --keep: keep the name listed now",
+        ]
+
+    def as_json(self) -> dict[str, object]:
+        return {"item_key": self.key, "kind": "spelling", "player_id": self.player_id,
+                "shown": self.shown, "was": self.was, "new": self.new,
+                "file_name": self.file_name}
+
+
+def spelling_questions(wh: Warehouse) -> list[SpellingQuestion]:
+    """The open "same person, spelling fixed?" questions, oldest first."""
+    rows = wh.con.execute(
+        "SELECT r.item_key, r.player_id, p.name, r.evidence, r.name_as_written "
+        "FROM review_items r JOIN players p USING (player_id) "
+        "WHERE r.kind = 'spelling' AND r.status = 'open' "
+        "ORDER BY r.created_at, r.item_key").fetchall()
+    out = []
+    for key, pid, shown, evidence, new in rows:
+        facts = json.loads(str(evidence or "{}"))
+        out.append(SpellingQuestion(str(key), int(pid), str(shown), str(facts.get("was", "")),
+                                    str(new), str(facts.get("file", ""))))
+    return out
+
+
+def waiting_answers(wh: Warehouse) -> list[HeldCorrection | HeldVersion | SpellingQuestion]:
+    """Every held new version, held correction and spelling question waiting for a person."""
+    return [*held_versions(wh), *held_corrections(wh), *spelling_questions(wh)]
+
+
+def _answer_spelling(wh: Warehouse, key: str, *, decision: Decision,
+                     note: str) -> SpellingQuestion:
+    from .review import rename_player
+
+    held = {q.key: q for q in spelling_questions(wh)}
+    if key not in held:
+        raise WarehouseError(f"no spelling question {key!r} waits for an answer "
+                             "(clubratings review --list shows those that do)")
+    if decision == "separate":
+        raise WarehouseError(f"{key}: answer --accept (the spelling is fixed) or --keep")
+    item = held[key]
+    if decision == "accepted":
+        rename_player(wh, item.player_id, item.new, item_key=key,
+                      note=note or f"spelling fixed in {item.file_name}")
+    else:
+        with wh.transaction():
+            wh.con.execute("UPDATE review_items SET status = 'resolved' WHERE item_key = ?",
+                           [key])
+    return item
 
 
 def _names(names: tuple[str, ...], shown: int = 12) -> str:
@@ -193,12 +260,15 @@ Decision = Literal["accepted", "kept", "separate"]
 
 
 def answer_correction(wh: Warehouse, key: str, *, decision: Decision, note: str = "",
-                      now: dt.datetime | None = None) -> HeldCorrection | HeldVersion:
+                      now: dt.datetime | None = None,
+                      ) -> HeldCorrection | HeldVersion | SpellingQuestion:
     """Answer the held correction ``key`` (``correction:N`` or ``N``): ``accepted`` replaces
     the version in force by it; ``kept`` keeps the version in force for good; ``separate``
     says it is another event of the same night, in force beside the other."""
     if key.startswith("version:"):
         return _answer_version(wh, key, decision=decision, note=note, now=now)
+    if key.startswith("spelling:"):
+        return _answer_spelling(wh, key, decision=decision, note=note)
     wanted = key.removeprefix("correction:")
     held = {h.new_event: h for h in held_corrections(wh)}
     if not wanted.isdigit() or int(wanted) not in held:

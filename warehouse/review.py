@@ -12,6 +12,9 @@ on, so the same question never comes back:
   view ``player_canonical``), both spellings stay; two federation ids are never merged.
 - ``split`` (player): undoes the merge that merged that player away (and reopens the review item
   when the merge was a ``pick``).
+- ``rename`` (player, new name): the player's name is shown as written now (a corrected file
+  fixed its spelling: the ``spelling:`` question of the review); the old spelling stays an
+  alias, so files that still write it find the same player.
 
 The decisions file (CSV, one decision a row, in the order made) can be kept under version
 control. Applied to a rebuilt warehouse, each decision takes effect right after the result file
@@ -45,12 +48,12 @@ from ._errors import WarehouseError
 
 __all__ = [
     "ApplyReport", "Decision", "ReviewError", "answer", "apply_decisions_file", "apply_waiting",
-    "export_decisions", "merge_players", "open_items", "read_decisions", "split_player",
-    "waiting_after_files",
+    "export_decisions", "merge_players", "open_items", "read_decisions", "rename_player",
+    "split_player", "waiting_after_files",
 ]
 
-Action = Literal["pick", "new", "different", "merge", "split"]
-ACTIONS: tuple[Action, ...] = ("pick", "new", "different", "merge", "split")
+Action = Literal["pick", "new", "different", "merge", "split", "rename"]
+ACTIONS: tuple[Action, ...] = ("pick", "new", "different", "merge", "split", "rename")
 
 
 class ReviewError(WarehouseError):
@@ -105,7 +108,7 @@ def open_items(wh: Warehouse) -> pd.DataFrame:
                r.evidence, e.event_date AS first_date, e.title AS first_event,
                (SELECT count(*) FROM unit_members m WHERE m.review_key = r.item_key) AS occurrences
         FROM review_items r LEFT JOIN events e ON e.event_id = r.first_event_id
-        WHERE r.status = 'open'
+        WHERE r.status = 'open' AND r.kind <> 'spelling'
         ORDER BY r.created_at, r.item_key
         """
     )
@@ -184,6 +187,18 @@ def split_player(wh: Warehouse, player_id: int, *, note: str = "",
     a = _player(wh, player_id)
     decision = Decision("split", now or _now(), _newest_file(wh), None, None, None, None,
                         a["player_id"], a["name"], a["federation_id"], note)
+    return _record_and_apply(wh, decision)
+
+
+def rename_player(wh: Warehouse, player_id: int, name: str, *, item_key: str | None = None,
+                  note: str = "", now: dt.datetime | None = None) -> Decision:
+    """Show player ``player_id`` (the person it is merged into, if any) as ``name`` from now
+    on; ``item_key``: the spelling question this answers (closed)."""
+    a = _player(wh, player_id)
+    if not name.strip():
+        raise ReviewError("a player's name cannot be empty")
+    decision = Decision("rename", now or _now(), _newest_file(wh), item_key, a["player_id"],
+                        a["name"], a["federation_id"], None, name.strip(), None, note)
     return _record_and_apply(wh, decision)
 
 
@@ -296,6 +311,14 @@ def _apply(wh: Warehouse, d: Decision) -> None:
         for c in item["candidates"]:
             _rule(wh, "non_match", d.item_key, int(c["player_id"]), d.decision_id)
         _close(wh, d.item_key, d.decision_id)
+        return
+    if d.action == "rename":
+        assert d.player_id is not None and d.other_name
+        target = _player(wh, d.player_id)
+        wh.con.execute("UPDATE players SET name = ?, name_key = ? WHERE player_id = ?",
+                       [d.other_name, name_key(d.other_name), target["canonical_id"]])
+        if d.item_key:
+            _close(wh, d.item_key, d.decision_id)
         return
     if d.action == "merge":
         assert d.other_id is not None and d.player_id is not None

@@ -32,11 +32,11 @@ QUALIFY row_number() OVER (PARTITION BY chain ORDER BY file_id DESC) = 1;
 -- Events in force, derived:
 --   * events of the current version of their chain;
 --   * not a held correction waiting or kept out ('separate': another event of the night);
+--   * a second rendering only while no version of the first rendering's file is in force
+--     (the earliest such rendering, one at a time);
 --   * of the events with one key (organiser, date, title, section), the latest loaded (a
 --     file of another name correcting an event), unless it was answered 'separate';
---   * not replaced by an accepted correction of another key (a near match accepted);
---   * a second rendering only while no version of the first rendering's file is in force
---     (the earliest such rendering, one at a time).
+--   * not replaced by an accepted correction of another key (a near match accepted).
 CREATE OR REPLACE VIEW active_events AS
 WITH candidates AS (
     SELECT e.* FROM events e
@@ -46,32 +46,31 @@ WITH candidates AS (
           WHERE c.event_id = e.event_id
             AND coalesce(c.decision, '') NOT IN ('accepted', 'separate'))
 ),
-originals AS (
+pool AS (
     SELECT c.* FROM candidates c
     WHERE c.event_id NOT IN (SELECT event_id FROM event_twins)
+    UNION ALL
+    SELECT t.* FROM candidates t JOIN event_twins w ON w.event_id = t.event_id
+    WHERE NOT EXISTS (
+              SELECT 1 FROM events f LEFT JOIN file_versions fv ON fv.file_id = f.file_id
+              WHERE f.event_id = w.same_as
+                AND coalesce(fv.chain, f.file_id) IN (SELECT chain FROM current_files))
+      AND NOT EXISTS (
+              SELECT 1 FROM event_twins o JOIN candidates oc ON oc.event_id = o.event_id
+              WHERE o.same_as = w.same_as AND o.event_id < w.event_id)
 ),
 challengers AS (
-    SELECT * FROM originals
+    SELECT * FROM pool
     WHERE event_id NOT IN (SELECT event_id FROM correction_holds WHERE decision = 'separate')
 )
-SELECT o.* FROM originals o
+SELECT o.* FROM pool o
 WHERE NOT EXISTS (
           SELECT 1 FROM challengers n
           WHERE n.organiser = o.organiser AND n.event_date = o.event_date
             AND n.title = o.title AND n.section = o.section AND n.event_id > o.event_id)
   AND NOT EXISTS (
           SELECT 1 FROM correction_holds c JOIN candidates n ON n.event_id = c.event_id
-          WHERE c.replaces = o.event_id AND c.decision = 'accepted')
-UNION ALL
-SELECT t.* FROM candidates t JOIN event_twins w ON w.event_id = t.event_id
-WHERE NOT EXISTS (
-          SELECT 1 FROM events f JOIN source_files sf ON sf.file_id = f.file_id
-          LEFT JOIN file_versions fv ON fv.file_id = f.file_id
-          WHERE f.event_id = w.same_as
-            AND coalesce(fv.chain, f.file_id) IN (SELECT chain FROM current_files))
-  AND NOT EXISTS (
-          SELECT 1 FROM event_twins o JOIN candidates oc ON oc.event_id = o.event_id
-          WHERE o.same_as = w.same_as AND o.event_id < w.event_id);
+          WHERE c.replaces = o.event_id AND c.decision = 'accepted');
 
 -- What people did to loaded files, and when: withdrawn, restored, released (dates confirmed),
 -- a held version or correction accepted or kept out. `clubratings files history` and the
