@@ -255,9 +255,35 @@ def _runs_line(runs: Sequence[_PoolRun]) -> str:
     return "Rating runs: " + ("; ".join(parts) if parts else "none") + "."
 
 
+def _version_rows(wh: Warehouse, outcomes: Sequence[FileOutcome],
+                  since: str) -> list[tuple[str, ...]]:
+    """The new versions this run loaded, and what people did to files since ``since``."""
+    from warehouse.history import actions_since
+
+    rows: list[tuple[str, ...]] = []
+    shas = [o.sha256 for o in outcomes if o.sha256 and o.status not in ("duplicate",
+                                                                        "rejected")]
+    if shas:
+        marks = ", ".join("?" for _ in shas)
+        for name, file_id, previous, hold in wh.con.execute(
+                "SELECT f.name, f.file_id, v.previous, v.hold FROM source_files f "
+                f"JOIN file_versions v USING (file_id) WHERE f.sha256 IN ({marks}) "
+                "AND v.previous IS NOT NULL ORDER BY f.file_id", shas).fetchall():
+            what = (f"new version of file {previous}, HELD: {hold} (clubratings review "
+                    f"--resolve version:{file_id})" if hold else
+                    f"new version of file {previous}, which it supersedes")
+            rows.append(("this run", f"{name} (file {file_id})", what))
+    for action in actions_since(wh, since or None):
+        rows.append((f"{action.at:%Y-%m-%d %H:%M}", f"{action.name} (file {action.file_id})",
+                     action.action + (f" by {action.by}" if action.by else "")
+                     + (f": {action.note}" if action.note else "")))
+    return rows
+
+
 def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
-                 runs: Sequence[_PoolRun]) -> ImportReport:
-    """The report of one run: the files it looked at, the rating runs it made or kept."""
+                 runs: Sequence[_PoolRun], since: str = "") -> ImportReport:
+    """The report of one run: the files it looked at, the rating runs it made or kept; the
+    versions it loaded and what people did to files ``since`` the report before."""
     clubs: dict[str, dict[str, int]] = {}
     files_by_club: dict[str, list[tuple[str, ...]]] = {}
 
@@ -362,6 +388,12 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         "The same night from another file (a web page beside its text report, another "
         "program's export): kept as a second rendering, not counted again "
         "(docs/rules/inputs.md).", "No file repeated results already loaded."))
+    version_rows = _version_rows(wh, outcomes, since)
+    sections.append(_table_or_none(
+        "Versions, withdrawals and answers", ("when", "file", "what"), version_rows,
+        "A new version of a file supersedes the version before it; `clubratings files history "
+        "NAME` shows every version (docs/rules/inputs.md, \"Versions of a file\").",
+        "No new version of a file, and nothing withdrawn, restored, released or answered."))
     sections.append(_table_or_none(
         "Warnings from reading the files", ("file", "warning"), warning_rows,
         "The file was loaded; the parser worked around these. Check that it read what the "
@@ -384,7 +416,7 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
     body = _markdown(title, tuple(sections), None)
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:8]
     report_id = (f"run-{max(run_ids):04d}-{digest}" if run_ids else f"files-{digest}")
-    quiet = (all(o.status == "duplicate" for o in outcomes)
+    quiet = (all(o.status == "duplicate" for o in outcomes) and not version_rows
              and all(r.reused or r.run_id is None for r in runs))
     return ImportReport(report_id, f"{title} {report_id}", tuple(sections), quiet, clubs)
 
@@ -544,6 +576,10 @@ class Unreported:
         kept = [dataclasses.replace(r, reused=False) if r.reused and r.run_id in made else r
                 for r in runs]
         return files, kept
+
+    def since(self) -> str:
+        """When the report before was written ("" if no report was)."""
+        return next((str(r["since"]) for r in self._records() if "since" in r), "")
 
     def start(self) -> None:
         """Begin the journal if there is none: what is loaded from now on is unreported."""

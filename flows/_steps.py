@@ -235,6 +235,8 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     }
     results = pool_results(wh, pool)
     if results.empty:
+        if latest_run(wh, pool.name) is not None:
+            set_current_run(wh, pool.name, None)  # its lists come down (all withdrawn)
         return PoolRun(pool.name, None, False, (), 0)
     sha = frame_sha256(results)
     version = rating_code_version()

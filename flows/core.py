@@ -262,7 +262,7 @@ class Project:
 
         journal = Unreported(self.cfg)
         files, kept = journal.merged(outcomes, runs, self.wh)
-        report = build_report(self.wh, files, kept)
+        report = build_report(self.wh, files, kept, journal.since())
         written = write_report(report, self.cfg.public)
         journal.clear()
         return report, written

@@ -910,6 +910,13 @@ def publish_site(
     settings = settings or SiteSettings()
     run = latest_run(wh, pool)
     if run is None:
+        # nothing of the pool in force (every file withdrawn): what an earlier publication
+        # wrote for it goes, so no list shows results that no longer count
+        out = public / pool
+        if (out / MANIFEST).is_file():
+            _remove_stale(out, [], set())
+            for name in (MANIFEST, "how.html"):
+                (out / name).unlink(missing_ok=True)
         return write_site_index(public, settings.quality)
     table = run_tables(wh, run.run_id)
     hidden = _hidden_ids(table, settings.optout)

@@ -169,3 +169,47 @@ def test_different_nights_and_other_clubs_are_never_twins(
     out = _run(root, capsys)
     assert "same results" not in out and "HELD" not in out
     assert len(_in_force(root)) == 5
+
+
+def _usebio(rows: list[list[str]], title: str) -> bytes:
+    """One night of the CSV template as a club's USEBIO 1.2 export, with its own title."""
+    day = rows[0][2]
+    pairs: dict[str, list[list[str]]] = {}
+    for row in rows:
+        pairs.setdefault(row[6], []).append(row)
+    body = []
+    for number, members in pairs.items():
+        players = "".join(f"<PLAYER><PLAYER_NAME>{m[9]}</PLAYER_NAME></PLAYER>" for m in members)
+        body.append(f"<PAIR><PAIR_NUMBER>{number}</PAIR_NUMBER><PERCENTAGE>{members[0][8]}"
+                    f"</PERCENTAGE><PLACE>{members[0][7]}</PLACE>{players}</PAIR>")
+    y, m, d = day.split("-")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<USEBIO Version="1.2"><CLUB><CLUB_NAME>'
+            f'{rows[0][0]}</CLUB_NAME></CLUB><EVENT EVENT_TYPE="MP_PAIRS"><EVENT_DESCRIPTION>'
+            f'{title}</EVENT_DESCRIPTION><PROGRAM_NAME>Another scorer</PROGRAM_NAME>'
+            f'<DATE>{d}/{m}/{y}</DATE><BOARD_COUNT>{rows[0][5]}</BOARD_COUNT>'
+            f'<PARTICIPANTS EVENT_TYPE="MP_PAIRS">{"".join(body)}</PARTICIPANTS></EVENT>'
+            '</USEBIO>\n').encode("utf-8")
+
+
+def test_a_real_club_night_as_usebio_beside_its_csv_is_counted_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The club's CSV of 4 December 2014 and its scoring program's USEBIO export of the same
+    night, titled as that program titles it: one night, rated once, the report says so."""
+    (tmp_path / "clubratings.toml").write_text(CONFIG, encoding="utf-8")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    month = Path(__file__).parents[1] / "fixtures" / "club_season_later" / "singleton-2014-12.csv"
+    (inbox / month.name).write_bytes(month.read_bytes())
+    _run(tmp_path, capsys)
+    before, events = _lists(tmp_path), _in_force(tmp_path)
+    assert len(events) == 4
+    rows = [line.split(",") for line in month.read_text(encoding="utf-8").splitlines()[1:]]
+    night = [r for r in rows if r[2] == "2014-12-04"]
+    (inbox / "czwartek-4-12-2014.xml").write_bytes(
+        _usebio(night, "Czwartek 4.12.2014 - turniej par"))
+    out = _run(tmp_path, capsys)
+    assert "czwartek-4-12-2014.xml: same results as singleton-2014-12.csv" in out
+    assert _in_force(tmp_path) == events  # four nights, the 4th of December once
+    assert _lists(tmp_path) == before
+    report = (tmp_path / "public" / "reports" / "latest.html").read_text(encoding="utf-8")
+    assert "same results as singleton-2014-12.csv" in report

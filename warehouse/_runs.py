@@ -232,15 +232,20 @@ def store_run(
     return run_id
 
 
-def set_current_run(wh: Warehouse, pool: str, run_id: int) -> None:
-    """Record ``run_id`` as the run the pool's lists come from (made or reused just now)."""
+def set_current_run(wh: Warehouse, pool: str, run_id: int | None) -> None:
+    """Record ``run_id`` as the run the pool's lists come from (made or reused just now);
+    None: the pool has nothing in force (its lists are taken down, run 0 is written)."""
     wh.con.execute(
         "INSERT OR REPLACE INTO current_runs VALUES (?, ?, current_timestamp::TIMESTAMP)",
-        [pool, run_id])
+        [pool, 0 if run_id is None else run_id])
 
 
 def latest_run(wh: Warehouse, pool: str) -> RunRecord | None:
-    """The pool's current run: the one its last recompute made or reused (else the newest)."""
+    """The pool's current run: the one its last recompute made or reused (else the newest);
+    None when it has none, or its last recompute found nothing in force."""
+    if wh.con.execute("SELECT 1 FROM current_runs WHERE pool = ? AND run_id = 0",
+                      [pool]).fetchall():
+        return None
     rows = wh.con.execute(
         "SELECT run_id, pool, scheme, options, first_period, last_period FROM rating_runs "
         "WHERE pool = ? ORDER BY run_id = coalesce("
