@@ -163,19 +163,24 @@ def _interactive_corrections(wh: Any, corrections: list[Any], ask: Callable[[str
 
     for c in corrections:
         print("\n".join(c.describe()), file=out)
+        both = c.key.startswith("correction:")  # only a held event can be a second one
+        if c.key.startswith("spelling:"):
+            prompt = "  a = yes, rename the player, k = no, keep the name listed"
+        else:
+            prompt = "  a = accept the new version, k = keep the version in force"
+        prompt += (", b = both (another event of the same night)" if both else "") + \
+            ", s = skip, q = quit: "
         while True:
-            reply = ask("  a = accept the new version, k = keep the version in force, "
-                        "b = both (another event of the same night), s = skip, "
-                        "q = quit: ").strip().lower()
+            reply = ask(prompt).strip().lower()
             if reply == "q":
                 return 0
             if reply in ("s", ""):
                 break
-            if reply in ("a", "k", "b"):
+            if reply in ("a", "k") or (both and reply == "b"):
                 answer_correction(wh, c.key, decision={"a": "accepted", "k": "kept",
                                                        "b": "separate"}[reply])
                 break
-            print("  please answer with a, k, b, s or q", file=out)
+            print(f"  please answer with a, k,{' b,' if both else ''} s or q", file=out)
     return 0
 
 

@@ -114,7 +114,8 @@ def find_file(wh: Warehouse, ref: str) -> int:
     if len(rows) > 1:
         ids = ", ".join(str(r[0]) for r in rows)
         raise FileNotFound(f"{len(rows)} loaded files are named {text!r} (ids {ids}); "
-                           "name one by its id")
+                           f"name one by its id (clubratings files history {text} shows "
+                           "which is which)")
     raise FileNotFound(f"no loaded file is {text!r} (give its id, SHA-256 or file name; "
                        "clubratings files list shows them)")
 
