@@ -157,17 +157,19 @@ def drop(root: Path, name: str, data: bytes) -> tuple[int, str]:
 
 
 def publish_lists(root: Path) -> dict[str, bytes]:
-    """Recompute, publish, and every published ``list.csv`` by its path under public/."""
+    """Recompute, publish, and every published list (``list.csv`` and the edition's page)
+    by its path under public/."""
     must(root, "recompute")
     must(root, "publish")
     return lists(root)
 
 
 def lists(root: Path) -> dict[str, bytes]:
-    """Every ``list.csv`` under public/, by its path relative to public/."""
+    """Every published list under public/ (each edition's ``list.csv`` and ``index.html``),
+    by its path relative to public/."""
     public = root / "public"
     return {p.relative_to(public).as_posix(): p.read_bytes()
-            for p in sorted(public.rglob("list.csv"))}
+            for p in sorted([*public.rglob("list.csv"), *public.glob("*/*/index.html")])}
 
 
 QUESTIONS = ("version:", "correction:", "spelling:")
