@@ -1,0 +1,48 @@
+"""The embedded default, end to end: every file `clubratings run` publishes from the bundled
+fixtures is byte-identical to the recorded one (tests/golden/default_outputs.json).
+
+A change of the code's structure must leave every published byte as it was; a change meant to
+change the outputs records them again with ``CLUBRATINGS_UPDATE_GOLDEN=1`` and shows the
+difference in review."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+from flows.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = Path(__file__).parent / "golden" / "default_outputs.json"
+
+
+def _default_project(tmp_path: Path) -> Path:
+    """A copy of the repository's default project: its configuration, the bundled fixtures it
+    reads and the identity decisions."""
+    for name in ("clubratings.toml", "sources.toml"):
+        if (ROOT / name).is_file():
+            shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "fixtures", tmp_path / "fixtures")
+    shutil.copytree(ROOT / "identity", tmp_path / "identity")
+    return tmp_path
+
+
+def _outputs(public: Path) -> dict[str, str]:
+    return {p.relative_to(public).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(public.rglob("*")) if p.is_file()}
+
+
+def test_the_default_run_publishes_the_recorded_bytes(tmp_path: Path) -> None:
+    project = _default_project(tmp_path)
+    assert main(["run", "--config", str(project / "clubratings.toml")]) == 0
+    outputs = _outputs(project / "public")
+    if os.environ.get("CLUBRATINGS_UPDATE_GOLDEN"):
+        GOLDEN.write_text(json.dumps(outputs, indent=1, sort_keys=True) + "\n",
+                          encoding="utf-8")
+    recorded = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert sorted(outputs) == sorted(recorded)
+    changed = sorted(k for k in outputs if outputs[k] != recorded[k])
+    assert not changed, f"{len(changed)} published file(s) differ: {changed[:10]}"
