@@ -34,10 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from games import GAMES, UnknownGame, game
 from parsers._limits import Limits
 from warehouse.identity import IdentitySettings
 
-__all__ = ["CONFIG_NAME", "Config", "ConfigError", "PoolConfig", "load_config"]
+__all__ = ["CONFIG_NAME", "Config", "ConfigError", "PoolConfig", "check_schemes", "load_config"]
 
 CONFIG_NAME = "clubratings.toml"
 
@@ -176,8 +177,29 @@ def _list_policy(pool: Mapping[str, Any], where: str) -> dict[str, Any]:
     return out
 
 
-def load_config(path: Path | str | None = None) -> Config:
-    """Read ``path``, or ``./clubratings.toml`` if it exists, or use the defaults."""
+def check_schemes(pools: list[PoolConfig] | tuple[PoolConfig, ...], where: str) -> None:
+    """Refuse a pool whose scheme is unknown or does not rate its game (a go pool rated by a
+    bridge scheme), in one line naming the pool. Imports the rating schemes."""
+    from ratings import SCHEMES
+
+    for pool in pools:
+        at = f"{where} [[pools]] {pool.name!r}"
+        scheme = SCHEMES.get(pool.scheme)
+        if scheme is None:
+            raise ConfigError(f"{at}: scheme {pool.scheme!r} is not known; the schemes are "
+                              f"{', '.join(sorted(SCHEMES))}")
+        kind = game(pool.game)
+        if scheme.reads != kind.frame:
+            rates = [g.name for g in GAMES.values() if g.frame == scheme.reads]
+            fits = sorted(n for n, s in SCHEMES.items() if s.reads == kind.frame)
+            raise ConfigError(f"{at}: scheme {pool.scheme!r} rates {' and '.join(rates)}, not "
+                              f"{pool.game}; {pool.game} is rated by {', '.join(fits)}")
+
+
+def load_config(path: Path | str | None = None, *, schemes: bool = True) -> Config:
+    """Read ``path``, or ``./clubratings.toml`` if it exists, or use the defaults.
+    ``schemes``: check each pool's scheme against its game too (:func:`check_schemes`; it
+    loads the rating schemes, which a command that rates nothing may skip)."""
     if path is None:
         candidate = Path.cwd() / CONFIG_NAME
         if not candidate.exists():
@@ -212,10 +234,17 @@ def load_config(path: Path | str | None = None) -> Config:
                 for v in abroad.values()):
             raise ConfigError(f"{where}: abroad must be a table of organiser = assumed field "
                               f"rating (a number, or \"\" for none), got {abroad!r}")
+        name = _expect(pool, "name", str, where)
+        where = f"{path} [[pools]] {name!r}"
+        try:
+            kind = game(_expect(pool, "game", str, where) if "game" in pool else "bridge")
+        except UnknownGame as exc:
+            raise ConfigError(f"{where}: {exc}") from None
         pools.append(PoolConfig(
-            name=_expect(pool, "name", str, where),
-            game=_expect(pool, "game", str, where) if "game" in pool else "bridge",
-            scheme=_expect(pool, "scheme", str, where) if "scheme" in pool else "belo2",
+            name=name,
+            game=kind.name,
+            scheme=(_expect(pool, "scheme", str, where) if "scheme" in pool
+                    else kind.default_scheme),
             options={str(k): str(v) for k, v in options.items()},
             scoring=tuple(str(x) for x in _expect(pool, "scoring", list, where))
             if "scoring" in pool else (),
@@ -225,6 +254,8 @@ def load_config(path: Path | str | None = None) -> Config:
             periods=_periods(pool, where),
             **_list_policy(pool, where),
         ))
+    if schemes:
+        check_schemes(pools, str(path))
     identity = data.get("identity", {})
     where = f"{path} [identity]"
     registers = _expect(identity, "register", list, where) if "register" in identity else []

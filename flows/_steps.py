@@ -30,6 +30,7 @@ from warehouse import (
     set_current_run,
     store_run,
 )
+from games import game
 from warehouse.register import load_register
 from warehouse.review import apply_decisions_file
 
@@ -202,9 +203,10 @@ def pool_results(wh: Warehouse, pool: PoolConfig) -> pd.DataFrame:
     """The pool's results frame: its game, its scoring methods and kinds (docs/rules/bridge-belo.md
     §12, separate lists), events abroad marked with their assumed field rating (§5). A go pool
     gets the games frame instead (one row per game, periods as the pool says)."""
-    if pool.game == "go":
+    frame = game(pool.game).frame
+    if frame == "go-games":
         return games_frame(wh, pool.periods)
-    if pool.game == "preferans":
+    if frame == "preferans-games":
         return preferans_frame(wh)
     results = results_frame(wh, pool.game)
     if pool.scoring:
@@ -227,7 +229,7 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     # pool's choice of events (docs/rules/bridge-belo.md §12) and its events abroad (§5).
     options = ratings.params_to_options(params) | {
         "pool.game": pool.game,
-        "pool.periods": pool.periods if pool.game == "go" else "",
+        "pool.periods": pool.periods if game(pool.game).periods else "",
         "pool.scoring": ",".join(pool.scoring),
         "pool.kinds": ",".join(pool.kinds),
         "pool.abroad": ",".join(f"{k}={'' if v is None else v}"
@@ -286,7 +288,7 @@ def _previous_fit(wh: Warehouse, pool: PoolConfig,
 def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
     """The pool's editions on the site (docs/site.md); players
     named in ``optout.txt`` next to the configuration are left out of every public file."""
-    grade = ratings.grade if pool.game == "go" else None
+    grade = ratings.grade if game(pool.game).graded else None
     optout = read_optout(cfg.root / "optout.txt")
     site = SiteSettings(optout=optout, quality=cfg.root / QUALITY_FILE,
                         provisional_events=pool.min_events, active_days=pool.active_days,

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from games import GAMES
 from parsers import Event, ParseResult
 from parsers._gate import check as gate_check
 
@@ -728,7 +729,8 @@ class Loader:
                             for unit in taken_over(ev, self._prints[twin])]
             else:
                 session = (sessions.setdefault((ev.organiser, ev.date, ev.title), set())
-                           if ev.game == "bridge" and not ev.parent and ev.round is None
+                           if ev.game in GAMES and GAMES[ev.game].sessions_seat_once
+                           and not ev.parent and ev.round is None
                            else set())
                 resolved = self._resolver.resolve_event(ev, event_ref=event_id,
                                                         seated=session)

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from games import GAMES
+
 from ._db import Warehouse
 from ._errors import WarehouseError
 from ._runs import latest_run
@@ -398,8 +400,9 @@ def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | Non
         raise ExplainError(f"no player {player_id}")
     run, scheme, options = _run(wh, pool, run_id)
     game = options.get("pool.game", "")
+    per_game = game in GAMES and GAMES[game].per_game
     name = player_name(wh, canonical)
-    table = "game_contributions" if game == "go" else "segment_contributions"
+    table = "game_contributions" if per_game else "segment_contributions"
     periods = tuple(str(r[0]) for r in wh.con.execute(
         f"SELECT period FROM {table} WHERE run_id = ? AND player_id = ? GROUP BY period "
         "ORDER BY min(rowid)", [run, canonical]).fetchall())
@@ -410,7 +413,7 @@ def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | Non
     elif period not in periods:
         raise ExplainError(f"player {canonical} ({name}) has no games in period {period!r} of "
                            f"rating run {run}; periods with games: {', '.join(periods)}")
-    if game == "go":
+    if per_game:
         rows = wh.query(
             "SELECT g.opponent_id, p.name AS opponent, g.colour, g.handicap, g.expected, "
             "g.result, g.change FROM game_contributions g JOIN players p "
