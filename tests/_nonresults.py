@@ -17,7 +17,9 @@ What a bridge club's website and its scorer's folder hold besides rankings, in s
 
 ``corpus(count)`` yields ``(name, bytes)``; names say the kind and the container
 (``traveller-sk-0042.html``, ``registrations-pl-0107.xlsx``). The same ``count`` and ``seed``
-give the same bytes.
+give the same bytes. ``plain_corpus(count)`` yields a second, simpler family (one header row,
+utf-8, HTML/CSV/xlsx; Butler boards and movement cards with names among its kinds), named
+``<kind>-<i>.<suffix>`` (``butler_board-0011.html``).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["KINDS", "corpus"]
+__all__ = ["KINDS", "PROGRAM_FOOTERS", "corpus", "plain_corpus"]
 
 LANGS = ("en", "sk", "cz", "pl", "hu", "de")
 SUITS = ("♠", "♥", "♦", "♣")
@@ -677,3 +679,247 @@ def corpus(count: int = 1020, seed: int = 2026) -> Iterator[tuple[str, bytes]]:
             yield f"{stem}.xlsx", _xlsx(title.strip() or "Sheet1", rows)
         else:
             yield f"{stem}.ods", _ods(title.strip() or "Sheet1", rows)
+
+# --- plain pages and sheets -------------------------------------------------------------------
+# A second, simpler family kept case for case from the first corpus of the generic readers: one
+# header row per table, utf-8 only, HTML (most), CSV and xlsx; the kinds of its own (Butler
+# boards, movement cards with names, football tables) and its layouts are not in ``corpus``.
+# ``plain_corpus(n)`` yields ``(name, bytes)`` named ``<kind>-<i>.<suffix>``; the same ``n``
+# gives the same files.
+
+
+_PLAIN_CARDS = "AKQJT98765432"
+_PLAIN_FIRST = ("Ján", "Peter", "Eva", "Zuzana", "Piotr", "Anna", "Tomasz", "Ewa", "János",
+                "Katalin", "Jiří", "Hana", "Hans", "Ute", "John", "Mary")
+_PLAIN_LAST = ("Novák", "Kováč", "Horváthová", "Nowak", "Wójcik", "Kowalska", "Nagy", "Szabó",
+               "Dvořák", "Svobodová", "Müller", "Schmidt", "Smith", "Jones", "Varga", "Tóth")
+_PLAIN_CLUBS = ("BK Senec", "BK Modra", "KS Spójnia", "AZS Wrocław", "Budapest BC", "BK Praha",
+                "Berliner BC", "Oxford BC")
+_PLAIN_TEAMS = ("Arsenal", "Chelsea", "Slovan", "Sparta", "Legia", "Ferencváros", "Bayern", "Dukla",
+                "Wisła", "Žilina", "Ajax", "Celtic")
+_PLAIN_WORDS = {
+    "en": {"name": "Name", "club": "Club", "no": "No.", "board": "Board", "contract": "Contract",
+           "lead": "Lead", "result": "Result", "score": "Score", "pair": "Pair", "team": "Team",
+           "date": "Date", "event": "Event", "venue": "Venue", "price": "Price", "time": "Time",
+           "round": "Round", "table": "Table", "phone": "Phone", "points": "Pts",
+           "pos": "Pos", "title": "Club news", "item": "Item"},
+    "sk": {"name": "Meno", "club": "Klub", "no": "Č.", "board": "Rozdanie", "contract": "Záväzok",
+           "lead": "Výnos", "result": "Výsledok", "score": "Skóre", "pair": "Pár", "team": "Tím",
+           "date": "Dátum", "event": "Turnaj", "venue": "Miesto", "price": "Cena", "time": "Čas",
+           "round": "Kolo", "table": "Stôl", "phone": "Telefón", "points": "Body",
+           "pos": "Poradie", "title": "Novinky klubu", "item": "Položka"},
+    "cz": {"name": "Jméno", "club": "Klub", "no": "Č.", "board": "Rozdání", "contract": "Závazek",
+           "lead": "Výnos", "result": "Výsledek", "score": "Skóre", "pair": "Pár", "team": "Tým",
+           "date": "Datum", "event": "Turnaj", "venue": "Místo", "price": "Cena", "time": "Čas",
+           "round": "Kolo", "table": "Stůl", "phone": "Telefon", "points": "Body",
+           "pos": "Pořadí", "title": "Zprávy klubu", "item": "Položka"},
+    "pl": {"name": "Nazwisko", "club": "Klub", "no": "Lp.", "board": "Rozdanie",
+           "contract": "Kontrakt", "lead": "Wist", "result": "Wynik", "score": "Zapis",
+           "pair": "Para", "team": "Drużyna", "date": "Data", "event": "Turniej",
+           "venue": "Miejsce gry", "price": "Cena", "time": "Godzina", "round": "Runda",
+           "table": "Stół", "phone": "Telefon", "points": "Pkt", "pos": "Poz.",
+           "title": "Aktualności", "item": "Pozycja"},
+    "hu": {"name": "Név", "club": "Klub", "no": "Sz.", "board": "Leosztás", "contract": "Felvétel",
+           "lead": "Kezdés", "result": "Eredmény", "score": "Írás", "pair": "Pár",
+           "team": "Csapat", "date": "Dátum", "event": "Verseny", "venue": "Helyszín",
+           "price": "Ár", "time": "Idő", "round": "Forduló", "table": "Asztal",
+           "phone": "Telefon", "points": "Pont", "pos": "Hely", "title": "Klubhírek",
+           "item": "Tétel"},
+    "de": {"name": "Name", "club": "Verein", "no": "Nr.", "board": "Board", "contract": "Kontrakt",
+           "lead": "Ausspiel", "result": "Ergebnis", "score": "Score", "pair": "Paar",
+           "team": "Mannschaft", "date": "Datum", "event": "Turnier", "venue": "Ort",
+           "price": "Preis", "time": "Zeit", "round": "Runde", "table": "Tisch",
+           "phone": "Telefon", "points": "Punkte", "pos": "Platz", "title": "Vereinsnachrichten",
+           "item": "Posten"},
+}
+
+PlainTable = tuple[list[str], list[list[str]]]
+"""A header and its rows."""
+
+
+def _plain_name(rng: random.Random) -> str:
+    return f"{rng.choice(_PLAIN_FIRST)} {rng.choice(_PLAIN_LAST)}"
+
+
+def _plain_hand(rng: random.Random) -> str:
+    return " ".join(s + "".join(sorted(rng.sample(_PLAIN_CARDS, rng.randint(1, 5)),
+                                       key=_PLAIN_CARDS.index)) for s in SUITS)
+
+
+def _plain_contract(rng: random.Random) -> str:
+    return f"{rng.randint(1, 7)}{rng.choice(('NT', 'S', 'H', 'D', 'C', '♠', '♥'))}" + rng.choice(
+        ("", "X", "XX"))
+
+
+def _plain_traveller(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = ["NS", "EW", w["contract"], "By", w["lead"], w["result"], "NS " + w["score"],
+              "EW " + w["score"], "MP NS", "MP EW"]
+    rows = []
+    for _ in range(rng.randint(4, 14)):
+        score = rng.choice((0, 50, 90, 110, 140, 420, 450, 620, 1430))
+        ns = rng.random() < 0.5
+        mp = rng.randint(0, 12)
+        rows.append([str(rng.randint(1, 14)), str(rng.randint(1, 14)), _plain_contract(rng),
+                     rng.choice("NSEW"), rng.choice(_PLAIN_CARDS) + rng.choice("SHDC"),
+                     rng.choice(("=", "+1", "-1", "-2", "+2")), str(score) if ns else "",
+                     "" if ns else str(score), str(mp), str(12 - mp)])
+    return header, rows
+
+
+def _plain_hand_record(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["board"], "Dealer", "Vul", "North", "East", "South", "West"]
+    rows = [[str(b), rng.choice("NESW"), rng.choice(("None", "NS", "EW", "All")),
+             _plain_hand(rng), _plain_hand(rng), _plain_hand(rng), _plain_hand(rng)]
+            for b in range(1, rng.randint(4, 28))]
+    return header, rows
+
+
+def _plain_score_card(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["board"], "Vs", w["contract"], "By", w["result"], w["score"], "MP", "%"]
+    rows = []
+    for b in range(1, rng.randint(6, 27)):
+        mp = rng.randint(0, 12)
+        rows.append([str(b), str(rng.randint(1, 14)), _plain_contract(rng), rng.choice("NSEW"),
+                     rng.choice(("=", "+1", "-1")), str(rng.choice((-100, 110, 420, -50))),
+                     str(mp), f"{100 * mp / 12:.1f}"])
+    return header, rows
+
+
+def _plain_seating(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["round"], w["table"], "NS", "EW", w["board"]]
+    rows = [[str(r), str(t), str(t), str((t + r) % 8 + 1), f"{2 * r - 1}-{2 * r}"]
+            for r in range(1, 8) for t in range(1, rng.randint(3, 8))]
+    return header, rows
+
+
+def _plain_movement_names(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["table"], "NS", "EW"]
+    rows = [[str(t), f"{_plain_name(rng)} - {_plain_name(rng)}",
+             f"{_plain_name(rng)} - {_plain_name(rng)}"]
+            for t in range(1, rng.randint(4, 10))]
+    return header, rows
+
+
+def _plain_registrations(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["no"], w["name"], w["club"], w["phone"]]
+    rows = [[f"{i}.", _plain_name(rng), rng.choice(_PLAIN_CLUBS), f"+421 9{rng.randint(10, 99)} {rng.randint(100, 999)} {rng.randint(100, 999)}"]
+            for i in range(1, rng.randint(5, 30))]
+    return header, rows
+
+
+def _plain_members(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["name"], w["club"], "Email"]
+    rows = []
+    for _ in range(rng.randint(5, 40)):
+        first, last = rng.choice(_PLAIN_FIRST), rng.choice(_PLAIN_LAST)
+        rows.append([f"{first} {last}", rng.choice(_PLAIN_CLUBS), f"{last.lower()}@example.org"])
+    return header, rows
+
+
+def _plain_calendar(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["date"], w["time"], w["event"], w["venue"]]
+    rows = [[f"{rng.randint(1, 28)}.{rng.randint(1, 12)}.20{rng.randint(10, 26)}",
+             f"{rng.randint(17, 20)}:00", rng.choice(("Club pairs", "Teams league", "Simultan",
+                                                      "Memoriál", "Grand Prix")),
+             rng.choice(_PLAIN_CLUBS)] for _ in range(rng.randint(3, 15))]
+    return header, rows
+
+
+def _plain_prices(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["item"], w["price"]]
+    items = ("Entry fee", "Members", "Juniors", "Coffee", "Bidding boxes", "Annual fee")
+    return header, [[i, f"{rng.randint(2, 60)},00 €"] for i in items[:rng.randint(2, 6)]]
+
+
+def _plain_league_other_sport(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["pos"], w["team"], "P", "W", "D", "L", "GF", "GA", w["points"]]
+    teams = rng.sample(_PLAIN_TEAMS, rng.randint(6, 12))
+    rows = []
+    for pos, team in enumerate(teams, 1):
+        won, drawn = rng.randint(0, 10), rng.randint(0, 5)
+        rows.append([str(pos), team, "20", str(won), str(drawn), str(20 - won - drawn),
+                     str(rng.randint(10, 50)), str(rng.randint(10, 50)),
+                     str(3 * won + drawn)])
+    rows.sort(key=lambda r: -int(r[-1]))
+    return header, rows
+
+
+def _plain_numbers(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    cols = rng.randint(3, 8)
+    header = [str(c) for c in range(1, cols + 1)]
+    return header, [[str(rng.randint(0, 99)) for _ in range(cols)]
+                    for _ in range(rng.randint(3, 20))]
+
+
+def _plain_butler_board(rng: random.Random, w: dict[str, str]) -> PlainTable:
+    header = [w["pair"], w["contract"], w["result"], "IMP"]
+    rows = [[f"{rng.randint(1, 12)}-{rng.randint(1, 12)}", _plain_contract(rng),
+             rng.choice(("=", "+1", "-1")), str(rng.randint(-12, 12))] for _ in range(8)]
+    return header, rows
+
+
+_PLAIN_KINDS: tuple[Callable[[random.Random, dict[str, str]], PlainTable], ...] = (
+    _plain_traveller, _plain_hand_record, _plain_score_card, _plain_seating,
+    _plain_movement_names, _plain_registrations, _plain_members, _plain_calendar, _plain_prices,
+    _plain_league_other_sport, _plain_numbers, _plain_butler_board,
+)
+
+
+def _plain_html(rng: random.Random, lang: str, title: str, tables: list[PlainTable]) -> bytes:
+    parts = [f"<html lang='{lang}'><head><meta charset='utf-8'><title>{html.escape(title)}"
+             "</title></head><body>", f"<h1>{html.escape(title)}</h1>"]
+    if rng.random() < 0.5:
+        parts.append(f"<p>{rng.choice(_PLAIN_CLUBS)}, {rng.randint(1, 28)}.{rng.randint(1, 12)}."
+                     f"20{rng.randint(10, 26)}</p>")
+    for header, rows in tables:
+        parts.append("<table border='1'><tr>"
+                     + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
+        for row in rows:
+            parts.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+        parts.append("</table><p>Lorem ipsum: see you at the club.</p>")
+    parts.append("</body></html>")
+    return "\n".join(parts).encode("utf-8")
+
+
+def _plain_csv(rng: random.Random, title: str, table: PlainTable) -> bytes:
+    buf = io.StringIO()
+    writer = csv.writer(buf, delimiter=rng.choice((",", ";")), lineterminator="\n")
+    if rng.random() < 0.5:
+        writer.writerow([title])
+    writer.writerow(table[0])
+    writer.writerows(table[1])
+    return buf.getvalue().encode("utf-8")
+
+
+def _plain_xlsx(title: str, table: PlainTable) -> bytes:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = title[:30].replace("/", " ")
+    sheet.append([title])
+    sheet.append(table[0])
+    for row in table[1]:
+        sheet.append([int(c) if c.isdigit() else c for c in row])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def plain_corpus(count: int = 1200, seed: int = 7) -> Iterator[tuple[str, bytes]]:
+    """``count`` files that are not result lists: HTML pages (most), CSV and xlsx sheets."""
+    rng = random.Random(seed)
+    for i in range(count):
+        lang = rng.choice(tuple(_PLAIN_WORDS))
+        w = _PLAIN_WORDS[lang]
+        kind = _PLAIN_KINDS[i % len(_PLAIN_KINDS)]
+        stem = f"{kind.__name__.removeprefix('_plain_')}-{i:04d}"
+        title = f"{w['title']} {rng.randint(1, 52)}/20{rng.randint(10, 26)}"
+        shape = rng.random()
+        if shape < 0.7:
+            tables = [kind(rng, w) for _ in range(rng.randint(1, 3))]
+            yield f"{stem}.html", _plain_html(rng, lang, title, tables)
+        elif shape < 0.92:
+            yield f"{stem}.csv", _plain_csv(rng, title, kind(rng, w))
+        else:
+            yield f"{stem}.xlsx", _plain_xlsx(title, kind(rng, w))

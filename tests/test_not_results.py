@@ -1,7 +1,8 @@
 """No page or sheet that is not a result list loads: 1,200 generated ones (hand records,
 travellers, score cards, seating and movement cards, registration and member lists, calendars,
-price lists, league tables of other sports, tables of numbers; tests/_not_results.py) and the
-real ones of fixtures/real/refused/, through detection and through each generic reader."""
+price lists, league tables of other sports, tables of numbers; ``plain_corpus`` of
+tests/_nonresults.py) and the real ones of fixtures/real/refused/, through detection and through
+each generic reader."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from parsers import ParseError, parse_bytes
 
-from ._not_results import corpus
+from ._nonresults import plain_corpus as corpus
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "refused"
 GENERATED = list(corpus(1200))
