@@ -96,11 +96,25 @@ TRANSIENT_STATUS = frozenset({429, 502, 503, 504})
 PLACEHOLDERS = frozenset({"yyyy", "yy", "mm", "dd", "m", "d"})
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
-# Extensions the parsers know a file by; a URL path ending in one keeps it.
-_KNOWN_SUFFIXES = frozenset({
-    ".html", ".htm", ".csv", ".tsv", ".txt", ".xlsx", ".xls", ".ods", ".xml", ".pbn",
-    ".h", ".h9",
-})
+
+@functools.cache
+def _known_suffixes() -> frozenset[str]:
+    """Extensions the parsers know a file by (each format's ``suffixes`` in the registry,
+    parsers/_registry.py); a URL path ending in one keeps it."""
+    from parsers import FORMATS
+
+    return frozenset(s for f in FORMATS.values() for s in f.suffixes)
+
+
+def _format_suffix(fmt: str | None) -> str:
+    """The format hint's extension (its first suffix in the registry) when neither the URL nor
+    the Content-Type gives one; ``.html`` without a hint or for a format without suffixes."""
+    from parsers import FORMATS
+
+    known = FORMATS.get(fmt or "")
+    return known.suffixes[0] if known is not None and known.suffixes else ".html"
+
+
 _CONTENT_TYPES = {
     "text/html": ".html",
     "application/xhtml+xml": ".html",
@@ -113,13 +127,6 @@ _CONTENT_TYPES = {
     "application/vnd.ms-excel": ".xls",
     "application/vnd.oasis.opendocument.spreadsheet": ".ods",
 }
-_FORMAT_SUFFIXES = {
-    "csv_template": ".csv", "bridgewebs": ".csv", "league": ".csv", "preferans_log": ".csv",
-    "usebio": ".xml", "opengotha": ".xml", "pbn": ".pbn", "egd_table": ".h",
-    "spreadsheet": ".xlsx",
-}
-"""The format hint's extension when neither the URL nor the Content-Type gives one; the
-other formats are HTML pages."""
 
 Status = Literal[
     "fetched", "unchanged", "not_modified", "robots", "refused", "not_due", "planned", "read",
@@ -615,7 +622,7 @@ def inbox_name(url: str, content_type: str = "", fmt: str | None = None) -> str:
     if parts.port is not None:
         host += f"-{parts.port}"
     path = PurePosixPath(parts.path or "/")
-    suffix = path.suffix.lower() if path.suffix.lower() in _KNOWN_SUFFIXES else ""
+    suffix = path.suffix.lower() if path.suffix.lower() in _known_suffixes() else ""
     stem = "_".join(_slug(p) for p in parts.path.split("/") if _slug(p)) or "index"
     if suffix:
         stem = stem[: -len(suffix)]
@@ -623,7 +630,7 @@ def inbox_name(url: str, content_type: str = "", fmt: str | None = None) -> str:
         stem += "_" + _slug(parts.query.replace("=", "-").replace("&", "_"))
     if not suffix:
         mime = content_type.split(";")[0].strip().lower()
-        suffix = _CONTENT_TYPES.get(mime) or _FORMAT_SUFFIXES.get(fmt or "", ".html")
+        suffix = _CONTENT_TYPES.get(mime) or _format_suffix(fmt)
     name = f"{host}__{stem}"
     if len(name) > 150:  # keep names short; the hash keeps long URLs apart
         name = f"{name[:130]}-{hashlib.sha256(url.encode()).hexdigest()[:12]}"

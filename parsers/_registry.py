@@ -1,6 +1,7 @@
 """The registry of result formats: name -> ``detect()`` and ``parse()``.
 
-Adding a format is one module with a ``FORMAT`` object plus one line in ``_FORMAT_MODULES``.
+Adding a format is one module with a ``FORMAT`` object plus one line in ``_FORMAT_MODULES``
+(the module and the file suffixes of its files).
 """
 
 from __future__ import annotations
@@ -50,30 +51,39 @@ class Format:
     """``detect`` recognises the stamp the writing program puts in every file (a generator
     comment): a file it claims is that program's, and the other formats are not asked (a page
     of 200 kB is not searched by every reader for tables it cannot hold)."""
+    suffixes: tuple[str, ...] = ()
+    """The file suffixes the format's files carry, lower case with the dot; the first is the
+    one a fetched file of this format is saved with when neither its URL nor its Content-Type
+    names one. Given by the format's line in ``_FORMAT_MODULES``; empty for files known by
+    their bytes only."""
 
 
-_FORMAT_MODULES = (
-    "parsers.jfr_pary",
-    "parsers.kops",
-    "parsers.jfr_teamy",
-    "parsers.csv_template",
-    "parsers.bridgewebs",
-    "parsers.acblmerge",
-    "parsers.bbo",
-    "parsers.cobalt_session",
-    "parsers.not_results",
-    "parsers.league",
-    "parsers.usebio",
-    "parsers.pbn",
-    "parsers.magic_contest",
-    "parsers.bridgecomposer_recap",
-    "parsers.egd_table",
-    "parsers.opengotha",
-    "parsers.go_html",
-    "parsers.preferans_log",
-    "parsers.acblscore_text",
-    "parsers.spreadsheet",
-    "parsers.html_tables",
+_PAGE = (".html", ".htm")
+_SHEETS = (".xlsx", ".xls", ".ods", ".csv", ".tsv")
+
+_FORMAT_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # module, the suffixes of its files (the first: a fetched file's when nothing else says)
+    ("parsers.jfr_pary", _PAGE),
+    ("parsers.kops", _PAGE),
+    ("parsers.jfr_teamy", _PAGE),
+    ("parsers.csv_template", (".csv",)),
+    ("parsers.bridgewebs", (".csv",)),
+    ("parsers.acblmerge", _PAGE),
+    ("parsers.bbo", (*_PAGE, ".csv")),
+    ("parsers.cobalt_session", (".csv",)),
+    ("parsers.not_results", ()),  # PDF, .BWS, pictures...: known by their bytes, never fetched
+    ("parsers.league", (".csv", ".xlsx")),
+    ("parsers.usebio", (".xml",)),
+    ("parsers.pbn", (".pbn",)),
+    ("parsers.magic_contest", _PAGE),
+    ("parsers.bridgecomposer_recap", _PAGE),
+    ("parsers.egd_table", (".h", ".h9")),
+    ("parsers.opengotha", (".xml",)),
+    ("parsers.go_html", _PAGE),
+    ("parsers.preferans_log", (".csv", ".xlsx", ".ods", *_PAGE)),
+    ("parsers.acblscore_text", (".txt",)),
+    ("parsers.spreadsheet", _SHEETS),
+    ("parsers.html_tables", _PAGE),
 )
 
 
@@ -83,11 +93,12 @@ _FIELD_LIMIT = "field larger than field limit"
 
 def _load() -> dict[str, Format]:
     formats: dict[str, Format] = {}
-    for module_name in _FORMAT_MODULES:
+    for module_name, suffixes in _FORMAT_MODULES:
         fmt: Format = importlib.import_module(module_name).FORMAT
         # every result goes through the plausibility gate (parsers/_gate.py): a format
         # registered here cannot hand the warehouse anything the gate has not passed
-        formats[fmt.name] = dataclasses.replace(fmt, parse=gated(fmt.parse, generic=fmt.fallback))
+        formats[fmt.name] = dataclasses.replace(
+            fmt, parse=gated(fmt.parse, generic=fmt.fallback), suffixes=suffixes)
     return formats
 
 
