@@ -3,7 +3,9 @@
 docs/rules/simulation.md, "Using it to test rating schemes": every scheme is run on the simulated
 results and scored by KN / LN and rank correlation of its final list against the latent order;
 the seed's two-club experiment asks how many inter-club events it takes until the clubs
-separate. :func:`evaluate` computes, per scheme (:data:`DEFAULT_SCHEMES`):
+separate. The schemes are those of ``ratings.SCHEMES`` that read the results frame (with the
+lab's settings keyed by scheme name: :data:`VARIANTS`, :data:`WHOLE_HISTORY`) and the lab's own
+baselines. :func:`evaluate` computes, per scheme (:data:`DEFAULT_SCHEMES`):
 
 a) **Final list.** The scheme's latest rating of every player *active in the last year* (a
    result in one of the last four quarters with an event) who is still a member at the end
@@ -28,7 +30,7 @@ c) **Separation** (only when ``sim.settings`` has ``intra_club_events`` and
    list as it would be published then.
 
 With ``settings["initial_rating"]`` set (the two-clubs preset: everybody starts at 500), the
-BELO schemes get every member at that rating as their initial frame; the baselines start
+registered schemes get every member at that rating as their initial frame; the baselines start
 everybody at their own start value, which is the same thing on their own scale.
 
 ``seconds`` is the wall time of rating the whole simulation once with the scheme (the
@@ -55,8 +57,10 @@ from .federation import simulate
 from .model import Simulation
 
 __all__ = [
-    "BELO_SCHEMES",
     "DEFAULT_SCHEMES",
+    "REGISTERED",
+    "VARIANTS",
+    "WHOLE_HISTORY",
     "EvaluationReport",
     "SchemeScore",
     "evaluate",
@@ -73,25 +77,25 @@ __all__ = [
 Floats = npt.NDArray[np.float64]
 Codes = npt.NDArray[np.intp]
 
-DEFAULT_SCHEMES: tuple[str, ...] = (
-    "belo", "belo2", "belo2-subsidy", "belo2-flat", "elo", "glicko2", "openskill", "whr",
-)
-"""The schemes :func:`evaluate` compares unless told otherwise."""
+# --- which schemes -----------------------------------------------------------------------------
+# Every scheme of ratings.SCHEMES that reads the results frame (a simulated federation is one) is
+# evaluated; the settings below are the lab's own, keyed by scheme name, and a scheme missing from
+# them gets the defaults, so a new scheme in the registry needs no edit here.
 
-BELO_SCHEMES: dict[str, tuple[str, dict[str, str]]] = {
-    "belo": ("belo", {}),
-    "belo2": ("belo2", {"newcomer": "phantom"}),
-    "belo2-subsidy": ("belo2", {"newcomer": "subsidy"}),
-    "belo2-flat": ("belo2", {"newcomer": "flat"}),
+VARIANTS: dict[str, dict[str, dict[str, str]]] = {
+    "belo2": {"belo2": {"newcomer": "phantom"}, "belo2-subsidy": {"newcomer": "subsidy"},
+              "belo2-flat": {"newcomer": "flat"}},
 }
-"""Evaluation name -> (registered BELO scheme, options); docs/rules/bridge-belo.md §10 newcomers:
-``phantom`` (the default), ``subsidy`` and ``flat`` (no subsidy, start at 500)."""
+"""Registered scheme -> the evaluation names it is compared under, each with its options;
+docs/rules/bridge-belo.md §10 newcomers: ``phantom`` (the default), ``subsidy`` and ``flat``
+(no subsidy, start at 500). Default: once, under the scheme's own name, its default options."""
 
 _BASELINES: dict[str, Callable[[pd.DataFrame], SchemeRun]] = {
     "elo": baselines.elo,
     "glicko2": baselines.glicko2,
     "openskill": baselines.openskill,
 }
+"""The lab's own baselines (quality/baselines.py), not registered schemes."""
 
 LAST_YEAR_QUARTERS = 4
 """Final list: players with a result in this many last quarters count as active."""
@@ -133,25 +137,54 @@ def whr_replay(results: pd.DataFrame, initial: pd.DataFrame | None = None,
     return SchemeRun(frame, {"rating": MEAN_RATING}, probability)  # a player not yet rated: 500
 
 
+WHOLE_HISTORY: dict[str, Callable[[pd.DataFrame, pd.DataFrame | None, dict[str, str] | None],
+                                   SchemeRun]] = {"whr": whr_replay}
+"""Registered schemes that revise the past -> their replay as published (fitted again at the
+end of every quarter); listed after the baselines. Default: rated forward once, each period's
+list as it was published."""
+
+
+def _registered() -> dict[str, tuple[str, dict[str, str]]]:
+    """Evaluation name -> (registered scheme, options), in the registry's order."""
+    return {label: (name, dict(options))
+            for name, scheme in ratings.SCHEMES.items() if scheme.reads == "results"
+            for label, options in VARIANTS.get(name, {name: {}}).items()}
+
+
+REGISTERED: dict[str, tuple[str, dict[str, str]]] = _registered()
+"""Evaluation name -> (scheme of ``ratings.SCHEMES``, options)."""
+
+DEFAULT_SCHEMES: tuple[str, ...] = (
+    *(label for label, (name, _) in REGISTERED.items() if name not in WHOLE_HISTORY),
+    *_BASELINES,
+    *(label for label, (name, _) in REGISTERED.items() if name in WHOLE_HISTORY),
+)
+"""The schemes :func:`evaluate` compares unless told otherwise: the registered ones that rate
+forward (with their :data:`VARIANTS`), the lab's baselines, then the whole-history ones."""
+
+
 def run_scheme(name: str, results: pd.DataFrame,
                initial: pd.DataFrame | None = None) -> SchemeRun:
     """Rate ``results`` with the evaluation scheme ``name`` (:data:`DEFAULT_SCHEMES`).
 
-    ``initial`` (``player, rating``) goes to the BELO schemes and WHR only (module docstring).
+    ``initial`` (``player, rating``) goes to the registered schemes only, not to the lab's
+    baselines (module docstring).
     """
-    if name == "whr":
-        return whr_replay(results, initial)
-    if name in BELO_SCHEMES:
-        scheme, options = BELO_SCHEMES[name]
-        params = ratings.parse_options(scheme, options)
-        # docs/rules/bridge-belo.md §10: a flat newcomer starts at 500, subsidy and phantom at 300.
-        start = MEAN_RATING if params.newcomer == "flat" else NEWCOMER_RATING
-        run = ratings.rate(scheme, results, options=options, initial=initial)
-        return SchemeRun(run.ratings, {"rating": float(start)})
     if name in _BASELINES:
         return _BASELINES[name](results)
-    known = ", ".join([*BELO_SCHEMES, *_BASELINES])
-    raise ValueError(f"unknown evaluation scheme {name!r}; known: {known}")
+    if name not in REGISTERED:
+        raise ValueError(f"unknown evaluation scheme {name!r}; known: "
+                         f"{', '.join(DEFAULT_SCHEMES)}")
+    scheme, options = REGISTERED[name]
+    if scheme in WHOLE_HISTORY:
+        return WHOLE_HISTORY[scheme](results, initial, options or None)
+    params = ratings.parse_options(scheme, options)
+    # docs/rules/bridge-belo.md §10: a flat newcomer starts at 500, subsidy and phantom at 300;
+    # a scheme without a newcomer rule counts an unrated player at the mean rating, 500.
+    flat = getattr(params, "newcomer", "flat") == "flat"
+    start = MEAN_RATING if flat else NEWCOMER_RATING
+    run = ratings.rate(scheme, results, options=options, initial=initial)
+    return SchemeRun(run.ratings, {"rating": float(start)})
 
 
 # --- report -----------------------------------------------------------------------------------
