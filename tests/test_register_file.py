@@ -406,6 +406,69 @@ def test_ods() -> None:
     assert result.members == (RegisterMember("1001", "Ján", "Novák", None, 1961, None, 6),)
 
 
+def _ods(name: str, rows: list[list[str]]) -> bytes:
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name=name)
+    for cells in rows:
+        row = TableRow()
+        for value in cells:
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text=value))
+            row.addElement(cell)
+        table.addElement(row)
+    doc.spreadsheet.addElement(table)
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def test_ods_is_read_by_the_result_readers_reader() -> None:
+    from parsers.spreadsheet import read_sheets
+
+    data = _ods("Members", [["Reg. číslo", "Meno", "Priezvisko"], ["0042", "Ján", "Novák"]])
+    grids, _, _ = read_sheets(data, source="r.ods")
+    assert [[c.text for c in row] for row in grids[0].rows] == [
+        ["Reg. číslo", "Meno", "Priezvisko"], ["0042", "Ján", "Novák"]]
+    assert read_register(data, "r.ods").members == (
+        RegisterMember("0042", "Ján", "Novák", None, None, None, 2),)
+
+
+def test_an_ods_register_beyond_the_limits_is_refused_in_one_line() -> None:
+    from parsers import Limits
+    from parsers._limits import using
+
+    rows = [["Reg. číslo", "Meno", "Priezvisko"]] + [
+        [str(1000 + i), "Ján", f"Novák {i}"] for i in range(6)]
+    data = _ods("Members", rows)
+    assert len(read_register(data, "r.ods").members) == 6  # within the default limits
+    with using(Limits(rows=5)):
+        error = _raises(data, "r.ods")
+    assert (error.file, error.sheet, error.value) == ("r.ods", "Members", 6)
+    assert str(error) == (
+        "r.ods, sheet 'Members': the sheet has more rows than [limits] rows = 5 allows (raise "
+        "it in clubratings.toml if the file is genuine); not read, got 6")
+    assert "\n" not in str(error)
+    with using(Limits(columns=2)):
+        wide = _raises(data, "r.ods")
+    assert (wide.sheet, wide.row) == ("Members", 1)
+    assert "[limits] columns = 2" in wide.problem
+
+
+def test_a_register_file_beyond_the_size_limit_is_refused_in_one_line() -> None:
+    from parsers import Limits
+    from parsers._limits import using
+
+    with using(Limits(file_mb=0.0001)):  # about 100 bytes
+        error = _raises(REGISTER_CSV, "register-2013.csv")
+    assert error.file == "register-2013.csv"
+    assert error.problem.startswith("the file is larger than [limits] file_mb = 0.0001 allows")
+    assert "\n" not in str(error)
+
+
 def test_legacy_xls() -> None:
     path = FIXTURES / "registers" / "legacy-date-cell.xls"  # see its SOURCES.txt
     result = read_register(path.read_bytes(), path.name)

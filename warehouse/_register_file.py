@@ -15,14 +15,19 @@ Rules:
   charset-normalizer (docs/rules/inputs.md, "Character sets": windows-1250 is common); the delimiter is
   the one of ``,`` ``;`` and tab that yields a header row;
 - **workbooks**: the first sheet that has a header; cached values of formulas; a number cell id
-  ``1001.0`` is the id ``"1001"``;
+  ``1001.0`` is the id ``"1001"``. ODS is read by the result readers' ODS reader
+  (``parsers.spreadsheet.read_sheets``: merged ranges filled with the anchor's text);
+- **limits**: the ``[limits]`` of the result files (parsers/_limits.py) bound a register file
+  too: its size, a zip container's entries and unpacked size, and an ODS sheet's rows, columns,
+  merged ranges and characters in a cell;
 - **values**: the federation id stays text (leading zeros kept), cells are stripped, blank rows
   are skipped; a birth year is a year (``1961``) or a full date (``1961-03-12``, ``12.3.1961``)
   from 1900 to 2100.
 
 Errors (all :class:`RegisterError`, naming file, sheet, row, column and value): no header row,
 an empty federation id, the same id twice, a row without first name or surname, a birth year
-that is not a year, a file that cannot be read.
+that is not a year, a file that cannot be read, a file beyond a ``[limits]`` bound (one line
+naming the setting, how to raise it, and the file's value).
 
     LoadError            (warehouse._errors)
     └── RegisterError    a register file that cannot be read as it is
@@ -39,7 +44,10 @@ import warnings
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Literal, TypeAlias
+
+from parsers import ParseError
+from parsers._limits import check_bytes
 
 from ._errors import LoadError
 
@@ -430,7 +438,7 @@ Sheet: TypeAlias = tuple[str, list[tuple[int, tuple[Value, ...]]]]
 """A sheet's name and its non-blank rows, numbered from 1."""
 
 
-def _xlsx_sheets(data: bytes) -> list[Sheet]:
+def _xlsx_sheets(data: bytes, file: str) -> list[Sheet]:
     import openpyxl
 
     book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
@@ -449,7 +457,7 @@ def _xlsx_sheets(data: bytes) -> list[Sheet]:
         book.close()
 
 
-def _xls_sheets(data: bytes) -> list[Sheet]:
+def _xls_sheets(data: bytes, file: str) -> list[Sheet]:
     import xlrd
 
     book = xlrd.open_workbook(file_contents=data, logfile=io.StringIO())
@@ -472,50 +480,18 @@ def _xls_sheets(data: bytes) -> list[Sheet]:
     return sheets
 
 
-def _ods_value(cell: Any) -> Value:
-    from odf import teletype
-    from odf import text as odf_text
+def _ods_sheets(data: bytes, file: str) -> list[Sheet]:
+    """An ODS workbook read by the result readers' ODS reader (parsers/spreadsheet.py), under
+    the same ``[limits]``: cells as text (a number without ``.0``, a date as its ISO date),
+    merged ranges filled with the anchor's text, rows numbered as the sheet numbers them."""
+    from parsers.spreadsheet import read_sheets
 
-    kind = cell.getAttribute("valuetype")
-    if kind in ("float", "percentage", "currency"):
-        try:
-            return float(cell.getAttribute("value"))
-        except (TypeError, ValueError):
-            pass
-    if kind == "date" and cell.getAttribute("datevalue"):
-        return str(cell.getAttribute("datevalue"))[:10]
-    return "\n".join(teletype.extractText(p) for p in cell.getElementsByType(odf_text.P))
-
-
-def _ods_repeat(element: Any, attribute: str) -> int:
-    try:
-        return max(1, int(element.getAttribute(attribute) or 1))
-    except ValueError:
-        return 1
-
-
-def _ods_sheets(data: bytes) -> list[Sheet]:
-    from odf import table as odf_table
-    from odf.opendocument import load
-
-    document = load(io.BytesIO(data))
+    grids, _, _ = read_sheets(data, source=file)
     sheets: list[Sheet] = []
-    for table in document.spreadsheet.getElementsByType(odf_table.Table):
-        rows: list[tuple[int, tuple[Value, ...]]] = []
-        number = 1
-        for row in table.getElementsByType(odf_table.TableRow):
-            cells: list[Value] = []
-            for cell in row.childNodes:
-                if cell.qname[1] not in ("table-cell", "covered-table-cell"):
-                    continue
-                value = _ods_value(cell) if cell.qname[1] == "table-cell" else None
-                repeat = _ods_repeat(cell, "numbercolumnsrepeated")
-                cells.extend([value] * min(repeat, _MAX_COLUMNS - len(cells)))
-            repeat = _ods_repeat(row, "numberrowsrepeated")
-            if not _is_blank(cells):  # repeated blank rows only move the row number on
-                rows.extend((number + k, tuple(cells)) for k in range(min(repeat, 10_000)))
-            number += repeat
-        sheets.append((str(table.getAttribute("name") or f"Sheet{len(sheets) + 1}"), rows))
+    for grid in grids:
+        rows = [(number, tuple(c.text for c in cells))
+                for number, cells in enumerate(grid.rows, start=1)]
+        sheets.append((grid.name, [(n, texts) for n, texts in rows if not _is_blank(texts)]))
     return sheets
 
 
@@ -545,7 +521,9 @@ def _read_workbook(data: bytes, file: str, kind: Literal["xlsx", "ods", "xls"]) 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # openpyxl warns about styles and extensions
-            sheets = _READERS[kind](data)
+            sheets = _READERS[kind](data, file)
+    except ParseError as exc:  # the result readers' refusal: a [limits] bound, a damaged file
+        raise _refused(exc, file) from exc
     except Exception as exc:  # the readers raise many kinds of errors on damaged files
         raise RegisterError(f"not readable as {kind} ({type(exc).__name__}: {exc})",
                             file=file) from exc
@@ -562,6 +540,15 @@ def _read_workbook(data: bytes, file: str, kind: Literal["xlsx", "ods", "xls"]) 
     raise _no_header(file, only, [name for name, _ in sheets])
 
 
+def _refused(exc: ParseError, file: str) -> RegisterError:
+    """A result reader's refusal (parsers/_limits.py, a damaged sheet) as the register's."""
+    return RegisterError(
+        exc.problem, file=file, sheet=exc.table or None,
+        row=exc.row if isinstance(exc.row, int) else None, column=exc.column or None,
+        value=exc.value if exc.has_value else None,
+    )
+
+
 # --- entry point ----------------------------------------------------------------------------
 
 
@@ -570,6 +557,10 @@ def read_register(data: bytes, filename: str) -> RegisterFile:
 
     ``filename`` only names the file in errors. Raises :class:`RegisterError`.
     """
+    try:
+        check_bytes(data)  # [limits] file_mb, and a zip's entries and unpacked size
+    except ParseError as exc:
+        raise _refused(exc, filename) from exc
     kind = _workbook_kind(data, filename)
     if kind is None:
         return _read_csv(data, filename)
