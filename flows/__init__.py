@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ._config import CONFIG_NAME, Config, ConfigError, PoolConfig, load_config
     from ._frames import events_to_results
     from ._inbox import FileOutcome, inbox_files, ingest_file, reason_text
-    from ._steps import PoolRun, code_version, ingest_path, pending_files, publish, rate_pool
+    from ._steps import PoolRun, code_version, pending_files, publish, rate_pool
 
 _WHERE = {
     "CONFIG_NAME": "_config", "Config": "_config", "ConfigError": "_config",
@@ -23,7 +23,7 @@ _WHERE = {
     "events_to_results": "_frames",
     "FileOutcome": "_inbox", "inbox_files": "_inbox", "ingest_file": "_inbox",
     "reason_text": "_inbox",
-    "PoolRun": "_steps", "code_version": "_steps", "ingest_path": "_steps",
+    "PoolRun": "_steps", "code_version": "_steps",
     "pending_files": "_steps", "publish": "_steps", "rate_pool": "_steps",
 }
 

@@ -43,7 +43,6 @@ from warehouse import (
     atomic_write,
     file_sha256,
     is_loaded,
-    load_result,
 )
 from warehouse.files import withdrawal_of
 from warehouse.review import apply_waiting, waiting_after_files
@@ -370,33 +369,14 @@ def ingest_file(
     loader: Loader | None = None,
     errors_log: Path | None = None,
 ) -> FileOutcome:
-    """Parse and load one file. With ``archive``/``rejected`` the file is moved afterwards
-    (inbox files); without, it stays where it is (read-only source folders). ``parsed`` is the
-    file already parsed elsewhere (a worker process, flows/_parsing.py), or the error that
-    refused it there. ``loader``: the run's loader, whose identity index is kept current from
-    file to file (flows/core.py); without one, a loader is built for this file alone. Any
-    error rejects this one file: a fault of the program as an internal error, its traceback
-    in ``errors_log``."""
-    too_large = _too_large(path, rejected)
-    if too_large is not None:
-        return too_large
-    data = path.read_bytes()
-    early = _already_known(wh, path, file_sha256(data), archive, rejected)
-    if early is not None:
-        return early
-    try:
-        result = parsed if parsed is not None else parse_bytes(data, source=str(path))
-        if isinstance(result, ParseError):
-            raise result
-        if loader is not None:
-            report: LoadReport = loader.load(data, result, path=_display_path(path))
-        else:
-            report = load_result(wh, data, result, path=_display_path(path), identity=identity)
-    except (ParseError, LoadError) as exc:
-        return _reject(path, exc, rejected)
-    except Exception as exc:  # noqa: BLE001 - one file's fault never ends a run
-        return _reject(path, internal_error(path, exc, errors_log), rejected)
-    return _loaded(wh, path, report, result, archive, loader)
+    """Parse and load one file: :func:`ingest_batch` of that one file. With
+    ``archive``/``rejected`` the file is moved afterwards (inbox files); without, it stays
+    where it is (read-only source folders). ``parsed`` is the file already parsed elsewhere
+    (a worker process, flows/_parsing.py), or the error that refused it there. ``loader``:
+    the run's loader (flows/core.py); without one, a loader is built for this file alone."""
+    return ingest_batch(wh, [(path, archive, rejected, parsed)],
+                        loader=loader or Loader(wh, identity=identity),
+                        errors_log=errors_log)[0]
 
 
 def ingest_batch(

@@ -26,6 +26,10 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from warehouse import Warehouse, atomic_write, file_sha256
+from warehouse.reporting import (
+    loaded_file_since, not_counted, organisers_by_file, organisers_of_path, organisers_of_sha,
+    unrated_events, versions_loaded, waiting_by_club,
+)
 from warehouse.review import open_items
 
 from ._config import Config
@@ -206,16 +210,6 @@ class ImportReport:
         return _html(self.title, self.sections, generated_at)
 
 
-def _organisers_by_file(wh: Warehouse) -> dict[str, list[str]]:
-    """Every loaded file's organisers, by the file's SHA-256 (one query for the report)."""
-    out: dict[str, list[str]] = {}
-    for sha, organiser in wh.con.execute(
-            "SELECT DISTINCT f.sha256, e.organiser FROM events e JOIN source_files f "
-            "USING (file_id) ORDER BY 1, 2").fetchall():
-        out.setdefault(sha, []).append(organiser)
-    return out
-
-
 def _file_organisers(wh: Warehouse, outcome: FileOutcome,
                      by_sha: dict[str, list[str]] | None = None) -> list[str]:
     """The organisers of a file's events: by its bytes (where it is now), else by its path."""
@@ -225,16 +219,10 @@ def _file_organisers(wh: Warehouse, outcome: FileOutcome,
         return by_sha[outcome.sha256]
     for candidate in (outcome.moved_to, outcome.path):
         if candidate and Path(candidate).is_file():
-            sha = file_sha256(Path(candidate).read_bytes())
-            rows = wh.con.execute(
-                "SELECT DISTINCT e.organiser FROM events e JOIN source_files f USING (file_id) "
-                "WHERE f.sha256 = ? ORDER BY 1", [sha]).fetchall()
-            if rows:
-                return [r[0] for r in rows]
-    rows = wh.con.execute(
-        "SELECT DISTINCT e.organiser FROM events e WHERE e.file_id = (SELECT max(file_id) "
-        "FROM source_files WHERE path = ?) ORDER BY 1", [outcome.path]).fetchall()
-    return [r[0] for r in rows]
+            found = organisers_of_sha(wh, file_sha256(Path(candidate).read_bytes()))
+            if found:
+                return found
+    return organisers_of_path(wh, outcome.path)
 
 
 def _day(value: object) -> str:
@@ -263,16 +251,11 @@ def _version_rows(wh: Warehouse, outcomes: Sequence[FileOutcome],
     rows: list[tuple[str, ...]] = []
     shas = [o.sha256 for o in outcomes if o.sha256 and o.status not in ("duplicate",
                                                                         "rejected")]
-    if shas:
-        marks = ", ".join("?" for _ in shas)
-        for name, file_id, previous, hold in wh.con.execute(
-                "SELECT f.name, f.file_id, v.previous, v.hold FROM source_files f "
-                f"JOIN file_versions v USING (file_id) WHERE f.sha256 IN ({marks}) "
-                "AND v.previous IS NOT NULL ORDER BY f.file_id", shas).fetchall():
-            what = (f"new version of file {previous}, HELD: {hold} (clubratings review "
-                    f"--resolve version:{file_id})" if hold else
-                    f"new version of file {previous}, which it supersedes")
-            rows.append(("this run", f"{name} (file {file_id})", what))
+    for name, file_id, previous, hold in versions_loaded(wh, shas):
+        what = (f"new version of file {previous}, HELD: {hold} (clubratings review "
+                f"--resolve version:{file_id})" if hold else
+                f"new version of file {previous}, which it supersedes")
+        rows.append(("this run", f"{name} (file {file_id})", what))
     for action in actions_since(wh, since or None):
         rows.append((f"{action.at:%Y-%m-%d %H:%M}", f"{action.name} (file {action.file_id})",
                      action.action + (f" by {action.by}" if action.by else "")
@@ -295,7 +278,7 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
     rejected_rows: list[tuple[str, ...]] = []
     warning_rows: list[tuple[str, ...]] = []
     same_rows: list[tuple[str, ...]] = []
-    by_sha = _organisers_by_file(wh) if outcomes else {}
+    by_sha = organisers_by_file(wh) if outcomes else {}
     for outcome in outcomes:
         name = Path(outcome.path).name
         organisers = _file_organisers(wh, outcome, by_sha) or [NOT_READ]
@@ -321,9 +304,7 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         (str(r.item_key), str(r.name_as_written), str(r.club or "-"), str(r.first_event or "-"),
          _day(r.first_date), str(int(r.occurrences)))
         for r in items.itertuples(index=False)), key=lambda row: (row[4], row[0]))
-    unrated = wh.query(
-        "SELECT organiser, event_date, title, section, waiting_names, review_keys "
-        "FROM unrated_events ORDER BY organiser, event_date, title, section")
+    unrated = unrated_events(wh)
     unrated_rows = []
     for r in unrated.itertuples(index=False):
         club(str(r.organiser))["unrated"] += 1
@@ -332,24 +313,14 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
                              str(r.review_keys).replace("held: ", "held for confirmation: ")
                              if str(r.review_keys).startswith("held: ") else
                              f"waiting for review: {r.waiting_names} ({r.review_keys})"))
-    waiting_by_club = wh.query(
-        "SELECT e.organiser, count(DISTINCT r.item_key) AS n FROM review_items r "
-        "JOIN unit_members m ON m.review_key = r.item_key JOIN events e USING (event_id) "
-        "WHERE r.status = 'open' GROUP BY 1")
-    for r in waiting_by_club.itertuples(index=False):
+    for r in waiting_by_club(wh).itertuples(index=False):
         club(str(r.organiser))["waiting"] = int(r.n)
 
     run_ids = [r.run_id for r in runs if r.run_id is not None]
     pools = {r.run_id: r.pool for r in runs if r.run_id is not None}
     not_counted_rows: list[tuple[str, ...]] = []
     if run_ids:
-        marks = ", ".join("?" for _ in run_ids)
-        frame = wh.query(
-            "SELECT c.run_id, coalesce(e.organiser, '-') AS organiser, c.reason, "
-            "count(*) AS n_rows, count(DISTINCT c.event_id) AS n_events "
-            "FROM rating_contributions c LEFT JOIN events e USING (event_id) "
-            f"WHERE NOT c.counted AND c.run_id IN ({marks}) "
-            "GROUP BY ALL ORDER BY c.run_id, organiser, c.reason", list(run_ids))
+        frame = not_counted(wh, run_ids)
         not_counted_rows = [
             (pools[int(r.run_id)], str(int(r.run_id)), str(r.organiser), str(r.reason) or "-",
              str(int(r.n_rows)), str(int(r.n_events)))
@@ -595,27 +566,15 @@ class Unreported:
 def _loaded_since(wh: Warehouse, outcome: FileOutcome, since: str) -> FileOutcome | None:
     """The outcome of the file a duplicate is a copy of, if that file was loaded after
     ``since`` (by a run killed before its report); None otherwise."""
-    rows = wh.con.execute(
-        "SELECT file_id, status, n_events, issues FROM source_files "
-        "WHERE sha256 = ? AND loaded_at >= CAST(? AS TIMESTAMP)",
-        [outcome.sha256, since]).fetchall()
-    if not rows:
+    loaded = loaded_file_since(wh, outcome.sha256, since)
+    if loaded is None:
         return None
-    file_id, status, events, issues = rows[0]
-    replaced = tuple(int(r[0]) for r in wh.con.execute(
-        "SELECT event_id FROM event_replacements WHERE file_id = ? ORDER BY 1",
-        [file_id]).fetchall())
-    created = int(wh.con.execute("SELECT count(*) FROM players WHERE created_by_file = ?",
-                                 [file_id]).fetchall()[0][0])
-    waiting = tuple((str(r[0]), str(r[1])) for r in wh.con.execute(
-        "SELECT DISTINCT m.name_as_written, m.review_key FROM unit_members m "
-        "JOIN events e USING (event_id) WHERE e.file_id = ? AND m.review_key IS NOT NULL "
-        "ORDER BY 1, 2", [file_id]).fetchall())
     warnings = tuple(warning_line(str(i["message"]), str(i.get("where") or ""))
-                     for i in json.loads(issues or "[]") if i.get("level") != "info")
+                     for i in loaded.issues if i.get("level") != "info")
     return dataclasses.replace(
-        outcome, status=str(status), events=int(events), replaced_events=replaced,
-        players_created=created, waiting=waiting, warnings=warnings,
+        outcome, status=loaded.status, events=loaded.events,  # type: ignore[arg-type]
+        replaced_events=loaded.replaced_events, players_created=loaded.players_created,
+        waiting=loaded.waiting, warnings=warnings,
         message=f"{outcome.message} (loaded by a run that ended before its report)")
 
 

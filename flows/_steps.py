@@ -16,7 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 import ratings
+from games import game
 from parsers import ParseError, ParseResult
+from parsers._limits import Limits
 from publishing import SiteSettings, publish_site, read_optout
 from warehouse import (
     Warehouse,
@@ -24,19 +26,19 @@ from warehouse import (
     frame_sha256,
     games_frame,
     latest_run,
-    open_warehouse,
     preferans_frame,
     results_frame,
     set_current_run,
     store_run,
 )
-from games import game
 from warehouse.register import load_register
+from warehouse.reporting import review_counts, run_ratings, run_summary
 from warehouse.review import apply_decisions_file
+from warehouse.snapshot import Snapshot, snapshot_dir, write_snapshot
 
 from ._config import Config, PoolConfig
-from ._inbox import FileOutcome, inbox_files, ingest_file
-from ._snapshot import Snapshot, snapshot_dir, write_snapshot
+from ._inbox import inbox_files
+from ._parsing import parse_files
 
 __all__ = [
     "PoolRun",
@@ -45,15 +47,11 @@ __all__ = [
     "rating_code_version",
     "review_summary_in",
     "source_hash",
-    "ingest_path",
-    "load_parsed",
     "parse_path",
     "pending_files",
     "pool_results",
-    "prepare_identity",
     "publish",
     "rate_pool",
-    "review_summary",
     "snapshot",
 ]
 
@@ -98,49 +96,21 @@ def pending_files(cfg: Config) -> list[tuple[Path, bool]]:
         (p, True) for p in inbox_files(cfg.inbox, names_log=names)]
 
 
-def ingest_path(cfg: Config, path: Path, from_inbox: bool,
-                parsed: ParseResult | ParseError | None = None) -> FileOutcome:
-    """Load one file (``parsed``: already parsed elsewhere); inbox files move to the archive or
-    to ``rejected/`` afterwards."""
-    with open_warehouse(cfg.warehouse) as wh:
-        if from_inbox:
-            return ingest_file(wh, path, archive=cfg.archive, rejected=cfg.rejected,
-                               identity=cfg.identity, parsed=parsed)
-        return ingest_file(wh, path, identity=cfg.identity, parsed=parsed)
+def parse_path(path: Path, limits: Limits) -> ParseResult | ParseError:
+    """The half of a load that can fan out (docs/scale-out.md): parse one file in a worker
+    process under ``limits`` (size, rows, depth, memory and time), exactly as ``clubratings
+    run`` parses every file (flows/_parsing.py). Its refusal is returned, so the writer
+    rejects the file with that reason without reading it again."""
+    return next(iter(parse_files([path], limits, workers=1)))
 
 
-def parse_path(path: Path) -> ParseResult | ParseError:
-    """The half of ``ingest_path`` that can fan out (docs/scale-out.md): parse one file, in
-    this process, under the default ``[limits]`` but with no time limit (a Dask worker is
-    stopped by its cluster). Its refusal is returned, so the writer rejects the file with that
-    reason without reading it again."""
-    from parsers import parse_bytes
-
-    try:
-        return parse_bytes(path.read_bytes(), source=str(path))
-    except ParseError as exc:
-        return exc
-
-
-def load_parsed(cfg: Config, path: Path, from_inbox: bool,
-                parsed: ParseResult | ParseError | None) -> FileOutcome:
-    """The other half, in the one writer: load a file parsed elsewhere exactly as the serial
-    path does; a file that did not parse is rejected with its reason."""
-    return ingest_path(cfg, path, from_inbox, parsed)
-
-
-def prepare_identity(cfg: Config) -> list[str]:
-    """Load the configured member registers (new ones only) and apply the decisions file.
+def prepare_identity_in(wh: Warehouse, cfg: Config) -> list[str]:
+    """Load the configured member registers (new ones only) and apply the decisions file
+    (the run core's first step, flows/core.py ``Project.prepare_identity``).
 
     Runs before any result file, so a rebuilt warehouse meets the register and the decisions
     in the same order as the original one. Returns one summary line per step.
     """
-    with open_warehouse(cfg.warehouse) as wh:
-        return prepare_identity_in(wh, cfg)
-
-
-def prepare_identity_in(wh: Warehouse, cfg: Config) -> list[str]:
-    """:func:`prepare_identity` on an open warehouse (the run core's)."""
     lines: list[str] = []
     for path in cfg.register_files():
         lines.append(load_register(wh, path.read_bytes(), path=str(path)).summary())
@@ -150,20 +120,12 @@ def prepare_identity_in(wh: Warehouse, cfg: Config) -> list[str]:
     return lines
 
 
-def review_summary(cfg: Config) -> str | None:
-    """One line on what waits for a person, or None when nothing does."""
-    with open_warehouse(cfg.warehouse) as wh:
-        return review_summary_in(wh)
-
-
 def review_summary_in(wh: Warehouse) -> str | None:
-    """:func:`review_summary` on an open warehouse (the run core's)."""
+    """One line on what waits for a person, or None when nothing does (the run core's
+    ``Project.review_summary``)."""
     from warehouse.corrections import held_corrections, held_versions, spelling_questions
 
-    items, events = wh.con.execute(
-        "SELECT (SELECT count(*) FROM review_items WHERE status = 'open' "
-        "        AND kind <> 'spelling'), "
-        "(SELECT count(*) FROM unrated_events)").fetchall()[0]
+    items, events = review_counts(wh)
     corrections = len(held_corrections(wh)) + len(held_versions(wh))
     spellings = len(spelling_questions(wh))
     parts = []
@@ -248,13 +210,8 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     )
     if existing is not None:
         set_current_run(wh, pool.name, existing)  # the lists come from this run again
-        periods = wh.con.execute(
-            "SELECT DISTINCT period FROM ratings WHERE run_id = ? ORDER BY 1", [existing],
-        ).fetchall()
-        players = wh.con.execute(
-            "SELECT count(DISTINCT player_id) FROM ratings WHERE run_id = ?", [existing],
-        ).fetchall()[0][0]
-        return PoolRun(pool.name, existing, True, tuple(p[0] for p in periods), int(players))
+        periods, players = run_summary(wh, existing)
+        return PoolRun(pool.name, existing, True, periods, players)
     scheme = ratings.SCHEMES[pool.scheme]
     warm = _previous_fit(wh, pool, options) if scheme.refine is not None else None
     if scheme.refine is not None and warm is not None:
@@ -281,8 +238,7 @@ def _previous_fit(wh: Warehouse, pool: PoolConfig,
     previous = latest_run(wh, pool.name)
     if previous is None or previous.scheme != pool.scheme or previous.options != options:
         return None
-    return wh.query("SELECT period, player_id::VARCHAR AS player, rating FROM ratings "
-                    "WHERE run_id = ?", [previous.run_id])
+    return run_ratings(wh, previous.run_id)
 
 
 def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
@@ -298,5 +254,5 @@ def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
 
 def snapshot(wh: Warehouse, cfg: Config) -> Snapshot:
     """The last step of a run, after publishing: the analysts' read-only copy of the warehouse
-    and its Parquet exports under ``data/snapshot/`` (flows/_snapshot.py)."""
+    and its Parquet exports under ``data/snapshot/`` (warehouse/snapshot.py)."""
     return write_snapshot(wh, snapshot_dir(cfg.warehouse))

@@ -34,7 +34,8 @@ from . import _steps
 from ._config import Config
 from ._inbox import FileOutcome, ingest_batch, noting
 from ._lock import run_lock
-from ._snapshot import Snapshot
+from warehouse.reporting import loaded_hashes, people_state
+from warehouse.snapshot import Snapshot
 
 __all__ = ["Project", "StepRunner"]
 
@@ -158,7 +159,7 @@ class Project:
 
     def _new(self, files: list[tuple[Path, bool]]) -> list[int]:
         """Indexes of the files whose bytes were not loaded before."""
-        known = {r[0] for r in self.wh.con.execute("SELECT sha256 FROM source_files").fetchall()}
+        known = loaded_hashes(self.wh)
         new = []
         for i, (path, _) in enumerate(files):
             try:
@@ -238,11 +239,7 @@ class Project:
         for pool in self.cfg.pools:
             run = latest_run(self.wh, pool.name)
             digest.update(f"{pool!r}|{run.run_id if run else None}\n".encode())
-        names = self.wh.con.execute(
-            "SELECT md5(coalesce(string_agg(p.player_id || '|' || p.name || '|' || "
-            "coalesce(c.club, ''), '\n' ORDER BY p.player_id), '')) "
-            "FROM players p LEFT JOIN player_clubs c USING (player_id)").fetchall()[0][0]
-        digest.update(str(names).encode())
+        digest.update(people_state(self.wh).encode())
         for extra in (self.cfg.root / "optout.txt", self.cfg.root / _steps.QUALITY_FILE):
             digest.update(extra.read_bytes() if extra.is_file() else b"-")
         report = self.cfg.public / "reports" / "latest.html"  # the index links it once it exists

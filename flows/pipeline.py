@@ -19,11 +19,12 @@ from ._env import configure_prefect
 
 configure_prefect(Path.cwd())  # before prefect is imported; settings already made win
 
-from prefect import flow, get_run_logger, task  # noqa: E402
+from prefect import flow, get_run_logger, task, unmapped  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
 
 from parsers import ParseError, ParseResult  # noqa: E402
+from parsers._limits import Limits  # noqa: E402
 
 from . import _steps  # noqa: E402
 from ._config import Config  # noqa: E402
@@ -64,8 +65,9 @@ def _outcomes_artifact(outcomes: list[FileOutcome]) -> None:
 
 
 @task(cache_policy=NO_CACHE, task_run_name="parse {path.name}")
-def parse_one(path: Path) -> ParseResult | ParseError:
-    return _steps.parse_path(path)
+def parse_one(path: Path, limits: Limits) -> ParseResult | ParseError:
+    """One file parsed on a Dask worker under the run's ``[limits]``, as ``run`` parses it."""
+    return _steps.parse_path(path, limits)
 
 
 @task(cache_policy=NO_CACHE)
@@ -84,6 +86,11 @@ def _dask_runner():  # type: ignore[no-untyped-def]
 
     from prefect_dask import DaskTaskRunner
 
+    import dask
+
+    # a worker parses each file in a child process with the run's time and memory limits
+    # (flows/_parsing.py), which a daemonic worker process may not start
+    dask.config.set({"distributed.worker.daemon": False})
     workers = max(1, min(4, os.cpu_count() or 1))
     return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1,
                                           "dashboard_address": None})
@@ -109,7 +116,7 @@ def ingest_parallel(cfg: Config) -> list[FileOutcome]:
         for line in prepare_identity(cfg):
             get_run_logger().info(line)
         files = project.pending()
-        futures = parse_one.map([path for path, _ in files])
+        futures = parse_one.map([path for path, _ in files], unmapped(cfg.limits))
         return load_files(cfg, files, [future.result() for future in futures])
 
 

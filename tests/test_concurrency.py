@@ -1,4 +1,4 @@
-"""One pipeline run at a time (flows/_lock.py); analysts read the snapshot (flows/_snapshot.py).
+"""One pipeline run at a time (flows/_lock.py); analysts read the snapshot (warehouse/snapshot.py).
 
 The end-to-end cases start real ``clubratings`` processes; the lock's own rules are checked in
 this process (``flock`` locks belong to an open file, so two ``run_lock`` calls of one process
@@ -25,8 +25,8 @@ import pandas as pd
 import pytest
 
 from flows._lock import LockInfo, RunLocked, lock_path, read_lock_info, run_lock
-from flows._snapshot import EXPORTS, snapshot_dir, state_digest, write_snapshot
-from flows.cli import main
+from warehouse.snapshot import EXPORTS, snapshot_dir, state_digest, write_snapshot
+from cli import main
 from warehouse import TransientWarehouseError, open_warehouse
 
 from .conftest import FIXTURES, ROOT
@@ -43,7 +43,7 @@ LOCKED_MESSAGE = re.compile(
 _LAUNCH = """
 import os, sys, time
 from pathlib import Path
-from flows.cli import main
+from cli import main
 go, delay = Path(sys.argv[1]), float(sys.argv[2])
 Path(f"{go}.ready-{os.getpid()}").touch()
 while not go.exists():

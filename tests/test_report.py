@@ -10,7 +10,8 @@ import pytest
 
 from flows import load_config
 from flows._report import RunLog, build_report, summary_line, track, write_report
-from flows._steps import ingest_path, pending_files, prepare_identity, rate_pool
+from flows._steps import pending_files, rate_pool
+from flows.core import Project
 from warehouse import open_warehouse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,8 +42,9 @@ def _club(tmp_path: Path) -> Path:
 
 
 def _run(cfg):  # type: ignore[no-untyped-def]
-    prepare_identity(cfg)
-    outcomes = [ingest_path(cfg, path, from_inbox) for path, from_inbox in pending_files(cfg)]
+    with Project.open(cfg, command="test") as project:
+        project.prepare_identity()
+        outcomes = project.ingest()
     with open_warehouse(cfg.warehouse) as wh:
         runs = [rate_pool(wh, pool) for pool in cfg.pools]
         return outcomes, runs, build_report(wh, outcomes, runs)

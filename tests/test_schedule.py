@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from flows import load_config
-from flows.cli import main
+from cli import main
 from warehouse import open_warehouse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -148,18 +148,28 @@ def test_dask_task_runner_loads_the_same_warehouse(prefect_harness: None,
         (club / "identity").mkdir()
         (club / "inbox").mkdir()
         (club / "inbox" / "broken.csv").write_text("not,a,result\n", encoding="utf-8")
+        # a page over the project's own [limits] (a table of 40 rows, rows = 30): the Dask
+        # workers parse under the same limits as run, so it is refused the same way
+        rows = "".join(f"<tr><td>{u}</td><td>Jan {chr(64 + u)}ski - Ewa {chr(64 + u)}ska</td>"
+                       f"<td>{60 - u / 4:.2f}</td></tr>" for u in range(1, 41))
+        (club / "inbox" / "too-long.html").write_text(
+            f"<html><body><table><tr><th>Place</th><th>Pair</th><th>%</th></tr>{rows}"
+            "</table></body></html>", encoding="utf-8")
         (club / "clubratings.toml").write_text(
-            SMALL + f'\n[run]\ntask_runner = "{runner}"\n', encoding="utf-8")
+            SMALL + f'\n[run]\ntask_runner = "{runner}"\n\n[limits]\nrows = 30\n',
+            encoding="utf-8")
         cfg = load_config(club / "clubratings.toml")
         assert cfg.task_runner == runner
         outcomes = ingest_inbox(cfg)
         results[runner] = ([(Path(o.path).name, o.status, o.events, o.players_created,
-                             o.waiting) for o in outcomes],
+                             o.waiting, o.message) for o in outcomes],
                            _warehouse_rows(cfg.warehouse))
         assert (club / "inbox" / "rejected" / "broken.csv.reason.txt").is_file()
+        reason = club / "inbox" / "rejected" / "too-long.html.reason.txt"
+        assert "[limits] rows = 30" in reason.read_text(encoding="utf-8")
     default, dask = results["default"], results["dask"]
-    assert dask[0] == default[0]
-    assert [o[1] for o in default[0]] == ["loaded"] * 5 + ["rejected"]
+    assert dask[0] == default[0]  # the same outcomes, the same refusals word for word
+    assert [o[1] for o in default[0]] == ["loaded"] * 5 + ["rejected"] * 2
     for table, rows in default[1].items():
         assert dask[1][table] == rows, table
     assert len(default[1]["events"]) == 5 and len(default[1]["review_items"]) == 1

@@ -16,8 +16,9 @@ import pytest
 
 from flows import _scrape
 from flows._config import Config
-from flows._steps import code_version, ingest_path
-from flows.cli import main
+from flows._steps import code_version
+from flows.core import Project
+from cli import main
 from warehouse import open_warehouse
 
 from .conftest import FIXTURES, JFR_SAMPLE, ROOT
@@ -108,6 +109,12 @@ class Server:
         self.thread.join()
 
 
+def _ingest(cfg, paths):  # type: ignore[no-untyped-def]
+    """Load inbox files through the run core, as a run does."""
+    with Project.open(cfg, command="test") as project:
+        return project.ingest([(Path(p), True) for p in paths])
+
+
 @pytest.fixture
 def server() -> Iterator[Server]:
     s = Server()
@@ -196,7 +203,7 @@ def test_first_run_loads_second_run_gets_304s_and_loads_nothing(
     assert html.read_bytes() == JFR_SAMPLE.read_bytes()
     assert csv.read_bytes() == CSV_SAMPLE.read_bytes()
     assert sorted(p.name for p in cfg.inbox.iterdir()) == sorted([html.name, csv.name])
-    outcomes = [ingest_path(cfg, path, True) for path in report.written]
+    outcomes = _ingest(cfg, report.written)
     assert [o.status for o in outcomes] == ["loaded", "loaded"]
     assert [o.events for o in outcomes] == [1, 2]
     assert counts(cfg) == (2, 3, 3)
@@ -241,13 +248,13 @@ def test_a_changed_page_arrives_under_the_same_name_as_a_correction(
     cfg = make_cfg(tmp_path)
     fake = FakeTime()
     first = run(cfg, fake)
-    assert [ingest_path(cfg, p, True).status for p in first.written] == ["loaded"]
+    assert [o.status for o in _ingest(cfg, first.written)] == ["loaded"]
     server.routes["/r.csv"] = Route(original.replace(b"61,20", b"60,90"), "text/csv",
                                     etag='"v2"')
     second = run(cfg, fake)
     assert [r.status for r in second.results] == ["fetched"]
     assert second.written == first.written
-    outcome = ingest_path(cfg, second.written[0], True)
+    (outcome,) = _ingest(cfg, second.written[:1])
     assert outcome.status == "correction"
     # only the section whose score changed is replaced; the other changed nothing, so it is
     # the same results (docs/rules/inputs.md, one night as many files)
@@ -277,7 +284,7 @@ def test_an_unreadable_page_is_rejected_like_a_dropped_file(
     write_sources(tmp_path, [server.netloc], source("WZBS", server.url("/notes.txt")))
     cfg = make_cfg(tmp_path)
     report = run(cfg, FakeTime())
-    outcome = ingest_path(cfg, report.written[0], True)
+    (outcome,) = _ingest(cfg, report.written[:1])
     assert outcome.status == "rejected"
     name = f"127.0.0.1-{server.port}__notes.txt"
     assert (cfg.rejected / name).read_bytes() == b"no results tonight\n"

@@ -243,14 +243,9 @@ def set_current_run(wh: Warehouse, pool: str, run_id: int | None) -> None:
 def latest_run(wh: Warehouse, pool: str) -> RunRecord | None:
     """The pool's current run: the one its last recompute made or reused (else the newest);
     None when it has none, or its last recompute found nothing in force."""
-    if wh.con.execute("SELECT 1 FROM current_runs WHERE pool = ? AND run_id = 0",
-                      [pool]).fetchall():
-        return None
     rows = wh.con.execute(
         "SELECT run_id, pool, scheme, options, first_period, last_period FROM rating_runs "
-        "WHERE pool = ? ORDER BY run_id = coalesce("
-        "    (SELECT run_id FROM current_runs WHERE pool = ?), -1) DESC, run_id DESC LIMIT 1",
-        [pool, pool],
+        "WHERE run_id IN (SELECT run_id FROM runs_in_force WHERE pool = ?)", [pool],
     ).fetchall()
     if not rows:
         return None

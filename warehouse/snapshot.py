@@ -35,15 +35,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from warehouse import Warehouse
-from warehouse._atomic import temp_path
+from ._atomic import temp_path
+from ._db import Warehouse
 
-__all__ = ["EXPORTS", "Snapshot", "snapshot_dir", "write_snapshot"]
+__all__ = ["EXPORTS", "Snapshot", "snapshot_dir", "state_digest", "write_snapshot"]
 
-_LATEST_RUNS = ("(SELECT run_id, pool, scheme FROM rating_runs "
-                "WHERE run_id IN (SELECT max(run_id) FROM rating_runs GROUP BY pool))")
-"""The latest run of every pool: the run the published lists come from (publishing/_lists.py
-via warehouse.latest_run: the highest run_id of the pool)."""
+_LATEST_RUNS = "runs_in_force"
+"""The run of every pool the published lists come from (view ``runs_in_force``: the run its
+last recompute made or reused; none for a pool with nothing in force)."""
 
 EXPORTS: dict[str, str] = {
     # every player row, with the player its results count for (merges in force, view
@@ -216,7 +215,7 @@ def write_snapshot(wh: Warehouse, folder: Path | None = None) -> Snapshot:
     taken_at = datetime.now().astimezone().isoformat(timespec="seconds")
     row_counts = wh.row_counts()
     runs = {str(pool): int(run_id) for pool, run_id in wh.con.execute(
-        "SELECT pool, max(run_id) FROM rating_runs GROUP BY pool ORDER BY pool").fetchall()}
+        "SELECT pool, run_id FROM runs_in_force ORDER BY pool").fetchall()}
     _copy_database(wh, database)
     parquet, exported = _export_parquet(wh, folder / "parquet")
     manifest = folder / "manifest.json"
