@@ -10,11 +10,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 import pandas as pd
-
-from games import Frame
 
 from ._baselines import EgfParams, EloParams, Glicko2Params, rate_egf, rate_elo, rate_glicko2
 from ._belo import BeloParams, rate_belo
@@ -57,10 +55,11 @@ class Scheme(Generic[P]):
     params_type: type[P]
     defaults: P
     rate: RateFunction[P]
-    reads: Frame = "results"
+    reads: Literal["results", "go-games", "preferans-games"] = "results"
     """Which input frame ``rate`` takes: the bridge results frame (package docstring), the go
     games frame (``ratings._go``), or the preferans games frame (``ratings._preferans``); the
-    games whose ``frame`` it is (``games.GAMES``) are the games it rates."""
+    games whose ``frame`` it is (``games.GAMES``, above this package) are the games it
+    rates."""
     refine: Callable[[pd.DataFrame, P, pd.DataFrame], RatingRun] | None = None
     """``refine(results, params, warm)``: the same as ``rate`` but starting from ``warm``, the
     ratings frame of an earlier run with the same options -- for a scheme that fits the whole
