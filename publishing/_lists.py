@@ -1,6 +1,7 @@
 """The rows of a rating list: one period's ratings ranked, with the change since the previous
 list and the scheme's own columns (go: deviation, interval, grade; preferans: deals, vists per
-deal). The editions site (``_site.py``) builds its lists from these.
+deal). The editions site (``_site.py``) builds its lists from these; which columns a published
+list has, and how each is written, is ``_columns.py``.
 
 The same warehouse content gives the same rows: a total order on every row.
 """
@@ -8,8 +9,8 @@ The same warehouse content gives the same rows: a total order on every row.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -17,14 +18,8 @@ import pandas as pd
 from warehouse import atomic_write
 
 
-__all__ = ["DEVIATION_COLUMNS", "LIST_COLUMNS", "PREFERANS_COLUMNS", "ListRow", "list_rows"]
+__all__ = ["ListRow", "list_rows"]
 
-LIST_COLUMNS = ("rank", "player", "club", "rating", "change", "events", "player_id")
-DEVIATION_COLUMNS = ("deviation", "interval", "grade")
-PREFERANS_COLUMNS = ("deals", "vists_per_deal")
-"""Added after ``events`` (the games) for preferans lists (docs/rules/preferans.md)."""
-"""Added after ``rating`` for schemes with a deviation (go, docs/rules/go-rfg.md "Outputs users
-want"): the deviation S, the 95% interval R ± 2S, and the kyu/dan grade."""
 
 @dataclass(frozen=True, slots=True)
 class ListRow:
@@ -36,12 +31,11 @@ class ListRow:
     """Signed change since the previous period's list, ``""`` for a player new to the list."""
     events: int
     player_id: int
-    deviation: str = ""
-    interval: str = ""
-    grade: str = ""
-    deals: str = ""
-    vists_per_deal: str = ""
     federation_id: str = ""
+    extra: Mapping[str, str] = field(default_factory=dict)
+    """The scheme's own columns by name (publishing/_columns.py): go's ``deviation``,
+    ``interval`` and ``grade`` (docs/rules/go-rfg.md "Outputs users want"), preferans'
+    ``deals`` and ``vists_per_deal`` (docs/rules/preferans.md)."""
 
 
 def _with_deviation(frame: pd.DataFrame) -> bool:
@@ -94,8 +88,8 @@ def list_rows(
             extra["vists_per_deal"] = f"{per:+.3f}"
         rows.append(ListRow(
             rank, str(rec.name), str(rec.club), _number(rec.rating), change, int(rec.events),
-            int(rec.player_id), **extra,
-            federation_id=str(getattr(rec, "federation_id", "") or ""),
+            int(rec.player_id), federation_id=str(getattr(rec, "federation_id", "") or ""),
+            extra=extra,
         ))
     return rows
 

@@ -48,7 +48,8 @@ import pyarrow.parquet as pq
 
 from warehouse import RunRecord, Warehouse, latest_run, run_tables, surname_key
 
-from ._lists import ListRow, _cell, _slug, _write_if_changed, list_rows
+from ._columns import COLUMNS, Column, file_columns, json_row, script_slots, table_columns
+from ._lists import ListRow, _slug, _write_if_changed, list_rows
 
 __all__ = [
     "EditionRow",
@@ -75,8 +76,6 @@ _ENV = jinja2.Environment(
     undefined=jinja2.StrictUndefined,
 )
 _ASSETS = ("site.css", "site.js")
-_EXTRA_ORDER = ("deviation", "interval", "grade", "boards", "deals", "vists_per_deal")
-_NUMERIC_EXTRA = frozenset({"deviation", "boards", "deals", "vists_per_deal"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +133,9 @@ class EditionRow:
     federation_id: str = ""
     """The player's id in the federation's member register, "" when unknown."""
     extra: Mapping[str, str] = field(default_factory=dict)
-    """Scheme-specific columns of the list (go: deviation, interval, grade; preferans: deals,
-    vists_per_deal)."""
+    """The list's columns that are not fields here, by name (publishing/_columns.py): the
+    scheme's own (go: deviation, interval, grade; preferans: deals, vists_per_deal; bridge:
+    boards)."""
 
 
 def read_optout(path: Path) -> frozenset[str]:
@@ -218,7 +218,7 @@ def edition_rows(
 
 
 def _extra(r: ListRow) -> dict[str, str]:
-    return {n: getattr(r, n, "") for n in _EXTRA_ORDER if getattr(r, n, "") != ""}
+    return {c.name: r.extra[c.name] for c in COLUMNS if r.extra.get(c.name, "") != ""}
 
 
 # ---------------------------------------------------------------- chart
@@ -366,66 +366,26 @@ def _group(frame: pd.DataFrame) -> dict[int, pd.DataFrame]:
 # ---------------------------------------------------------------- writing
 
 
-def _csv_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
+def _csv_bytes(rows: Sequence[EditionRow], columns: Sequence[Column]) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["rank", "player_id", "federation_id", "player", "club", "rating", *extra,
-                     "change", "events", "history_events", "last_played", "status", "standing"])
+    writer.writerow([c.name for c in columns])
     for r in rows:
-        writer.writerow(["" if r.rank is None else r.rank, r.player_id, _cell(r.federation_id),
-                         _cell(r.player), _cell(r.club), r.rating,
-                         *(r.extra.get(c, "") for c in extra),
-                         r.change, r.events, r.history_events, r.last_played, r.status,
-                         r.standing])
+        writer.writerow([c.csv(r) for c in columns])
     return buf.getvalue().encode("utf-8")
 
 
-def _parquet_bytes(rows: Sequence[EditionRow], extra: Sequence[str]) -> bytes:
-    columns: dict[str, pa.Array] = {
-        "rank": pa.array([r.rank for r in rows], pa.int32()),
-        "player_id": pa.array([r.player_id for r in rows], pa.int64()),
-        "federation_id": pa.array([r.federation_id or None for r in rows], pa.string()),
-        "player": pa.array([r.player for r in rows], pa.string()),
-        "club": pa.array([r.club for r in rows], pa.string()),
-        "rating": pa.array([float(r.rating) for r in rows], pa.float64()),
-    }
-    for name in extra:  # numbers as numbers; the interval and the grade as text
-        values = [r.extra.get(name) or None for r in rows]
-        if name in _NUMERIC_EXTRA:
-            columns[name] = pa.array([None if v is None else float(v) for v in values],
-                                     pa.float64())
-        else:
-            columns[name] = pa.array(values, pa.string())
-    columns |= {
-        "change": pa.array([None if r.change == "" else float(r.change) for r in rows],
-                           pa.float64()),
-        "events": pa.array([r.events for r in rows], pa.int32()),
-        "history_events": pa.array([r.history_events for r in rows], pa.int32()),
-        "last_played": pa.array([r.last_played or None for r in rows], pa.string()),
-        "status": pa.array([r.status for r in rows], pa.string()),
-        "standing": pa.array([r.standing for r in rows], pa.string()),
-    }
+def _parquet_bytes(rows: Sequence[EditionRow], columns: Sequence[Column]) -> bytes:
+    """Numbers as numbers (a scheme's interval and grade as text), empty values as nulls."""
+    table = pa.table({c.name: c.arrow(rows) for c in columns})
     buf = io.BytesIO()
-    pq.write_table(pa.table(columns), buf, compression="zstd")
+    pq.write_table(table, buf, compression="zstd")
     return buf.getvalue()
-
-
-_COLUMN_LABELS = {"deviation": "Deviation", "interval": "95% interval", "grade": "Grade",
-                  "boards": "Boards", "deals": "Deals", "vists_per_deal": "Vists per deal"}
-"""Headings of the scheme's own columns in an edition's table: go after the rating,
-preferans after the events."""
-_AFTER_EVENTS = ("boards", "deals", "vists_per_deal")
 
 
 def _json_rows(rows: Sequence[EditionRow]) -> list[dict[str, object]]:
     """The ranked players, as the list's script filters and sorts them."""
-    return [{"rank": r.rank, "id": r.player_id, "player": r.player, "sortName": r.sort_name,
-             "club": r.club, "rating": r.rating_value, "ratingText": r.rating,
-             "change": r.change_value, "changeText": r.change, "events": r.events,
-             "history": r.history_events, "lastPlayed": r.last_played, "status": r.status,
-             "federationId": r.federation_id,
-             **{k: v for k, v in r.extra.items()}}
-            for r in rows if r.standing == "ranked"]
+    return [json_row(r) for r in rows if r.standing == "ranked"]
 
 
 def _movers(rows: Sequence[EditionRow], count: int) -> tuple[list[EditionRow], list[EditionRow]]:
@@ -546,17 +506,16 @@ def _edition_pages(
 ) -> None:
     options = sorted(run.options.items())
     for i, ed in enumerate(editions):
-        extra = sorted({k for r in ed.rows for k in r.extra},
-                       key=_EXTRA_ORDER.index)
+        present = {k for r in ed.rows for k in r.extra}
+        table = table_columns(present)
+        before, after = script_slots(table)
         ranked = [r for r in ed.rows if r.standing == "ranked"]
         gains, losses = _movers(ranked, settings.movers)
         by_name = sorted(ed.rows, key=lambda r: (r.sort_name, r.player_id))
-        before = [c for c in extra if c not in _AFTER_EVENTS]
-        after = [c for c in extra if c in _AFTER_EVENTS]
         html = _ENV.get_template("edition.html").render(
             pool=pool, edition=ed, rows=ranked,
             data={"rows": _json_rows(ed.rows), "before": before, "after": after},
-            before=before, after=after, labels=_COLUMN_LABELS,
+            table=table,
             pool_game=str(run.options.get("pool.game", "bridge")),
             crosstable=_crosstables(run),
             scheme=run.scheme, options=options, gains=gains, losses=losses,
@@ -579,8 +538,8 @@ def _edition_pages(
         )
         folder = out / ed.slug
         _write(folder / "index.html", html.encode("utf-8"), written)
-        _write(folder / "list.csv", _csv_bytes(ed.rows, extra), written)
-        _write(folder / "list.parquet", _parquet_bytes(ed.rows, extra), written)
+        _write(folder / "list.csv", _csv_bytes(ed.rows, file_columns(present)), written)
+        _write(folder / "list.parquet", _parquet_bytes(ed.rows, file_columns(present)), written)
 
 
 def _player_pages(
