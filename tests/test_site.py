@@ -23,7 +23,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from flows import load_config
-from flows._steps import ingest_path, pending_files, publish, rate_pool
+from flows._steps import publish, rate_pool
+from flows.core import Project
 from publishing import SiteSettings, publish_site, read_optout
 from publishing._site import rating_chart
 from warehouse import open_warehouse
@@ -95,8 +96,9 @@ def build_site_project(root: Path, *, go: bool = True) -> Path:
     (root / "optout.txt").write_text(f"# asked not to be listed\n\n{HIDDEN_NAME}\n",
                                      encoding="utf-8")
     cfg = load_config(root / "clubratings.toml")
-    for path, from_inbox in pending_files(cfg):
-        assert ingest_path(cfg, path, from_inbox).status == "loaded", path
+    with Project.open(cfg, command="test") as project:
+        outcomes = project.ingest()
+    assert [o.status for o in outcomes] == ["loaded"] * len(outcomes), outcomes
     with open_warehouse(cfg.warehouse) as wh:
         wh.con.execute("UPDATE players SET name = ? WHERE name = ?", [SCRIPT_NAME, LOADED_AS])
         # five regulars get their club from a member register (the season's files name none)
