@@ -47,7 +47,7 @@ browser() {
 # the project's own modules, compiled when they changed (a second or two after an edit,
 # nothing otherwise)
 compile_sources() {
-    "$VENV/bin/python" -m compileall -q -j 0 benchmarks flows parsers publishing quality \
+    "$VENV/bin/python" -m compileall -q -j 0 benchmarks cli flows parsers publishing quality \
         ratings scripts warehouse >/dev/null 2>&1 || true
 }
 

@@ -29,7 +29,7 @@ from benchmarks.run_all import result_row, write_json  # noqa: E402
 
 def _command() -> list[str]:
     exe = Path(sys.executable).parent / "clubratings"
-    return [str(exe)] if exe.is_file() else [sys.executable, "-m", "flows.cli"]
+    return [str(exe)] if exe.is_file() else [sys.executable, "-m", "cli"]
 
 
 def best(argv: list[str], repeat: int) -> float:

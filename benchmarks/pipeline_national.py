@@ -58,7 +58,7 @@ options = { period = "quarter" }
 def clubratings() -> list[str]:
     """The installed command, else the module (a source tree without the entry point)."""
     exe = Path(sys.executable).parent / "clubratings"
-    return [str(exe)] if exe.is_file() else [sys.executable, "-m", "flows.cli"]
+    return [str(exe)] if exe.is_file() else [sys.executable, "-m", "cli"]
 
 
 def timed_run(root: Path, *extra: str) -> tuple[float, int, str]:

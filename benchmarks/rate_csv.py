@@ -76,7 +76,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
     args = ap.parse_args()
     exe = Path(sys.executable).parent / "clubratings"
-    command = [str(exe)] if exe.is_file() else [sys.executable, "-m", "flows.cli"]
+    command = [str(exe)] if exe.is_file() else [sys.executable, "-m", "cli"]
     with tempfile.TemporaryDirectory() as tmp:
         history = Path(tmp) / "history.csv"
         rows = write_history(history, args.events, args.players)

@@ -87,7 +87,7 @@ def project(folder: Path, port: int) -> Path:
 
 def scrape(config: Path) -> tuple[float, int, list[str]]:
     """``clubratings scrape --fetch-only`` as the command line runs it."""
-    from flows.cli import main
+    from cli import main
 
     out = io.StringIO()
     started = time.perf_counter()
@@ -117,7 +117,7 @@ def main() -> None:
     started = time.perf_counter()
     import flows._scrape  # noqa: F401 - the imports are not the scrape's time
     import flows._steps  # noqa: F401
-    import flows.cli  # noqa: F401
+    import cli.app  # noqa: F401
     imports = time.perf_counter() - started
     rows = []
     with tempfile.TemporaryDirectory(prefix="scrape-archive-") as tmp:

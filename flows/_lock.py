@@ -26,7 +26,6 @@ import json
 import logging
 import os
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -158,11 +157,6 @@ def inherited_fds() -> list[int]:
     return sorted(_FDS)
 
 
-_HELD: dict[str, tuple[int, LockInfo, int]] = {}
-"""Locks this process holds: lock file -> (thread that took it, record, depth). Process state by nature: a
-flock belongs to the process that took it."""
-
-
 @contextlib.contextmanager
 def run_lock(warehouse_path: Path | str, *, command: str,
              wait: float = 0.0, reentrant: bool = False,
@@ -172,23 +166,17 @@ def run_lock(warehouse_path: Path | str, *, command: str,
     ``wait`` seconds: 0 tries once and raises :class:`RunLocked` if another run holds the
     lock; more polls every 0.2 s until the lock is free or the time is up. (A refusal waits up
     to a second for the holder's record when the holder has only just taken the lock.) Yields
-    the record written into the lock file. With ``reentrant``, a hold this process already has
-    is joined (the inner hold is a no-op): the run core takes the lock itself, also when a command
-    that holds it runs a flow. Without, a second hold in the same process is refused like any
-    other run. ``reader``: this hold only reads; a run that meets it waits up to
-    :data:`READER_GRACE_SECONDS` longer than its own ``wait`` (a reader is brief).
+    the record written into the lock file. ``reader``: this hold only reads; a run that meets it
+    waits up to :data:`READER_GRACE_SECONDS` longer than its own ``wait`` (a reader is brief).
+
+    A run takes the lock once: a second hold in the same process is refused like any other
+    run (flock belongs to the open file, not the process). Whoever needs the lock inside a run
+    joins the run instead: the run core (flows/core.py) joins a project this process has open,
+    and each command of the command line opens one, once (cli/_common.py ``locked``).
+    ``reentrant`` changes nothing and is kept for callers that still pass it.
     """
+    del reentrant  # a hold is never joined here: see above
     path = lock_path(warehouse_path)
-    key = str(path.resolve())
-    held = _HELD.get(key)
-    if held is not None and reentrant:
-        _HELD[key] = (held[0], held[1], held[2] + 1)
-        try:
-            yield held[1]
-        finally:
-            owner, info_, depth = _HELD[key]
-            _HELD[key] = (owner, info_, depth - 1)
-        return
     path.parent.mkdir(parents=True, exist_ok=True)
     # O_RDWR without O_TRUNC: the holder's record must survive a second run opening the file
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -214,13 +202,11 @@ def run_lock(warehouse_path: Path | str, *, command: str,
             started_at=datetime.now().astimezone().isoformat(timespec="seconds"), reader=reader,
         )
         _write_info(fd, info)
-        _HELD[key] = (threading.get_ident(), info, 1)
         _FDS.add(fd)
         try:
             yield info
         finally:
             _FDS.discard(fd)
-            del _HELD[key]
             os.ftruncate(fd, 0)  # cleared before the flock goes: nobody reads a stale record
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:

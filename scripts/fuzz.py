@@ -65,7 +65,7 @@ KEEP_SHARE = 0.9
 """A correction keeping fewer units or members than this share of the event it replaces
 removes data."""
 EXIT_OK, EXIT_REJECTED = 0, 1
-"""``clubratings ingest`` exit codes (flows/cli.py): all loaded; some files rejected."""
+"""``clubratings ingest`` exit codes (cli/_common.py): all loaded; some files rejected."""
 
 
 # --- findings -------------------------------------------------------------------------------
@@ -413,7 +413,7 @@ class IngestHarness:
         """``clubratings ingest`` once: (exit code or None on timeout, its output)."""
         argv = [str(CLUBRATINGS) if CLUBRATINGS.is_file() else sys.executable]
         if not CLUBRATINGS.is_file():
-            argv += ["-m", "flows.cli"]
+            argv += ["-m", "cli"]
         argv += ["ingest", "--config", str(self.config)]
         memory = self.memory_mb
         # a session of its own: on timeout the whole group goes, the parsing workers too

@@ -18,7 +18,7 @@ Each trial copies a template, starts ``clubratings COMMAND --config ...`` in a p
 its own, kills the whole group with SIGKILL after a delay drawn uniformly from [0, T] (or, with
 ``--after``, a moment after the command printed a given line), runs the same command again to
 completion, then the steps that follow it (``recompute`` and ``publish`` after ``ingest``,
-``publish`` after ``recompute``; in one process through ``flows.cli.main``, the executable's own
+``publish`` after ``recompute``; in one process through ``cli.main``, the executable's own
 entry point), and compares the project with the uninterrupted reference. Counted, per trial:
 
 - lost events: an event in force in the reference is not in force after the resumed run (an
@@ -285,7 +285,7 @@ def run_command(project: Path, command: str, *, timeout: float = 600.0,
 
 _STEPS_SCRIPT = """
 import sys
-from flows.cli import main
+from cli import main
 config, steps = sys.argv[1], sys.argv[2:]
 for step in steps:
     code = main([step, "--config", config])
@@ -298,7 +298,7 @@ for step in steps:
 
 def run_steps(project: Path, steps: Sequence[str], *, timeout: float = 900.0) -> list[Done]:
     """``clubratings STEP --config ...`` for each of ``steps`` in order, in one process (the
-    command line's own entry point, ``flows.cli.main``, called once per step: the same code as
+    command line's own entry point, ``cli.main``, called once per step: the same code as
     the ``clubratings`` executable, without paying its start-up for every step). Stops after a
     step that fails (exit code other than 0 or 1); returns the steps that ran."""
     if not steps:

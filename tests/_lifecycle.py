@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flows.cli import main
+from cli import main
 from warehouse import open_warehouse
 
 from ._csvs import HEADER

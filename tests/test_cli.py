@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.cli import main
+from cli import main
 
 from .conftest import JFR_SAMPLE
 

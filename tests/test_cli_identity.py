@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.cli import main
+from cli import main
 
 from .conftest import FIXTURES
 
@@ -104,7 +104,7 @@ def test_decisions_export_and_apply(club: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_interactive_review_takes_answers(club: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from flows._cli_identity import _interactive
+    from cli.review import _interactive
     from flows._config import load_config
     from warehouse import open_warehouse
     from warehouse.review import open_items

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.cli import main
+from cli import main
 from warehouse import open_warehouse
 
 from benchmarks.club_archive import CONFIG, junk_names

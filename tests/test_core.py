@@ -13,7 +13,7 @@ import pytest
 
 from flows import load_config
 from flows._lock import RunLocked
-from flows.cli import main
+from cli import main
 from flows.core import Project
 
 from ._csvs import club_event, csv_file
@@ -168,7 +168,7 @@ def test_a_run_with_nothing_new_goes_through_the_core_without_prefect(tmp_path: 
     root = _club(tmp_path, files=2)
     config = str(root / "clubratings.toml")
     assert main(["ingest", "--config", config]) == 0  # the files are loaded now
-    probe = ("import sys; from flows.cli import main; code = main(['run', '--config', "
+    probe = ("import sys; from cli import main; code = main(['run', '--config', "
              f"{config!r}]); print('prefect imported:', 'prefect' in sys.modules); "
              "sys.exit(code)")
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
@@ -184,7 +184,7 @@ def test_run_goes_through_prefect_only_where_a_server_records_it(
     """``clubratings run`` runs as the Prefect flow when asked or when a server is configured
     (environment, or the active profile of PREFECT_HOME); otherwise in the run core."""
     from flows._config import load_config
-    from flows.cli import through_prefect
+    from cli.run import through_prefect
 
     monkeypatch.delenv("PREFECT_API_URL", raising=False)
     monkeypatch.setenv("PREFECT_HOME", str(tmp_path / ".prefect"))

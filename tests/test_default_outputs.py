@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-from flows.cli import main
+from cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden" / "default_outputs.json"

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 import ratings
-from flows._cli_explain import format_explanation as _format
-from flows.cli import main
+from cli.explain import format_explanation as _format
+from cli import main
 from parsers import parse_bytes
 from warehouse import (
     Warehouse,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from flows import load_config
-from flows.cli import main
+from cli import main
 from flows.core import Project
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.cli import main
+from cli import main
 
 from .conftest import FIXTURES
 

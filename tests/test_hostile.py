@@ -13,7 +13,7 @@ import pytest
 from flows import load_config
 from flows._inbox import stored_name
 from flows._parsing import parse_files
-from flows.cli import main
+from cli import main
 from flows.core import Project
 from parsers import LimitExceeded, Limits, ParseError, parse_bytes
 from parsers._limits import using

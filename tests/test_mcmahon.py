@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flows.cli import main
+from cli import main
 from ratings._mcmahon import (
     Entrant,
     Game,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.cli import main
+from cli import main
 from parsers import FORMATS, UnsupportedVariant, detect_format
 from parsers import not_results
 

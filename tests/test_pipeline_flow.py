@@ -20,7 +20,7 @@ def _snapshot(public: Path) -> dict[str, bytes]:
 def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     prefect_harness: None, project: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from flows.cli import main
+    from cli import main
     from flows.pipeline import pipeline
 
     cfg = load_config(project / "clubratings.toml")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from flows.cli import main
+from cli import main
 from publishing._site import write_site_index
 from quality.evaluate import format_summary, format_table, report_from_dict, report_to_dict
 

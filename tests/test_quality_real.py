@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flows.cli import main
+from cli import main
 from quality import real
 from quality.baselines import SchemeRun
 from quality.evaluate import DEFAULT_SCHEMES

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.cli import main
+from cli import main
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 SUFFIX = ".expected.json"

@@ -12,7 +12,7 @@ import pytest
 
 from flows import load_config
 from flows._inbox import inbox_files, ingest_file
-from flows.cli import main
+from cli import main
 from flows.core import Project
 from parsers import FORMATS, ParseError, parse_bytes
 from warehouse import Warehouse

@@ -11,7 +11,7 @@ import pytest
 
 from flows._frames import events_to_results
 from flows._results_csv import read_results_csv
-from flows.cli import main
+from cli import main
 from parsers import MalformedFile
 from parsers.csv_template import parse as read_template
 

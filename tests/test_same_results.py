@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.cli import main
+from cli import main
 from warehouse import open_warehouse
 
 from ._csvs import club_event, csv_file

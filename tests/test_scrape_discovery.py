@@ -21,7 +21,7 @@ import pytest
 
 from flows import _scrape
 from flows._config import Config
-from flows.cli import main
+from cli import main
 
 from .conftest import FIXTURES
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from flows._cli_identity import _interactive_corrections
-from flows.cli import main
+from cli.review import _interactive_corrections
+from cli import main
 from warehouse import open_warehouse
 from warehouse.corrections import waiting_answers
 

@@ -13,7 +13,7 @@ import pytest
 import ratings
 from flows import _steps
 from flows._config import PoolConfig
-from flows.cli import main
+from cli import main
 from warehouse import Warehouse, latest_run, open_warehouse
 from warehouse.explain import explain_whole_history
 

@@ -25,18 +25,14 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
+
+from ._common import Exit, fail
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["add_mcmahon_commands", "events_to_games", "read_results", "result_scores"]
-
-
-def _fail(message: str) -> NoReturn:
-    from .cli import _fail as fail
-
-    fail(message)
 
 
 def _lib() -> Any:
@@ -53,12 +49,12 @@ def _read_csv(path: Path, what: str) -> list[dict[str, str]]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        _fail(f"cannot read {what} {path}: {exc.strerror}")
+        fail(f"cannot read {what} {path}: {exc.strerror}")
     except UnicodeDecodeError:
-        _fail(f"{path}: {what} must be UTF-8 text")
+        fail(f"{path}: {what} must be UTF-8 text")
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None:
-        _fail(f"{path}: {what} file is empty")
+        fail(f"{path}: {what} file is empty")
     rows = []
     for row in reader:  # cells beyond the header (key None) are ignored
         rows.append({k.strip().lower(): (v or "").strip() for k, v in row.items()
@@ -71,13 +67,13 @@ def _load_state(path: Path) -> Any:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        _fail(f"cannot read state {path}: {exc.strerror}")
+        fail(f"cannot read state {path}: {exc.strerror}")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        _fail(f"{path}: not a JSON state file ({exc})")
+        fail(f"{path}: not a JSON state file ({exc})")
     try:
         return lib.state_from_json(data)
     except lib.TournamentError as exc:
-        _fail(f"{path}: {exc}")
+        fail(f"{path}: {exc}")
 
 
 def _write_state(path: Path, state: Any) -> None:
@@ -90,7 +86,7 @@ def _write_state(path: Path, state: Any) -> None:
             handle.write(text)
         os.replace(tmp, path)
     except OSError as exc:
-        _fail(f"cannot write state {path}: {exc.strerror}")
+        fail(f"cannot write state {path}: {exc.strerror}")
 
 
 # ---------------------------------------------------------------- start
@@ -105,24 +101,24 @@ def _rating(value: str, where: str) -> float:
         try:
             return float(lib.rating_from_grade(value))
         except lib.TournamentError:
-            _fail(f"{where}, column rating: not a rating or grade: {value!r}")
+            fail(f"{where}, column rating: not a rating or grade: {value!r}")
     if not math.isfinite(number) or number >= 3000:
-        _fail(f"{where}, column rating: rating must be below 3000: {value!r}")
+        fail(f"{where}, column rating: rating must be below 3000: {value!r}")
     return number
 
 
 def cmd_start(args: argparse.Namespace) -> int:
     lib = _lib()
     if args.out.exists():
-        _fail(f"{args.out} exists; remove it or choose another --out")
+        fail(f"{args.out} exists; remove it or choose another --out")
     rows = _read_csv(args.players, "players")
     if not rows or not {"name", "rating"} <= set(rows[0]):
-        _fail(f"{args.players}: players need columns name,rating[,id]")
+        fail(f"{args.players}: players need columns name,rating[,id]")
     entrants = []
     for i, row in enumerate(rows, start=2):
         where = f"{args.players}: row {i}"
         if not row["name"]:
-            _fail(f"{where}, column name: empty name")
+            fail(f"{where}, column name: empty name")
         pid = row.get("id") or row["name"]
         entrants.append(lib.Entrant(id=pid, name=row["name"], rating=_rating(row["rating"], where)))
     try:
@@ -130,10 +126,10 @@ def cmd_start(args: argparse.Namespace) -> int:
         state = lib.start_tournament(entrants, rounds=args.rounds,
                                      essential_places=args.essential, bars=bars)
     except lib.TournamentError as exc:
-        _fail(f"{args.players}: {exc}")
+        fail(f"{args.players}: {exc}")
     _write_state(args.out, state)
     print(f"{len(state.players)} players, {state.rounds} rounds; state written to {args.out}")
-    return 0
+    return Exit.OK
 
 
 # ---------------------------------------------------------------- pair
@@ -153,7 +149,7 @@ def _resolver(state: Any, path: Path) -> Any:
         if len(found) == 1:
             return found[0]
         why = "names several players; use the id" if found else "is no player of the tournament"
-        _fail(f"{path}: {where}: {value!r} {why}")
+        fail(f"{path}: {where}: {value!r} {why}")
 
     return resolve
 
@@ -170,7 +166,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
     try:
         pairing = lib.pair_round(state, absent=absent)
     except lib.TournamentError as exc:
-        _fail(f"{args.state}: {exc}")
+        fail(f"{args.state}: {exc}")
     levels, points = state.levels(), state.points()
     print(f"round {pairing.round}")
     for table, (a, b) in enumerate(pairing.pairs, start=1):
@@ -185,7 +181,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
     for note in pairing.notes:
         print(f"note  {note}")
     _write_state(args.state, replace(state, pending=pairing))
-    return 0
+    return Exit.OK
 
 
 # ---------------------------------------------------------------- result
@@ -229,9 +225,9 @@ def read_results(path: Path, state: Any) -> dict[int, Any]:
     elif {"player_a", "player_b"} <= header:
         first, second, colours = "player_a", "player_b", False
     else:
-        _fail(f"{path}: results need columns round, white,black (or player_a,player_b), result")
+        fail(f"{path}: results need columns round, white,black (or player_a,player_b), result")
     if not {"round", "result"} <= header:
-        _fail(f"{path}: results need columns round, {first},{second}, result")
+        fail(f"{path}: results need columns round, {first},{second}, result")
     resolve = _resolver(state, path)
     games: dict[int, list[Any]] = {}
     byes: dict[int, list[str]] = {}
@@ -241,26 +237,26 @@ def read_results(path: Path, state: Any) -> dict[int, Any]:
         try:
             number = int(row["round"])
         except ValueError:
-            _fail(f"{path}: {where}, column round: not a round number: {row['round']!r}")
+            fail(f"{path}: {where}, column round: not a round number: {row['round']!r}")
         games.setdefault(number, [])
         a = resolve(row[first], f"{where}, column {first}")
         outcome = row["result"].lower()
         if outcome in {"bye", "absent"}:
             if row[second]:
-                _fail(f"{path}: {where}, column {second}: a {outcome} has no opponent, "
-                      f"got {row[second]!r}")
+                fail(f"{path}: {where}, column {second}: a {outcome} has no opponent, "
+                     f"got {row[second]!r}")
             (byes if outcome == "bye" else absent).setdefault(number, []).append(a)
             continue
         b = resolve(row[second], f"{where}, column {second}")
         try:
             score_a, score_b, played = result_scores(row["result"], colours=colours)
         except ValueError:
-            _fail(f"{path}: {where}, column result: unknown result {row['result']!r} "
-                  "(1-0, 0-1, =, +-, -+, --, bye, absent)")
+            fail(f"{path}: {where}, column result: unknown result {row['result']!r} "
+                 "(1-0, 0-1, =, +-, -+, --, bye, absent)")
         handicap_text = row.get("handicap", "") or "0"
         if not handicap_text.isdigit():
-            _fail(f"{path}: {where}, column handicap: not a number of stones: "
-                  f"{handicap_text!r}")
+            fail(f"{path}: {where}, column handicap: not a number of stones: "
+                 f"{handicap_text!r}")
         games[number].append(lib.Game(a=a, b=b, score_a=score_a, score_b=score_b,
                                       handicap=int(handicap_text), played=played))
     return {n: lib.RoundResults(games=tuple(games[n]), byes=tuple(byes.get(n, ())),
@@ -284,20 +280,20 @@ def cmd_result(args: argparse.Namespace) -> int:
     state = _load_state(args.state)
     rounds = read_results(args.results, state)
     if not rounds:
-        _fail(f"{args.results}: no results")
+        fail(f"{args.results}: no results")
     for number, results in rounds.items():
         expected = len(state.played) + 1
         if number != expected:
             played = "is already recorded" if number < expected else "comes too early"
-            _fail(f"{args.results}: round {number} {played}; the next round is {expected}")
+            fail(f"{args.results}: round {number} {played}; the next round is {expected}")
         try:
             state = lib.apply_round(state, _with_pending_bye(state, number, results))
         except lib.TournamentError as exc:
-            _fail(f"{args.results}: {exc}")
+            fail(f"{args.results}: {exc}")
     _write_state(args.state, state)
     done = ", ".join(str(n) for n in rounds)
     print(f"recorded round {done}; {len(state.played)} of {state.rounds} rounds played")
-    return 0
+    return Exit.OK
 
 
 # ---------------------------------------------------------------- standings
@@ -321,9 +317,9 @@ def events_to_games(
     games: dict[int, list[Any]] = {}
     for event in events:
         if event.round is None:
-            _fail(f"{source}: game {event.title!r} has no round number")
+            fail(f"{source}: game {event.title!r} has no round number")
         if len(event.units) != 2 or any(len(u.players) != 1 for u in event.units):
-            _fail(f"{source}: game {event.title!r} is not two players")
+            fail(f"{source}: game {event.title!r} is not two players")
         units = list(event.units)
         if units[0].colour == "black" or units[1].colour == "white":
             units.reverse()
@@ -340,16 +336,16 @@ def events_to_games(
         places = [u.place for u in units]
         scores = {(1.0, 2.0): (1.0, 0.0), (2.0, 1.0): (0.0, 1.0), (1.5, 1.5): (0.5, 0.5)}
         if tuple(places) not in scores:
-            _fail(f"{source}: game {event.title!r}: places {places!r} are no go result")
+            fail(f"{source}: game {event.title!r}: places {places!r} are no go result")
         score_a, score_b = scores[(places[0], places[1])]  # type: ignore[index]
         games.setdefault(int(event.round), []).append(lib.Game(
             a=ids[0], b=ids[1], score_a=score_a, score_b=score_b,
             handicap=int(event.handicap or 0)))
     missing = sorted(names[pid] for pid in names if pid not in ratings)
     if missing:
-        _fail(f"{source}: no rank for player {missing[0]!r} "
-              f"({len(missing)} without one); give ratings or grades with --players "
-              "PLAYERS.csv (name,rating[,id])")
+        fail(f"{source}: no rank for player {missing[0]!r} "
+             f"({len(missing)} without one); give ratings or grades with --players "
+             "PLAYERS.csv (name,rating[,id])")
     entrants = [lib.Entrant(id=pid, name=names[pid], rating=ratings[pid]) for pid in names]
     return entrants, games
 
@@ -373,12 +369,12 @@ def _go_events(path: Path) -> list[Any]:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        _fail(f"cannot read {path}: {exc.strerror}")
+        fail(f"cannot read {path}: {exc.strerror}")
     formats = sorted(parsers.FORMATS.values(), key=lambda f: f.fallback)
     readers = [f for f in formats if f.detect(data, str(path))]
     if not readers:
-        _fail(f"{path.name}: no known format reads this file; known formats: "
-              f"{', '.join(parsers.FORMATS)}")
+        fail(f"{path.name}: no known format reads this file; known formats: "
+             f"{', '.join(parsers.FORMATS)}")
     problems = []
     for fmt in readers:
         try:
@@ -390,7 +386,7 @@ def _go_events(path: Path) -> list[Any]:
         if events:
             return events
         problems.append(f"{fmt.name} finds no go games")
-    _fail(f"{path.name}: no go tournament read ({'; '.join(problems)})")
+    fail(f"{path.name}: no go tournament read ({'; '.join(problems)})")
 
 
 def _known_ratings(path: Path | None) -> dict[str, float]:
@@ -399,7 +395,7 @@ def _known_ratings(path: Path | None) -> dict[str, float]:
         return {}
     rows = _read_csv(path, "players")
     if not rows or not {"name", "rating"} <= set(rows[0]):
-        _fail(f"{path}: players need columns name,rating[,id]")
+        fail(f"{path}: players need columns name,rating[,id]")
     known: dict[str, float] = {}
     for i, row in enumerate(rows, start=2):
         rating = _rating(row["rating"], f"{path}: row {i}")
@@ -416,7 +412,7 @@ def _state_from_games(path: Path, bars_text: str, players: Path | None) -> Any:
     try:
         return lib.replay(entrants, games, bars=lib.parse_bars(bars_text))
     except lib.TournamentError as exc:
-        _fail(f"{path.name}: {exc}")
+        fail(f"{path.name}: {exc}")
 
 
 def _text_table(frame: pd.DataFrame) -> list[str]:
@@ -443,27 +439,27 @@ def _text_table(frame: pd.DataFrame) -> list[str]:
 def cmd_standings(args: argparse.Namespace) -> int:
     lib = _lib()
     if (args.state is None) == (args.games is None):
-        _fail("standings needs STATE.json or --games FILE (one of them)")
+        fail("standings needs STATE.json or --games FILE (one of them)")
     if args.games is not None:
         state = _state_from_games(args.games, args.bars, args.players)
     else:
         if args.bars or args.players:
-            _fail("--bars and --players only apply with --games; a state file keeps its own")
+            fail("--bars and --players only apply with --games; a state file keeps its own")
         state = _load_state(args.state)
     frame = lib.level_history(state) if args.levels else lib.standings(state)
     if args.csv:
         sys.stdout.write(frame.to_csv(index=False, lineterminator="\n"))
     else:
         print("\n".join(_text_table(frame)))
-    return 0
+    return Exit.OK
 
 
 # ---------------------------------------------------------------- parser
 
 
-def add_mcmahon_commands(sub: Any, config: argparse.ArgumentParser) -> None:
-    """Add ``mcmahon start|pair|result|standings`` to the ``clubratings`` subcommands."""
-    del config  # no configuration: every command works on its own files
+def add_mcmahon_commands(sub: Any) -> None:
+    """Add ``mcmahon start|pair|result|standings`` to the ``clubratings`` subcommands (no
+    configuration: every command works on its own files)."""
     top = sub.add_parser(
         "mcmahon", help="run a McMahon go tournament with dynamic levels",
         description="A McMahon tournament with a dynamic level per player instead of "

@@ -11,73 +11,57 @@ per discovery source a line of counts. See docs/scraping.md.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-__all__ = ["EXIT_LOCKED", "add_scrape_commands", "cmd_scrape"]
+from ._common import Exit, add_wait_option, config_parent, fail, load_config, locked
 
-EXIT_LOCKED = 3
-"""Another run holds the warehouse's run lock (as ``clubratings run``/``ingest``)."""
-
-
-def _fail(message: str) -> NoReturn:
-    from .cli import _fail as fail
-
-    fail(message)
+__all__ = ["add_scrape_commands", "cmd_scrape"]
 
 
 def cmd_scrape(args: argparse.Namespace) -> int:
     """Fetch due sources into the inbox and load the fetched pages; exit 1 when a URL ended
     in an error or a fetched page was rejected."""
-    from ._scrape import ScrapeConfigError, load_sources, scrape
-    from .cli import _load_config
+    from flows._scrape import ScrapeConfigError, load_sources, scrape
 
-    cfg = _load_config(args.config)
+    cfg = load_config(args.config)
     try:
         settings = load_sources(cfg, config_file=args.config)
     except ScrapeConfigError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if settings.path is None:
-        _fail("no sources file (sources.toml beside clubratings.toml, or [paths] scrape); "
-              "see docs/scraping.md")
+        fail("no sources file (sources.toml beside clubratings.toml, or [paths] scrape); "
+             "see docs/scraping.md")
     report = scrape(cfg, settings, dry_run=args.dry_run, ignore_schedule=args.all)
     for line in report.lines():
         print(line)
-    status = 1 if report.errors else 0
+    status = Exit.FAILED if report.errors else Exit.OK
     if args.dry_run or args.fetch_only or not report.written:
         return status
-    return _load(cfg, report.written, args.wait, status)
+    return _load(args, cfg, report.written, status)
 
 
-def _load(cfg: Any, written: list[Path], wait: float, status: int) -> int:
+def _load(args: argparse.Namespace, cfg: Any, written: list[Path], status: Exit) -> int:
     """Load the fetched pages through the run core (flows/core.py: the run lock, one
     warehouse connection, one loader); another run in progress leaves them in the inbox for
     its ingest or the next one (exit 3, as the other commands)."""
-    from ._lock import RunLocked
-    from .core import Project
-
-    try:
-        with Project.open(cfg, command="clubratings scrape", wait=wait) as project:
-            for line in project.prepare_identity():
-                print(line)
-            files = [(path, True) for path in written if path.exists()]  # not taken meanwhile
-            for outcome in project.ingest(files):
-                print(outcome.message)
-                status = 1 if outcome.status == "rejected" else status
-            review = project.review_summary()
-    except RunLocked as exc:
-        print(f"clubratings: {exc}; the fetched pages wait in {cfg.inbox}", file=sys.stderr)
-        return EXIT_LOCKED
+    with locked(args, cfg, note=f"; the fetched pages wait in {cfg.inbox}") as project:
+        for line in project.prepare_identity():
+            print(line)
+        files = [(path, True) for path in written if path.exists()]  # not taken meanwhile
+        for outcome in project.ingest(files):
+            print(outcome.message)
+            status = Exit.FAILED if outcome.status == "rejected" else status
+        review = project.review_summary()
     if review:
         print(review)
     return status
 
 
-def add_scrape_commands(sub: Any, config: argparse.ArgumentParser) -> None:
+def add_scrape_commands(sub: Any) -> None:
     """Add ``scrape`` to the ``clubratings`` subcommands."""
     p = sub.add_parser(
-        "scrape", parents=[config],
+        "scrape", parents=[config_parent()],
         help="fetch the club pages listed in sources.toml into the inbox and load them",
         description="Fetch every due source of sources.toml (allow-listed hosts only, "
         "robots.txt honoured, conditional requests) into the inbox, then load the fetched "
@@ -91,7 +75,6 @@ def add_scrape_commands(sub: Any, config: argparse.ArgumentParser) -> None:
                    help="ignore the sources' schedules: fetch every enabled source now")
     p.add_argument("--fetch-only", action="store_true",
                    help="leave the fetched pages in the inbox for the next ingest or run")
-    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
-                   help="if another run holds the warehouse, wait up to SECONDS before "
-                   "loading (default 0: leave the pages in the inbox, exit code 3)")
+    add_wait_option(p, help_text="if another run holds the warehouse, wait up to SECONDS "
+                    "before loading (default 0: leave the pages in the inbox, exit code 3)")
     p.set_defaults(func=cmd_scrape)

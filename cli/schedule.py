@@ -10,33 +10,34 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ._common import Exit, config_parent, fail, load_config
+
 __all__ = ["add_schedule_commands"]
 
 
 def cmd_schedule(args: argparse.Namespace) -> int:
-    from . import cli
-    from ._config import CONFIG_NAME
-    from ._schedule import cron_lines
+    from flows._config import CONFIG_NAME
+    from flows._schedule import cron_lines
 
-    cfg = cli._load_config(args.config)
+    cfg = load_config(args.config)
     config_file = args.config if args.config is not None else cfg.root / CONFIG_NAME
     if not Path(config_file).is_file():
-        cli._fail(f"cron needs a configuration file; {config_file} does not exist "
-                  "(pass --config FILE)")
+        fail(f"cron needs a configuration file; {config_file} does not exist "
+             "(pass --config FILE)")
     if not args.print_cron:
-        cli._fail("say what to print: clubratings schedule --print-cron [--every-minutes N]")
+        fail("say what to print: clubratings schedule --print-cron [--every-minutes N]")
     try:
         lines = cron_lines(cfg, Path(config_file), every_minutes=args.every_minutes)
     except (ValueError, FileNotFoundError) as exc:
-        cli._fail(str(exc))
+        fail(str(exc))
     print("\n".join(lines))
-    return 0
+    return Exit.OK
 
 
-def add_schedule_commands(sub: Any, config: argparse.ArgumentParser) -> None:
+def add_schedule_commands(sub: Any) -> None:
     """Register ``schedule`` on the CLI's sub-parsers."""
     p = sub.add_parser(
-        "schedule", parents=[config],
+        "schedule", parents=[config_parent()],
         help="print crontab lines for the nightly, inbox and quarterly jobs",
         description="Print crontab lines that run the nightly pipeline (clubratings run), the "
         "inbox every N minutes (clubratings ingest) and the quarterly edition (recompute && "

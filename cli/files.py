@@ -2,7 +2,8 @@
 one held for its dates.
 
 ``withdraw`` and ``restore`` change what the next run rates, so they take the run lock like
-``ingest``; ``list`` and ``show`` only read, and take it as readers (they wait for a run). The rules are warehouse/files.py's.
+``ingest``; ``list`` and ``show`` only read, and take it as readers (they wait for a run). The
+rules are warehouse/files.py's.
 """
 
 from __future__ import annotations
@@ -10,10 +11,20 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ._common import Exit, config_parent, fail, load_config, locked, wait_parent
+
 __all__ = ["add_files_commands"]
 
 
 def cmd_files(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config)
+    # list and show take the lock too, as readers: a run in progress is waited for, and never
+    # meets a second process holding the warehouse
+    with locked(args, cfg, reader=args.action in ("list", "show"), project=False):
+        return _files(args, cfg)
+
+
+def _files(args: argparse.Namespace, cfg: Any) -> int:
     from warehouse import open_warehouse
     from warehouse.files import (
         change_line, file_details, find_file, in_force, list_files, release_file, restore_file,
@@ -21,11 +32,8 @@ def cmd_files(args: argparse.Namespace) -> int:
     )
     from warehouse.history import file_history
 
-    from .cli import _fail, _load_config
-
-    cfg = _load_config(args.config)
     if args.action in ("show", "withdraw", "restore", "release", "history") and not args.file:
-        _fail(f"files {args.action} needs a FILE (its id, SHA-256 or file name)")
+        fail(f"files {args.action} needs a FILE (its id, SHA-256 or file name)")
     with open_warehouse(cfg.warehouse) as wh:
         if args.action == "list":
             print(f"{'id':>5}  {'status':<10} {'events':>6} {'in force':>8}  {'loaded':<16}  "
@@ -33,11 +41,11 @@ def cmd_files(args: argparse.Namespace) -> int:
             for f in list_files(wh):
                 print(f"{f.file_id:>5}  {f.status:<10} {f.events:>6} {f.events_in_force:>8}  "
                       f"{f.loaded_at:%Y-%m-%d %H:%M}  {f.format:<14} {f.name}")
-            return 0
+            return Exit.OK
         if args.action == "history":
             for line in file_history(wh, args.file):
                 print(line)
-            return 0
+            return Exit.OK
         file_id = find_file(wh, args.file)
         before = in_force(wh)
         if args.action == "withdraw":
@@ -45,18 +53,18 @@ def cmd_files(args: argparse.Namespace) -> int:
             print(f"file {file_id} withdrawn ({w.reason}): {change_line(before, in_force(wh))}; "
                   f"clubratings recompute && clubratings publish to update the lists; "
                   f"clubratings files restore {file_id} undoes it")
-            return 0
+            return Exit.OK
         if args.action == "release":
             why = release_file(wh, file_id)
             print(f"file {file_id} released (it was held: {why}): its events are rated from "
                   "the next run; clubratings recompute && clubratings publish to update the "
                   "lists now")
-            return 0
+            return Exit.OK
         if args.action == "restore":
             restore_file(wh, file_id)
             print(f"file {file_id} restored: {change_line(before, in_force(wh))}; "
                   "clubratings recompute && clubratings publish to update the lists")
-            return 0
+            return Exit.OK
         info = file_details(wh, file_id)
         f = info.file
         print(f"file {f.file_id}: {f.name} ({f.format}, {f.status})")
@@ -70,16 +78,14 @@ def cmd_files(args: argparse.Namespace) -> int:
         for w in info.withdrawals:
             undone = f", undone {w.undone_at:%Y-%m-%d %H:%M}" if w.undone_at else ""
             print(f"  withdrawn {w.withdrawn_at:%Y-%m-%d %H:%M} ({w.reason}){undone}")
-    return 0
+    return Exit.OK
 
 
-def add_files_commands(sub: Any, config: argparse.ArgumentParser,
-                       wait: argparse.ArgumentParser) -> None:
+def add_files_commands(sub: Any) -> None:
     """Register ``files`` on the CLI's sub-parsers."""
-    from .cli import _locked
-
     p = sub.add_parser(
-        "files", parents=[config, wait], help="list loaded files; withdraw one or undo that",
+        "files", parents=[config_parent(), wait_parent()],
+        help="list loaded files; withdraw one or undo that",
         description="list: every loaded file with its status; show FILE: its events, the "
         "corrections it brought and its withdrawals; history NAME: every version of a file of "
         "that name, what each brought into force and who withdrew, restored, released or "
@@ -93,11 +99,4 @@ def add_files_commands(sub: Any, config: argparse.ArgumentParser,
                                       "release"))
     p.add_argument("file", nargs="?", metavar="FILE")
     p.add_argument("--reason", help="withdraw: why, kept in the audit row")
-    p.set_defaults(func=_dispatch)
-    _dispatch.locked = _locked(cmd_files)  # type: ignore[attr-defined]
-
-
-def _dispatch(args: argparse.Namespace) -> int:
-    # list and show take the lock too, as readers: a run in progress is waited for, and never
-    # meets a second process holding the warehouse
-    return int(_dispatch.locked(args))  # type: ignore[attr-defined]
+    p.set_defaults(func=cmd_files)

@@ -7,53 +7,32 @@ configured, written to the decisions file at once, so it can be kept under versi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["add_identity_commands"]
+from ._common import Exit, config_parent, fail, load_config, locked, wait_parent
+
+__all__ = ["add_review_commands"]
 
 
-class _Held:
-    """The warehouse of the run core, entered under the run lock: identity commands change who
-    is who, so they wait for (or refuse during) a run like any other writer. Used as the
-    warehouse itself inside ``with``."""
-
-    def __init__(self, cfg: Any, command: str, wait: float, reader: bool = False) -> None:
-        self._cfg, self._command, self._wait, self._reader = cfg, command, wait, reader
-        self._cm: Any = None
-        self._wh: Any = None
-
-    def __enter__(self) -> _Held:
-        from .core import Project
-
-        self._cm = Project.open(self._cfg, command=self._command, wait=self._wait,
-                                reader=self._reader)
-        self._wh = self._cm.__enter__().wh
-        return self
-
-    def __exit__(self, *exc: object) -> bool | None:
-        result: bool | None = self._cm.__exit__(*exc)
-        return result
-
-    def __getattr__(self, name: str) -> Any:
-        if self._wh is None:
-            raise AttributeError(name)
-        return getattr(self._wh, name)
+def _reads_only(args: argparse.Namespace) -> bool:
+    """Listing and showing only read: they wait for a run in progress, and a run waits for
+    them; every answer changes who is who, so it waits for (or refuses during) a run like any
+    other writer."""
+    return bool((args.command == "review" and not getattr(args, "resolve", None)
+                 and (getattr(args, "list", False) or getattr(args, "json", False)))
+                or (args.command == "players" and getattr(args, "action", "") == "show"))
 
 
-def _warehouse(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from .cli import READ_WAIT, _load_config
-
-    cfg = _load_config(args.config)
-    # listing and showing only read: they wait for a run in progress, and a run waits for them
-    reader = (args.command == "review" and not getattr(args, "resolve", None)
-              and (getattr(args, "list", False) or getattr(args, "json", False))) or \
-        (args.command == "players" and getattr(args, "action", "") == "show")
-    wait = getattr(args, "wait", 0.0) or (READ_WAIT if reader else 0.0)
-    return cfg, _Held(cfg, f"clubratings {args.command}", wait, reader)
+@contextlib.contextmanager
+def _warehouse(args: argparse.Namespace, cfg: Any) -> Iterator[Any]:
+    """The run core's warehouse, under the run lock, for the ``with`` block."""
+    with locked(args, cfg, reader=_reads_only(args)) as project:
+        yield project.wh
 
 
 def _export(cfg: Any, wh: Any) -> None:
@@ -99,15 +78,14 @@ def cmd_review(args: argparse.Namespace) -> int:
     from warehouse.files import change_line, in_force
     from warehouse.review import answer, open_items
 
-    from .cli import _fail
 
-    cfg, wh = _warehouse(args)
-    with wh:
+    cfg = load_config(args.config)
+    with _warehouse(args, cfg) as wh:
         if args.resolve and args.resolve.startswith(("correction:", "version:", "spelling:")):
             if args.accept + args.keep + args.separate != 1:
-                _fail(f"--resolve {args.resolve} needs exactly one of --accept (the new version "
-                      "replaces the one in force), --keep (the version in force stays) or "
-                      "--separate (another event of the same night: both stay)")
+                fail(f"--resolve {args.resolve} needs exactly one of --accept (the new version "
+                     "replaces the one in force), --keep (the version in force stays) or "
+                     "--separate (another event of the same night: both stay)")
             decision = "accepted" if args.accept else "separate" if args.separate else "kept"
             before = in_force(wh)
             answer_correction(wh, args.resolve, decision=decision, note=args.note or "")
@@ -117,16 +95,16 @@ def cmd_review(args: argparse.Namespace) -> int:
                     "separate": "both kept as events of their own"}[decision]
             print(f"{said}: {args.resolve}: {change_line(before, in_force(wh))}; clubratings "
                   "recompute && clubratings publish to update the lists")
-            return 0
+            return Exit.OK
         if args.resolve:
             choices = [args.as_player is not None, args.new, args.different is not None]
             if sum(choices) != 1:
-                _fail("--resolve KEY needs exactly one of --as PLAYER, --new, --different PLAYER")
+                fail("--resolve KEY needs exactly one of --as PLAYER, --new, --different PLAYER")
             d = answer(wh, args.resolve, as_player=args.as_player, new=args.new,
                        different=args.different, note=args.note or "")
             print(f"{d.action}: {args.resolve} (decision {d.decision_id})")
             _export(cfg, wh)
-            return 0
+            return Exit.OK
         items = open_items(wh).to_dict("records")
         corrections = waiting_answers(wh)
         if args.json:
@@ -136,10 +114,10 @@ def cmd_review(args: argparse.Namespace) -> int:
                 item["evidence"] = json.loads(item["evidence"])
             items.extend(c.as_json() for c in corrections)
             print(json.dumps(items, ensure_ascii=False, indent=2, default=str))
-            return 0
+            return Exit.OK
         if not items and not corrections:
             print("nothing waits for review")
-            return 0
+            return Exit.OK
         if args.list or not sys.stdin.isatty():
             for item in items:
                 _describe(item, sys.stdout)
@@ -152,7 +130,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                 print(f"{len(corrections)} correction(s), new version(s) or spelling(s) wait; "
                       "answer with: clubratings review --resolve KEY --accept | --keep"
                       " (| --separate for a correction:N)")
-            return 0
+            return Exit.OK
         code = _interactive(cfg, wh, items, input, sys.stdout)
         return code or _interactive_corrections(wh, corrections, input, sys.stdout)
 
@@ -173,7 +151,7 @@ def _interactive_corrections(wh: Any, corrections: list[Any], ask: Callable[[str
         while True:
             reply = ask(prompt).strip().lower()
             if reply == "q":
-                return 0
+                return Exit.OK
             if reply in ("s", ""):
                 break
             if reply in ("a", "k") or (both and reply == "b"):
@@ -181,7 +159,7 @@ def _interactive_corrections(wh: Any, corrections: list[Any], ask: Callable[[str
                                                        "b": "separate"}[reply])
                 break
             print(f"  please answer with a, k,{' b,' if both else ''} s or q", file=out)
-    return 0
+    return Exit.OK
 
 
 def _interactive(cfg: Any, wh: Any, items: list[dict[str, Any]],
@@ -197,7 +175,7 @@ def _interactive(cfg: Any, wh: Any, items: list[dict[str, Any]],
             try:
                 if reply == "q":
                     _export(cfg, wh)
-                    return 0
+                    return Exit.OK
                 if reply in ("s", ""):
                     break
                 if reply == "n":
@@ -216,7 +194,7 @@ def _interactive(cfg: Any, wh: Any, items: list[dict[str, Any]],
                 continue
             print("  please answer with a candidate number, n, d NUMBER, s or q", file=out)
     _export(cfg, wh)
-    return 0
+    return Exit.OK
 
 
 # --- players, register, decisions --------------------------------------------------------------
@@ -225,24 +203,23 @@ def cmd_players(args: argparse.Namespace) -> int:
     from warehouse.explain import ExplainError, find_player
     from warehouse.review import merge_players, split_player
 
-    from .cli import _fail
 
-    cfg, wh = _warehouse(args)
-    with wh:
+    cfg = load_config(args.config)
+    with _warehouse(args, cfg) as wh:
         def resolve(text: str) -> int:  # an id as given, or a name (accents, order ignored)
             return int(text) if text.strip().isdigit() else find_player(wh, text)
 
         try:
             if args.action == "split" and not args.player.strip().isdigit():
-                _fail("players split needs the id of the player merged away "
-                      "(clubratings players show NAME lists it)")
+                fail("players split needs the id of the player merged away "
+                     "(clubratings players show NAME lists it)")
             player = resolve(args.player)
             into = resolve(args.into) if args.into is not None else None
         except ExplainError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         if args.action == "merge":
             if into is None:
-                _fail("players merge needs --into PLAYER")
+                fail("players merge needs --into PLAYER")
             d = merge_players(wh, player, into, note=args.note or "")
             print(f"player {player} merged into {into} (decision {d.decision_id}); "
                   "the next recompute counts their results together")
@@ -253,18 +230,17 @@ def cmd_players(args: argparse.Namespace) -> int:
             _export(cfg, wh)
         else:
             _show(wh, player)
-    return 0
+    return Exit.OK
 
 
 def _show(wh: Any, player: int) -> None:
-    from .cli import _fail
 
     rows = wh.query(
         "SELECT p.player_id, p.name, p.federation_id, p.state, p.origin, p.club, "
         "c.canonical_id FROM players p JOIN player_canonical c USING (player_id) "
         "WHERE p.player_id = ?", [player]).to_dict("records")
     if not rows:
-        _fail(f"no player {player}")
+        fail(f"no player {player}")
     p = rows[0]
     print(f"player {p['player_id']}: {p['name']} ({p['state']}, from {p['origin']})"
           + (f", federation id {p['federation_id']}" if p["federation_id"] else "")
@@ -283,37 +259,38 @@ def _show(wh: Any, player: int) -> None:
 def cmd_register(args: argparse.Namespace) -> int:
     from warehouse.register import load_register
 
-    cfg, wh = _warehouse(args)
-    with wh:
+    cfg = load_config(args.config)
+    with _warehouse(args, cfg) as wh:
         files = args.files or cfg.register_files()
         if not files:
             print("no register files given or configured ([identity] register)")
         for path in files:
             print(load_register(wh, Path(path).read_bytes(), path=str(path)).summary())
-    return 0
+    return Exit.OK
 
 
 def cmd_decisions(args: argparse.Namespace) -> int:
     from warehouse.review import apply_decisions_file, export_decisions
 
-    from .cli import _fail
 
-    cfg, wh = _warehouse(args)
+    cfg = load_config(args.config)
     path = args.file or cfg.decisions
     if path is None:
-        _fail("give a decisions FILE or configure [identity] decisions")
-    with wh:
+        fail("give a decisions FILE or configure [identity] decisions")
+    with _warehouse(args, cfg) as wh:
         if args.action == "export":
             print(f"{export_decisions(wh, path)} decision(s) written to {path}")
         else:
             if not path.exists():
-                _fail(f"decisions file {str(path)!r} does not exist")
+                fail(f"decisions file {str(path)!r} does not exist")
             print(apply_decisions_file(wh, path).summary())
-    return 0
+    return Exit.OK
 
 
-def add_identity_commands(sub: Any, config: argparse.ArgumentParser,
-                          wait: argparse.ArgumentParser) -> None:
+def add_review_commands(sub: Any) -> None:
+    """Register ``review``, ``players``, ``register`` and ``decisions`` on the CLI's
+    sub-parsers."""
+    config, wait = config_parent(), wait_parent()
     p = sub.add_parser(
         "review", parents=[config, wait], help="list and answer names waiting for review",
         description="Names the warehouse could not decide wait here with their candidates and "
@@ -361,8 +338,7 @@ def add_identity_commands(sub: Any, config: argparse.ArgumentParser,
 
 
 def _players_checked(args: argparse.Namespace) -> int:
-    from .cli import _fail
 
     if args.action == "merge" and args.into is None:
-        _fail("players merge PLAYER needs --into PLAYER (the player kept)")
+        fail("players merge PLAYER needs --into PLAYER (the player kept)")
     return cmd_players(args)

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ._common import Exit, fail
+
 __all__ = ["add_quality_commands"]
 
 
@@ -28,27 +30,25 @@ def _names(text: str | None) -> list[str] | None:
 def cmd_simulate_movements(args: argparse.Namespace) -> int:
     from quality.movements import SETUPS, format_movements, simulate_movements
 
-    from . import cli
 
     setups = _names(args.setups)
     unknown = sorted(set(setups or []) - set(SETUPS))
     if unknown:
-        cli._fail(f"unknown setup(s) {', '.join(unknown)}; known: {', '.join(SETUPS)}")
+        fail(f"unknown setup(s) {', '.join(unknown)}; known: {', '.join(SETUPS)}")
     if args.tournaments < 1:
-        cli._fail("--tournaments must be at least 1")
+        fail("--tournaments must be at least 1")
     report = simulate_movements(tournaments=args.tournaments, seed=args.seed, field=args.field,
                                 setups=setups, ties=args.ties)
     print(format_movements(report))
-    return 0
+    return Exit.OK
 
 
 def cmd_simulate_federation(args: argparse.Namespace) -> int:
     from quality.federation import PRESETS, simulate, write_files
 
-    from . import cli
 
     if args.preset not in PRESETS:
-        cli._fail(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)}")
+        fail(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)}")
     sim = simulate(args.preset, seed=args.seed)
     out = Path(args.out)
     paths = write_files(sim, out)
@@ -60,34 +60,32 @@ def cmd_simulate_federation(args: argparse.Namespace) -> int:
           f"{len(sim.results)} player-results")
     print(f"wrote {len(paths)} result files under {out} (drop them into an inbox, or list the "
           f"folder under [sources]) and the latent strengths in {truth}")
-    return 0
+    return Exit.OK
 
 
 def _seeds(text: str) -> list[int]:
     """``--seed 1`` or ``--seed 1,2,3``."""
-    from . import cli
 
     try:
         seeds = [int(part) for part in _names(text) or []]
     except ValueError:
-        cli._fail(f"--seed takes a number or numbers separated by commas, not {text!r}")
+        fail(f"--seed takes a number or numbers separated by commas, not {text!r}")
     if not seeds:
-        cli._fail("--seed takes a number or numbers separated by commas")
+        fail("--seed takes a number or numbers separated by commas")
     return seeds
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from quality.evaluate import DEFAULT_SCHEMES
 
-    from . import cli
 
     if not args.preset and not args.warehouse:
-        cli._fail("evaluate needs --preset NAME (a simulated federation) or --warehouse FILE "
-                  "(real results)")
+        fail("evaluate needs --preset NAME (a simulated federation) or --warehouse FILE "
+             "(real results)")
     schemes = _names(args.schemes) or list(DEFAULT_SCHEMES)
     bad = sorted(set(schemes) - set(DEFAULT_SCHEMES))
     if bad:
-        cli._fail(f"unknown scheme(s) {', '.join(bad)}; known: {', '.join(DEFAULT_SCHEMES)}")
+        fail(f"unknown scheme(s) {', '.join(bad)}; known: {', '.join(DEFAULT_SCHEMES)}")
     parts: list[str] = []
     data: dict[str, object] = {}
     command: list[str] = []
@@ -110,7 +108,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         data = {"command": " ".join(["clubratings evaluate", *command]), **data}
         Path(args.json).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
                                    encoding="utf-8")
-    return 0
+    return Exit.OK
 
 
 def _simulated(args: argparse.Namespace,
@@ -119,13 +117,12 @@ def _simulated(args: argparse.Namespace,
     from quality.evaluate import evaluate_preset, format_summary, format_table, report_to_dict
     from quality.federation import PRESETS
 
-    from . import cli
 
     presets = _names(args.preset) or []
     unknown = sorted(set(presets) - set(PRESETS))
     if unknown or not presets:
-        cli._fail(f"unknown preset(s) {', '.join(unknown) or '(none)'}; known: "
-                  f"{', '.join(PRESETS)}")
+        fail(f"unknown preset(s) {', '.join(unknown) or '(none)'}; known: "
+             f"{', '.join(PRESETS)}")
     seeds = _seeds(args.seed)
     reports = [evaluate_preset(preset, seed, schemes) for preset in presets for seed in seeds]
     parts = [format_table(report) for report in reports]
@@ -142,19 +139,18 @@ def _real(args: argparse.Namespace,
     from quality.real import evaluate_warehouse, format_real, real_to_dict
     from warehouse import WarehouseError
 
-    from . import cli
 
     path = Path(args.warehouse)
     if not path.is_file():
-        cli._fail(f"no warehouse at {str(path)!r}: give the DuckDB file of a project "
-                  f"(its [paths] warehouse, e.g. data/clubratings.duckdb)")
+        fail(f"no warehouse at {str(path)!r}: give the DuckDB file of a project "
+             f"(its [paths] warehouse, e.g. data/clubratings.duckdb)")
     begin = time.perf_counter()
     try:
         report = evaluate_warehouse(path, schemes)
     except WarehouseError as exc:
-        cli._fail(f"{exc} (a run still writing it? try again when it ends)")
+        fail(f"{exc} (a run still writing it? try again when it ends)")
     except ValueError as exc:
-        cli._fail(f"{path}: {exc}; load result files with clubratings run first")
+        fail(f"{path}: {exc}; load result files with clubratings run first")
     seconds = time.perf_counter() - begin
     text = format_real(report) + f"\n\n{seconds:.0f} seconds"
     shown = path.name if path.is_absolute() else path.as_posix()

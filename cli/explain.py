@@ -14,6 +14,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ._common import READ_WAIT, Exit, config_parent, fail, load_config, locked, wait_parent
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -283,6 +285,12 @@ def _whole_history_json(wx: Any) -> dict[str, object]:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config)
+    with locked(args, cfg, reader=True, project=False):
+        return _explain(args, cfg)
+
+
+def _explain(args: argparse.Namespace, cfg: Any) -> int:
     from warehouse import latest_run, open_warehouse
     from warehouse.explain import (
         ExplainError,
@@ -296,13 +304,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
         startup_passes,
     )
 
-    from .cli import _fail, _load_config
-
-    cfg = _load_config(args.config)
     pools = [p.name for p in cfg.pools]
     games = {p.name: p.game for p in cfg.pools}
     if args.player is None and not args.startup:
-        _fail("explain: name a PLAYER, or give --startup for the start-up passes")
+        fail("explain: name a PLAYER, or give --startup for the start-up passes")
     with open_warehouse(cfg.warehouse) as wh:
         try:
             if args.startup:
@@ -314,7 +319,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
                                      ensure_ascii=False, indent=2))
                 else:
                     print("\n".join(format_startup(pool, run_id, scheme, options, passes)))
-                return 0
+                return Exit.OK
             player = find_player(wh, args.player)
             # the pool asked for, else the first whose list rated the player
             pool = args.pool or pool_of(wh, player, pools) or (pools[0] if pools else "bridge")
@@ -324,7 +329,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
                     print(json.dumps(_games_json(gx), ensure_ascii=False, indent=2))
                 else:
                     print("\n".join(format_games(gx)))
-                return 0
+                return Exit.OK
             if args.partners:
                 frame = partners(wh, player, pool=pool)
                 run = latest_run(wh, pool)
@@ -336,7 +341,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
                                      ensure_ascii=False, indent=2))
                 else:
                     print("\n".join(format_partners(player, name, run.run_id, frame)))
-                return 0
+                return Exit.OK
             run = latest_run(wh, pool)
             if run is not None and run.scheme == "whr":
                 wx = explain_whole_history(wh, player, pool=pool, period=args.period)
@@ -344,23 +349,22 @@ def cmd_explain(args: argparse.Namespace) -> int:
                     print(json.dumps(_whole_history_json(wx), ensure_ascii=False, indent=2))
                 else:
                     print("\n".join(format_whole_history(wx)))
-                return 0
+                return Exit.OK
             ex = explain_player(wh, player, pool=pool, period=args.period)
         except ExplainError as exc:
-            _fail(str(exc))
+            fail(str(exc))
     if args.json:
         print(json.dumps(explanation_json(ex), ensure_ascii=False, indent=2))
     else:
         print("\n".join(format_explanation(ex)))
-    return 0
+    return Exit.OK
 
 
-def add_explain_commands(sub: Any, config: argparse.ArgumentParser,
-                         wait: argparse.ArgumentParser) -> None:
-    from .cli import _locked
-
+def add_explain_commands(sub: Any) -> None:
+    """Register ``explain`` on the CLI's sub-parsers: it only reads, so it waits for a run in
+    progress (``--wait``, default :data:`cli._common.READ_WAIT`)."""
     p = sub.add_parser(
-        "explain", parents=[config, wait],
+        "explain", parents=[config_parent(), wait_parent(READ_WAIT)],
         help="explain a player's rating: every event or game of a period and what it changed",
         description="For one player and one rating period of the pool's latest run. Bridge: "
         "place, n, r, field and partner factors, weight, normalisation, r' and the share of "
@@ -383,4 +387,4 @@ def add_explain_commands(sub: Any, config: argparse.ArgumentParser,
                    help="the start-up passes of the pool's latest run instead (no PLAYER): "
                    "the largest change per pass (docs/rules/bridge-belo.md §11)")
     p.add_argument("--json", action="store_true", help="print the same data as JSON")
-    p.set_defaults(func=_locked(cmd_explain))
+    p.set_defaults(func=cmd_explain)
