@@ -108,11 +108,6 @@ def safe_cell(value: object) -> object:
     return value
 
 
-def _cell(text: str) -> str:
-    """:func:`safe_cell` of a text cell."""
-    return str(safe_cell(text))
-
-
 def _number(value: float) -> str:
     text = f"{value:.1f}"
     return "0.0" if text == "-0.0" else text
