@@ -453,9 +453,9 @@ def test_second_publish_rewrites_nothing_and_opt_out_removes_pages(
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_written_as_text() -> None:
-    from publishing._lists import _cell
+    from publishing import safe_cell
 
-    assert [_cell(t) for t in ("=HYPERLINK(\"x\")", "@SUM(1+1)", "+48 600", "-1+2", "\tx",
+    assert [safe_cell(t) for t in ("=HYPERLINK(\"x\")", "@SUM(1+1)", "+48 600", "-1+2", "\tx",
                                "\r=1", "-12.5", "Anna")] == [
         "'=HYPERLINK(\"x\")", "'@SUM(1+1)", "'+48 600", "'-1+2", "'\tx", "'\r=1", "-12.5",
         "Anna"]
