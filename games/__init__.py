@@ -48,16 +48,24 @@ class Game:
     identity of a name in one section excludes the players of the others (bridge)."""
     period_word: str
     """What the site calls a period of its lists when periods are tournaments."""
+    counts: str
+    """What a list counts for a player ("events", "games"): its column and its pages say so."""
+
+    @property
+    def placements(self) -> bool:
+        """Its results are placements of units in events (the boards played, the quality
+        lab's evaluation and the partners on a player's page are theirs)."""
+        return self.frame == "results"
 
 
 GAMES: dict[str, Game] = {
     g.name: g for g in (
         Game("bridge", "results", "belo2", periods=False, graded=False, per_game=False,
-             sessions_seat_once=True, period_word="period"),
+             sessions_seat_once=True, period_word="period", counts="events"),
         Game("go", "go-games", "rfg", periods=True, graded=True, per_game=True,
-             sessions_seat_once=False, period_word="tournament"),
+             sessions_seat_once=False, period_word="tournament", counts="games"),
         Game("preferans", "preferans-games", "makarov", periods=False, graded=False,
-             per_game=False, sessions_seat_once=False, period_word="period"),
+             per_game=False, sessions_seat_once=False, period_word="period", counts="games"),
     )
 }
 

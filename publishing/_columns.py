@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Literal
 import pyarrow as pa
 from markupsafe import Markup
 
+from games import GAMES
+
 from ._lists import safe_cell
 
 if TYPE_CHECKING:
@@ -152,7 +154,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("change", "float", "Change", 60, "num", "change", "signed",
            script=lambda r: {"change": r.change_value, "changeText": r.change}),
     Column("events", "int32", "Events", 70, "num", "events",
-           game_headers=MappingProxyType({"go": "Games", "preferans": "Games"})),
+           game_headers=MappingProxyType({g.name: g.counts.capitalize()
+                                          for g in GAMES.values() if g.counts != "events"})),
     Column("history_events", "int32", key="history"),
     Column("last_played", "text", "Last played", 90, "wide", "lastPlayed", nullable=True),
     Column("status", "text", key="status"),

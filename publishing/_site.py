@@ -46,7 +46,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from games import Game, game
 from warehouse import RunRecord, Warehouse, latest_run, run_tables, surname_key
+from warehouse.editions import (
+    boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
+    run_games, run_partners,
+)
 
 from ._columns import COLUMNS, Column, file_columns, json_row, script_slots, table_columns
 from ._lists import ListRow, _slug, _write_if_changed, list_rows
@@ -288,61 +293,7 @@ def rating_chart(
 # ---------------------------------------------------------------- data of the player pages
 
 
-def _explanations(wh: Warehouse, run_id: int, scheme: str) -> pd.DataFrame:
-    """Per player the events of the run with place, n and the scheme's two explaining numbers:
-    ``r'`` and the share of the period's change (docs/rules/bridge-belo.md §13), or, for the
-    whole-history rating, the place the fit expected and the points the event moved the
-    estimate (docs/rules/bridge-whr.md §10), in the columns ``r_prime`` and ``share``."""
-    if scheme == "whr":
-        return wh.query(
-            """
-            SELECT c.player_id, c.period, c.event_id, e.event_date,
-                   coalesce(e.title, '') AS title, coalesce(e.section, '') AS section,
-                   coalesce(e.organiser, '') AS organiser, c.place, c.n,
-                   c.expected AS r_prime, c.moved AS share, c.counted,
-                   coalesce(c.reason, '') AS reason
-            FROM rating_contributions c LEFT JOIN events e ON e.event_id = c.event_id
-            WHERE c.run_id = ? AND NOT coalesce(c.phantom, false)
-            ORDER BY c.player_id, e.event_date, c.event_id, c.unit_no
-            """,
-            [run_id],
-        )
-    return wh.query(
-        """
-        SELECT player_id, period, event_id, event_date, coalesce(title, '') AS title,
-               coalesce(section, '') AS section, coalesce(organiser, '') AS organiser,
-               place, n, r_prime, share, counted, coalesce(reason, '') AS reason
-        FROM rating_explanations WHERE run_id = ?
-        ORDER BY player_id, event_date, event_id, unit_no
-        """,
-        [run_id],
-    )
 
-
-def _partners(wh: Warehouse, run_id: int) -> pd.DataFrame:
-    return wh.query(
-        """
-        SELECT r.player_id, r.partner_id, p.name AS partner, r.events, r.mean_r_prime
-        FROM rating_partners r JOIN players p ON p.player_id = r.partner_id
-        WHERE r.run_id = ?
-        ORDER BY r.player_id, r.events DESC, p.name, r.partner_id
-        """,
-        [run_id],
-    )
-
-
-def _games(wh: Warehouse, run_id: int) -> pd.DataFrame:
-    """Go: each game of the run from each player's side (the scheme's explanation rows)."""
-    return wh.query(
-        """
-        SELECT g.player_id, g.period, g.opponent_id, p.name AS opponent, g.result,
-               g.handicap, g.colour, g.expected
-        FROM game_contributions g JOIN players p ON p.player_id = g.opponent_id
-        WHERE g.run_id = ?
-        ORDER BY g.player_id, g.period, p.name, g.opponent_id, g.colour, g.result
-        """,
-        [run_id],
-    )
 
 
 def _num(value: object, digits: int) -> str:
@@ -410,29 +361,6 @@ def _write(path: Path, data: bytes, written: list[Path]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     _write_if_changed(path, data)
     written.append(path)
-
-
-def _clubs_by_date(wh: Warehouse) -> dict[int, tuple[list[date], list[str]]]:
-    """Every player's clubs as the result files wrote them, by event date (for the club of a
-    player as of an edition: the last one written up to the end of its period)."""
-    out: dict[int, tuple[list[date], list[str]]] = {}
-    for pid, day, club in wh.con.execute(
-            "SELECT m.canonical_id, e.event_date, m.club FROM members_resolved m "
-            "JOIN active_events e USING (event_id) WHERE m.club IS NOT NULL AND m.club <> '' "
-            "ORDER BY 1, 2, e.event_id").fetchall():
-        days, clubs = out.setdefault(int(pid), ([], []))
-        days.append(day)
-        clubs.append(str(club))
-    return out
-
-
-def _boards(wh: Warehouse, run_id: int) -> dict[tuple[str, int], int]:
-    """Boards each player played per period of a placement run (events with a known number of
-    boards; phantoms left out)."""
-    return {(str(period), int(pid)): int(boards) for period, pid, boards in wh.con.execute(
-        "SELECT c.period, c.player_id, sum(e.boards) FROM rating_contributions c "
-        "JOIN events e USING (event_id) WHERE c.run_id = ? AND NOT coalesce(c.phantom, false) "
-        "AND e.boards IS NOT NULL GROUP BY 1, 2", [run_id]).fetchall() if boards is not None}
 
 
 def _club_at(clubs: dict[int, tuple[list[date], list[str]]], pid: int, end: date,
@@ -534,7 +462,7 @@ def _edition_pages(
             previous=editions[i - 1] if i > 0 else None,
             next=editions[i + 1] if i + 1 < len(editions) else None,
             statuses=STATUSES, root="../../",
-            quality=_has_quality(settings) and run.options.get("pool.game", "bridge") == "bridge",
+            quality=_has_quality(settings) and _game(run).placements,
         )
         folder = out / ed.slug
         _write(folder / "index.html", html.encode("utf-8"), written)
@@ -550,9 +478,9 @@ def _player_pages(
     for ed in editions:
         for r in ed.rows:
             per_player.setdefault(r.player_id, []).append((ed, r))
-    events = _event_rows_by_player(_explanations(wh, run.run_id, run.scheme))
-    partners = _rows_by_player(_partners(wh, run.run_id))
-    games = _group(_games(wh, run.run_id)) if run.options.get("pool.game") == "go" else {}
+    events = _event_rows_by_player(run_explanations(wh, run.run_id, run.scheme))
+    partners = _rows_by_player(run_partners(wh, run.run_id))
+    games = _group(run_games(wh, run.run_id)) if _game(run).per_game else {}
     pages: set[Path] = set()
     template = _ENV.get_template("player.html")
     for pid, history in per_player.items():
@@ -647,9 +575,14 @@ def _partner_rows(
     return Markup("".join(out))
 
 
+def _game(run: RunRecord) -> Game:
+    """The game of a run's pool (a run stored before pools named their game: bridge)."""
+    return game(str(run.options.get("pool.game") or "bridge"))
+
+
 def _crosstables(run: RunRecord) -> bool:
     """A go pool with one period per tournament has a crosstable per edition."""
-    return (run.options.get("pool.game") == "go"
+    return (_game(run).periods and _game(run).per_game
             and run.options.get("pool.periods", "tournament") in ("tournament", ""))
 
 
@@ -660,12 +593,7 @@ def _crosstable_pages(
     """Go, one period per tournament: ``<edition>/crosstable.html``, every player of the
     tournament with the rating before and after, and each game with the opponent, colour,
     result, expected result and the game's part of the change."""
-    games = wh.query(
-        """
-        SELECT period, player_id, opponent_id, result, colour, handicap, expected, change
-        FROM game_contributions WHERE run_id = ?
-        ORDER BY period, player_id, opponent_id, colour, result
-        """, [run.run_id])
+    games = crosstable_games(wh, run.run_id)
     names = dict(zip(table["player_id"].astype(int), table["name"].astype(str), strict=False))
     results = {1.0: "+", 0.0: "\u2212", 0.5: "="}
     for ed in editions:
@@ -738,13 +666,12 @@ def _how_page(pool: str, run: RunRecord, editions: list[_Edition],
               settings: SiteSettings) -> bytes:
     """``<pool>/how.html``: how the list is computed and who is on it, in a reader's words."""
     game = str(run.options.get("pool.game", "bridge"))
-    period = _PERIOD_WORDS.get(str(run.options.get("period", "")),
-                               "tournament" if game == "go" else "period")
+    period = _PERIOD_WORDS.get(str(run.options.get("period", "")), _game(run).period_word)
     return _ENV.get_template("how.html").render(
         pool=pool, game=game, scheme=run.scheme, period=period,
         scale=run.options.get("scale", "75"),  # whr: P = 1 / (1 + e^-1) at one scale ahead
         latest=editions[-1] if editions else None, min_events=settings.provisional_events,
-        unit="games" if game in ("go", "preferans") else "events",
+        unit=_game(run).counts,
         active_days=settings.active_days, max_deviation=settings.max_deviation, root="../",
     ).encode("utf-8")
 
@@ -879,11 +806,10 @@ def publish_site(
         return write_site_index(public, settings.quality)
     table = run_tables(wh, run.run_id)
     hidden = _hidden_ids(table, settings.optout)
-    registered = {int(pid): str(club) for pid, club in wh.con.execute(
-        "SELECT player_id, club FROM players WHERE club IS NOT NULL AND club <> ''").fetchall()}
-    placement = not run.options.get("pool.game") or run.options.get("pool.game") == "bridge"
-    editions = _editions(table, hidden, settings, grade, _clubs_by_date(wh), registered,
-                         _boards(wh, run.run_id) if placement else None)
+    registered = registered_clubs(wh)
+    placement = _game(run).placements
+    editions = _editions(table, hidden, settings, grade, clubs_by_date(wh), registered,
+                         boards_by_period(wh, run.run_id) if placement else None)
     out = public / pool
     written: list[Path] = []
     _edition_pages(pool, run, editions, out, settings, written)

@@ -1,0 +1,112 @@
+"""The warehouse's answers for the published site (publishing/_site.py): a rating run's
+explanation rows, partners, games and boards, and the players' clubs, as named queries.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pandas as pd
+
+from ._db import Warehouse
+
+__all__ = [
+    "boards_by_period", "clubs_by_date", "crosstable_games", "registered_clubs",
+    "run_explanations", "run_games", "run_partners",
+]
+
+
+def run_explanations(wh: Warehouse, run_id: int, scheme: str) -> pd.DataFrame:
+    """Per player the events of the run with place, n and the scheme's two explaining numbers:
+    ``r'`` and the share of the period's change (docs/rules/bridge-belo.md §13), or, for the
+    whole-history rating, the place the fit expected and the points the event moved the
+    estimate (docs/rules/bridge-whr.md §10), in the columns ``r_prime`` and ``share``."""
+    if scheme == "whr":
+        return wh.query(
+            """
+            SELECT c.player_id, c.period, c.event_id, e.event_date,
+                   coalesce(e.title, '') AS title, coalesce(e.section, '') AS section,
+                   coalesce(e.organiser, '') AS organiser, c.place, c.n,
+                   c.expected AS r_prime, c.moved AS share, c.counted,
+                   coalesce(c.reason, '') AS reason
+            FROM rating_contributions c LEFT JOIN events e ON e.event_id = c.event_id
+            WHERE c.run_id = ? AND NOT coalesce(c.phantom, false)
+            ORDER BY c.player_id, e.event_date, c.event_id, c.unit_no
+            """,
+            [run_id],
+        )
+    return wh.query(
+        """
+        SELECT player_id, period, event_id, event_date, coalesce(title, '') AS title,
+               coalesce(section, '') AS section, coalesce(organiser, '') AS organiser,
+               place, n, r_prime, share, counted, coalesce(reason, '') AS reason
+        FROM rating_explanations WHERE run_id = ?
+        ORDER BY player_id, event_date, event_id, unit_no
+        """,
+        [run_id],
+    )
+
+
+def run_partners(wh: Warehouse, run_id: int) -> pd.DataFrame:
+    return wh.query(
+        """
+        SELECT r.player_id, r.partner_id, p.name AS partner, r.events, r.mean_r_prime
+        FROM rating_partners r JOIN players p ON p.player_id = r.partner_id
+        WHERE r.run_id = ?
+        ORDER BY r.player_id, r.events DESC, p.name, r.partner_id
+        """,
+        [run_id],
+    )
+
+
+def run_games(wh: Warehouse, run_id: int) -> pd.DataFrame:
+    """Go: each game of the run from each player's side (the scheme's explanation rows)."""
+    return wh.query(
+        """
+        SELECT g.player_id, g.period, g.opponent_id, p.name AS opponent, g.result,
+               g.handicap, g.colour, g.expected
+        FROM game_contributions g JOIN players p ON p.player_id = g.opponent_id
+        WHERE g.run_id = ?
+        ORDER BY g.player_id, g.period, p.name, g.opponent_id, g.colour, g.result
+        """,
+        [run_id],
+    )
+
+
+def clubs_by_date(wh: Warehouse) -> dict[int, tuple[list[date], list[str]]]:
+    """Every player's clubs as the result files wrote them, by event date (for the club of a
+    player as of an edition: the last one written up to the end of its period)."""
+    out: dict[int, tuple[list[date], list[str]]] = {}
+    for pid, day, club in wh.con.execute(
+            "SELECT m.canonical_id, e.event_date, m.club FROM members_resolved m "
+            "JOIN active_events e USING (event_id) WHERE m.club IS NOT NULL AND m.club <> '' "
+            "ORDER BY 1, 2, e.event_id").fetchall():
+        days, clubs = out.setdefault(int(pid), ([], []))
+        days.append(day)
+        clubs.append(str(club))
+    return out
+
+
+def boards_by_period(wh: Warehouse, run_id: int) -> dict[tuple[str, int], int]:
+    """Boards each player played per period of a placement run (events with a known number of
+    boards; phantoms left out)."""
+    return {(str(period), int(pid)): int(boards) for period, pid, boards in wh.con.execute(
+        "SELECT c.period, c.player_id, sum(e.boards) FROM rating_contributions c "
+        "JOIN events e USING (event_id) WHERE c.run_id = ? AND NOT coalesce(c.phantom, false) "
+        "AND e.boards IS NOT NULL GROUP BY 1, 2", [run_id]).fetchall() if boards is not None}
+
+
+def crosstable_games(wh: Warehouse, run_id: int) -> pd.DataFrame:
+    """Go: every game of a run from each side, for the tournament crosstables."""
+    return wh.query(
+        """
+        SELECT period, player_id, opponent_id, result, colour, handicap, expected, change
+        FROM game_contributions WHERE run_id = ?
+        ORDER BY period, player_id, opponent_id, colour, result
+        """, [run_id])
+
+
+def registered_clubs(wh: Warehouse) -> dict[int, str]:
+    """The club a member register gives each player (players without one left out)."""
+    return {int(pid): str(club) for pid, club in wh.con.execute(
+        "SELECT player_id, club FROM players WHERE club IS NOT NULL AND club <> ''").fetchall()}
