@@ -234,26 +234,19 @@ def cmd_players(args: argparse.Namespace) -> int:
 
 
 def _show(wh: Any, player: int) -> None:
+    from warehouse.review import player_card
 
-    rows = wh.query(
-        "SELECT p.player_id, p.name, p.federation_id, p.state, p.origin, p.club, "
-        "c.canonical_id FROM players p JOIN player_canonical c USING (player_id) "
-        "WHERE p.player_id = ?", [player]).to_dict("records")
-    if not rows:
+    p = player_card(wh, player)
+    if p is None:
         fail(f"no player {player}")
-    p = rows[0]
-    print(f"player {p['player_id']}: {p['name']} ({p['state']}, from {p['origin']})"
-          + (f", federation id {p['federation_id']}" if p["federation_id"] else "")
-          + (f", club {p['club']}" if p["club"] else ""))
-    if p["canonical_id"] != p["player_id"]:
-        print(f"  merged into player {p['canonical_id']}")
-    spellings = wh.query("SELECT DISTINCT spelling FROM player_spellings WHERE player_id = ? "
-                         "ORDER BY spelling", [p["canonical_id"]])["spelling"].tolist()
-    print(f"  written as: {', '.join(spellings) or '-'}")
-    merged = wh.query("SELECT player_id, reason FROM player_merges WHERE into_player_id = ? "
-                      "AND split_at IS NULL ORDER BY merge_id", [p["player_id"]])
-    for r in merged.itertuples():
-        print(f"  player {r.player_id} merged in ({r.reason})")
+    print(f"player {p.player_id}: {p.name} ({p.state}, from {p.origin})"
+          + (f", federation id {p.federation_id}" if p.federation_id else "")
+          + (f", club {p.club}" if p.club else ""))
+    if p.canonical_id != p.player_id:
+        print(f"  merged into player {p.canonical_id}")
+    print(f"  written as: {', '.join(p.spellings) or '-'}")
+    for merged, reason in p.merged_in:
+        print(f"  player {merged} merged in ({reason})")
 
 
 def cmd_register(args: argparse.Namespace) -> int:

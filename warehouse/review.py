@@ -48,8 +48,8 @@ from ._errors import WarehouseError
 
 __all__ = [
     "ApplyReport", "Decision", "ReviewError", "answer", "apply_decisions_file", "apply_waiting",
-    "export_decisions", "merge_players", "open_items", "read_decisions", "rename_player",
-    "split_player", "waiting_after_files",
+    "PlayerCard", "export_decisions", "merge_players", "open_items", "player_card",
+    "read_decisions", "rename_player", "split_player", "waiting_after_files",
 ]
 
 Action = Literal["pick", "new", "different", "merge", "split", "rename"]
@@ -112,6 +112,43 @@ def open_items(wh: Warehouse) -> pd.DataFrame:
         ORDER BY r.created_at, r.item_key
         """
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    """A player as ``clubratings players PLAYER`` shows them."""
+
+    player_id: int
+    name: str
+    federation_id: str | None
+    state: str
+    origin: str
+    club: str | None
+    canonical_id: int
+    """The player its results count for (itself unless merged away)."""
+    spellings: tuple[str, ...]
+    """Every spelling of the player its results count for."""
+    merged_in: tuple[tuple[int, str], ...]
+    """(player id, why) of each player merged into this one."""
+
+
+def player_card(wh: Warehouse, player_id: int) -> PlayerCard | None:
+    """One player with their spellings and merges; None if there is no such player."""
+    rows = wh.con.execute(
+        "SELECT p.player_id, p.name, p.federation_id, p.state, p.origin, p.club, "
+        "c.canonical_id FROM players p JOIN player_canonical c USING (player_id) "
+        "WHERE p.player_id = ?", [player_id]).fetchall()
+    if not rows:
+        return None
+    pid, name, fid, state, origin, club, canonical = rows[0]
+    spellings = tuple(str(r[0]) for r in wh.con.execute(
+        "SELECT DISTINCT spelling FROM player_spellings WHERE player_id = ? ORDER BY spelling",
+        [canonical]).fetchall())
+    merged = tuple((int(r[0]), str(r[1])) for r in wh.con.execute(
+        "SELECT player_id, reason FROM player_merges WHERE into_player_id = ? "
+        "AND split_at IS NULL ORDER BY merge_id", [pid]).fetchall())
+    return PlayerCard(int(pid), str(name), fid, str(state), str(origin), club, int(canonical),
+                      spellings, merged)
 
 
 def _item(wh: Warehouse, item_key: str) -> dict[str, Any]:
