@@ -47,8 +47,8 @@ browser() {
 # the project's own modules, compiled when they changed (a second or two after an edit,
 # nothing otherwise)
 compile_sources() {
-    "$VENV/bin/python" -m compileall -q -j 0 benchmarks cli flows parsers publishing quality \
-        ratings scripts warehouse >/dev/null 2>&1 || true
+    "$VENV/bin/python" -m compileall -q -j 0 benchmarks cli flows games parsers publishing \
+        quality ratings scripts warehouse >/dev/null 2>&1 || true
 }
 
 [[ $# -gt 0 ]] || set -- run

@@ -159,8 +159,7 @@ def inherited_fds() -> list[int]:
 
 @contextlib.contextmanager
 def run_lock(warehouse_path: Path | str, *, command: str,
-             wait: float = 0.0, reentrant: bool = False,
-             reader: bool = False) -> Iterator[LockInfo]:
+             wait: float = 0.0, reader: bool = False) -> Iterator[LockInfo]:
     """Hold the run lock of the warehouse at ``warehouse_path`` for the ``with`` block.
 
     ``wait`` seconds: 0 tries once and raises :class:`RunLocked` if another run holds the
@@ -173,9 +172,7 @@ def run_lock(warehouse_path: Path | str, *, command: str,
     run (flock belongs to the open file, not the process). Whoever needs the lock inside a run
     joins the run instead: the run core (flows/core.py) joins a project this process has open,
     and each command of the command line opens one, once (cli/_common.py ``locked``).
-    ``reentrant`` changes nothing and is kept for callers that still pass it.
     """
-    del reentrant  # a hold is never joined here: see above
     path = lock_path(warehouse_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     # O_RDWR without O_TRUNC: the holder's record must survive a second run opening the file

@@ -69,8 +69,7 @@ class Project:
             yield _OPEN[key]
             return
         with contextlib.ExitStack() as stack, \
-                run_lock(cfg.warehouse, command=command, wait=wait, reentrant=True,
-                         reader=reader), \
+                run_lock(cfg.warehouse, command=command, wait=wait, reader=reader), \
                 open_warehouse(cfg.warehouse) as wh:
             # what a writer killed in an earlier run left half-done (no writer of ours is at
             # work now: this process holds the lock)

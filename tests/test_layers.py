@@ -39,3 +39,18 @@ def test_no_sql_outside_the_warehouse() -> None:
                     and isinstance(node.value, ast.Name) and node.value.id in ("wh", "self"):
                 found.append(f"{where} {node.value.id}.{node.attr}")
     assert not found, "\n".join(found)
+
+
+def test_a_named_query_fails_as_a_warehouse_error_naming_it(tmp_path: Path) -> None:
+    """A DuckDB error inside a named query reaches the caller as a WarehouseError that names
+    the question, never as a DuckDB exception."""
+    import duckdb
+    import pytest
+
+    from warehouse import Warehouse, WarehouseError
+    from warehouse.reporting import unrated_events
+
+    broken = Warehouse(duckdb.connect(str(tmp_path / "not-a-warehouse.duckdb")),
+                       tmp_path / "not-a-warehouse.duckdb")
+    with broken, pytest.raises(WarehouseError, match=r"^warehouse: unrated_events: "):
+        unrated_events(broken)

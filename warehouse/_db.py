@@ -67,6 +67,8 @@ class Warehouse:
             self.con.unregister(view)
 
     def query(self, sql: str, params: list[object] | None = None) -> pd.DataFrame:
+        """The rows of a query as a frame: the primitive of the warehouse's named queries,
+        which translate its errors (``_errors.translated``)."""
         return self.con.execute(sql, params or []).df()
 
     def row_counts(self) -> dict[str, int]:

@@ -9,6 +9,7 @@ from datetime import date
 import pandas as pd
 
 from ._db import Warehouse
+from ._errors import translated
 
 __all__ = [
     "boards_by_period", "clubs_by_date", "crosstable_games", "registered_clubs",
@@ -16,6 +17,7 @@ __all__ = [
 ]
 
 
+@translated
 def run_explanations(wh: Warehouse, run_id: int, scheme: str) -> pd.DataFrame:
     """Per player the events of the run with place, n and the scheme's two explaining numbers:
     ``r'`` and the share of the period's change (docs/rules/bridge-belo.md §13), or, for the
@@ -47,6 +49,7 @@ def run_explanations(wh: Warehouse, run_id: int, scheme: str) -> pd.DataFrame:
     )
 
 
+@translated
 def run_partners(wh: Warehouse, run_id: int) -> pd.DataFrame:
     return wh.query(
         """
@@ -59,6 +62,7 @@ def run_partners(wh: Warehouse, run_id: int) -> pd.DataFrame:
     )
 
 
+@translated
 def run_games(wh: Warehouse, run_id: int) -> pd.DataFrame:
     """Go: each game of the run from each player's side (the scheme's explanation rows)."""
     return wh.query(
@@ -73,6 +77,7 @@ def run_games(wh: Warehouse, run_id: int) -> pd.DataFrame:
     )
 
 
+@translated
 def clubs_by_date(wh: Warehouse) -> dict[int, tuple[list[date], list[str]]]:
     """Every player's clubs as the result files wrote them, by event date (for the club of a
     player as of an edition: the last one written up to the end of its period)."""
@@ -87,6 +92,7 @@ def clubs_by_date(wh: Warehouse) -> dict[int, tuple[list[date], list[str]]]:
     return out
 
 
+@translated
 def boards_by_period(wh: Warehouse, run_id: int) -> dict[tuple[str, int], int]:
     """Boards each player played per period of a placement run (events with a known number of
     boards; phantoms left out)."""
@@ -96,6 +102,7 @@ def boards_by_period(wh: Warehouse, run_id: int) -> dict[tuple[str, int], int]:
         "AND e.boards IS NOT NULL GROUP BY 1, 2", [run_id]).fetchall() if boards is not None}
 
 
+@translated
 def crosstable_games(wh: Warehouse, run_id: int) -> pd.DataFrame:
     """Go: every game of a run from each side, for the tournament crosstables."""
     return wh.query(
@@ -106,6 +113,7 @@ def crosstable_games(wh: Warehouse, run_id: int) -> pd.DataFrame:
         """, [run_id])
 
 
+@translated
 def registered_clubs(wh: Warehouse) -> dict[int, str]:
     """The club a member register gives each player (players without one left out)."""
     return {int(pid): str(club) for pid, club in wh.con.execute(

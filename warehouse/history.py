@@ -11,6 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from ._db import Warehouse
+from ._errors import translated
 from .files import FileNotFound, find_file
 
 __all__ = ["Action", "actions_since", "file_history"]
@@ -42,6 +43,7 @@ def _actions(rows: list[tuple[object, ...]]) -> list[Action]:
             for r in rows]
 
 
+@translated
 def actions_since(wh: Warehouse, since: dt.datetime | str | None) -> list[Action]:
     """What people did to files since ``since`` (everything when None), oldest first."""
     if since in (None, ""):
@@ -65,6 +67,7 @@ def _state(row: tuple[object, ...]) -> str:
     return "not in force"
 
 
+@translated
 def file_history(wh: Warehouse, ref: str) -> list[str]:
     """The versions of every chain of files named like ``ref`` (a file name, or any file's id
     or SHA-256), oldest first, and what people did to them."""

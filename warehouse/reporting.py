@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ._db import Warehouse
+from ._errors import translated
 
 __all__ = [
     "LoadedFile", "loaded_file_since", "loaded_hashes", "not_counted", "organisers_by_file",
@@ -20,6 +21,7 @@ __all__ = [
 ]
 
 
+@translated
 def organisers_by_file(wh: Warehouse) -> dict[str, list[str]]:
     """Every loaded file's organisers, by the file's SHA-256."""
     out: dict[str, list[str]] = {}
@@ -30,6 +32,7 @@ def organisers_by_file(wh: Warehouse) -> dict[str, list[str]]:
     return out
 
 
+@translated
 def organisers_of_sha(wh: Warehouse, sha256: str) -> list[str]:
     """The organisers of the events of the file with these bytes."""
     return [str(r[0]) for r in wh.con.execute(
@@ -37,6 +40,7 @@ def organisers_of_sha(wh: Warehouse, sha256: str) -> list[str]:
         "WHERE f.sha256 = ? ORDER BY 1", [sha256]).fetchall()]
 
 
+@translated
 def organisers_of_path(wh: Warehouse, path: str) -> list[str]:
     """The organisers of the events of the latest file loaded from ``path``."""
     return [str(r[0]) for r in wh.con.execute(
@@ -44,6 +48,7 @@ def organisers_of_path(wh: Warehouse, path: str) -> list[str]:
         "FROM source_files WHERE path = ?) ORDER BY 1", [path]).fetchall()]
 
 
+@translated
 def versions_loaded(wh: Warehouse, shas: Sequence[str]) -> list[tuple[str, int, int, str]]:
     """(name, file id, the version it supersedes, why it is held or "") of each of these files
     that is a new version of a file loaded before."""
@@ -56,6 +61,7 @@ def versions_loaded(wh: Warehouse, shas: Sequence[str]) -> list[tuple[str, int, 
         "AND v.previous IS NOT NULL ORDER BY f.file_id", list(shas)).fetchall()]
 
 
+@translated
 def unrated_events(wh: Warehouse) -> pd.DataFrame:
     """The events in force not rated yet, and why (view ``unrated_events``)."""
     return wh.query(
@@ -63,6 +69,7 @@ def unrated_events(wh: Warehouse) -> pd.DataFrame:
         "FROM unrated_events ORDER BY organiser, event_date, title, section")
 
 
+@translated
 def waiting_by_club(wh: Warehouse) -> pd.DataFrame:
     """Open review items per organiser whose events hold the name."""
     return wh.query(
@@ -71,6 +78,7 @@ def waiting_by_club(wh: Warehouse) -> pd.DataFrame:
         "WHERE r.status = 'open' GROUP BY 1")
 
 
+@translated
 def not_counted(wh: Warehouse, run_ids: Sequence[int]) -> pd.DataFrame:
     """The contributions of these rating runs that did not count, by run, club and reason."""
     marks = ", ".join("?" for _ in run_ids)
@@ -94,6 +102,7 @@ class LoadedFile:
     issues: tuple[dict[str, object], ...]
 
 
+@translated
 def loaded_file_since(wh: Warehouse, sha256: str, since: str) -> LoadedFile | None:
     """What loading the file with these bytes did, if it was loaded after ``since``."""
     rows = wh.con.execute(
@@ -115,6 +124,7 @@ def loaded_file_since(wh: Warehouse, sha256: str, since: str) -> LoadedFile | No
                       tuple(json.loads(issues or "[]")))
 
 
+@translated
 def review_counts(wh: Warehouse) -> tuple[int, int]:
     """(open name items, events in force not rated)."""
     row = wh.con.execute(
@@ -124,6 +134,7 @@ def review_counts(wh: Warehouse) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
+@translated
 def run_summary(wh: Warehouse, run_id: int) -> tuple[tuple[str, ...], int]:
     """(periods, players) of a stored rating run."""
     periods = tuple(str(p[0]) for p in wh.con.execute(
@@ -134,6 +145,7 @@ def run_summary(wh: Warehouse, run_id: int) -> tuple[tuple[str, ...], int]:
     return periods, players
 
 
+@translated
 def run_ratings(wh: Warehouse, run_id: int) -> pd.DataFrame:
     """``period, player, rating`` of a stored run (player as text): where a whole-history fit
     starts from."""
@@ -141,11 +153,13 @@ def run_ratings(wh: Warehouse, run_id: int) -> pd.DataFrame:
                     "WHERE run_id = ?", [run_id])
 
 
+@translated
 def loaded_hashes(wh: Warehouse) -> set[str]:
     """The SHA-256 of every loaded file."""
     return {str(r[0]) for r in wh.con.execute("SELECT sha256 FROM source_files").fetchall()}
 
 
+@translated
 def people_state(wh: Warehouse) -> str:
     """A digest of every player's id, name and club: what the published pages show of people
     besides the ratings (a rename or a new club changes the pages, not the ratings)."""
