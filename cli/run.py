@@ -125,25 +125,18 @@ def _run_here(project: Project) -> dict[str, object]:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     from flows._inbox import FileOutcome
-    from flows._report import RunLog, file_counts, progress, summary_line, tenths
+    from flows._report import RunLog, progress, summary_line
 
     with locked(args, load_config(args.config)) as project:
         log = RunLog(project.cfg, "ingest")  # data/logs/runs.jsonl
-        with log.step("identity") as counts:
-            lines = project.prepare_identity()
-            counts["lines"] = len(lines)
-        for line in lines:
-            print(line)
         files = project.pending()
         width = len(str(len(files)))
-        with log.step("ingest") as counts, progress(len(files), "loading files") as advance:
+        with progress(len(files), "loading files") as advance:
             def line(k: int, n: int, outcome: FileOutcome) -> None:
                 advance()
                 print(f"{k:>{width}}/{n} {outcome.message}")
 
-            outcomes = project.ingest(files, on_file=line)
-            counts.update(file_counts(outcomes), **tenths(outcomes))
-        review = project.review_summary()
+            outcomes, review = project.load(files, log=log, on_line=print, on_file=line)
         if review:
             print(review)
         print(summary_line("ingest", log.elapsed(), files=outcomes))

@@ -45,14 +45,14 @@ def _load(args: argparse.Namespace, cfg: Any, written: list[Path], status: Exit)
     """Load the fetched pages through the run core (flows/core.py: the run lock, one
     warehouse connection, one loader); another run in progress leaves them in the inbox for
     its ingest or the next one (exit 3, as the other commands)."""
+    from flows._report import RunLog
+
     with locked(args, cfg, note=f"; the fetched pages wait in {cfg.inbox}") as project:
-        for line in project.prepare_identity():
-            print(line)
         files = [(path, True) for path in written if path.exists()]  # not taken meanwhile
-        for outcome in project.ingest(files):
-            print(outcome.message)
-            status = Exit.FAILED if outcome.status == "rejected" else status
-        review = project.review_summary()
+        outcomes, review = project.load(files, log=RunLog(cfg, "scrape"), on_line=print,
+                                        on_file=lambda k, n, outcome: print(outcome.message))
+    if any(outcome.status == "rejected" for outcome in outcomes):
+        status = Exit.FAILED
     if review:
         print(review)
     return status

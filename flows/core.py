@@ -23,19 +23,22 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsers import ParseError, ParseResult
 from parsers._limits import LimitExceeded, check_size, using
 from warehouse import Loader, Warehouse, atomic_write, file_sha256, open_warehouse, sweep
 from warehouse._load import remove_orphan_raw
+from warehouse.reporting import loaded_hashes, people_state
+from warehouse.snapshot import Snapshot
 
 from . import _steps
 from ._config import Config
 from ._inbox import FileOutcome, ingest_batch, noting
 from ._lock import run_lock
-from warehouse.reporting import loaded_hashes, people_state
-from warehouse.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from ._report import RunLog
 
 __all__ = ["Project", "StepRunner"]
 
@@ -274,6 +277,35 @@ class Project:
 
         return _scrape.scrape(self.cfg).lines() if _scrape.has_sources(self.cfg) else []
 
+    # --- the loading half of every job --------------------------------------------------------
+
+    def load(
+        self, files: Sequence[tuple[Path, bool]] | None = None, *, log: RunLog | None = None,
+        step: StepRunner | None = None,
+        on_line: Callable[[str], None] | None = None,
+        on_file: Callable[[int, int, FileOutcome], None] | None = None,
+        parsed: Sequence[ParseResult | ParseError | None] | None = None,
+    ) -> tuple[list[FileOutcome], str | None]:
+        """What every way in runs to load files, in this order: the registers and the
+        decisions (:meth:`prepare_identity`, its lines to ``on_line``), then ``files``
+        (default: :meth:`pending`; ``parsed``: parsed elsewhere, the Dask path), each step a
+        line of the run log ``log`` (default: a new one for "ingest"). Returns the outcomes and
+        what waits for a person (:meth:`review_summary`). ``run``, ``ingest``, ``scrape`` and
+        the Prefect flows all load through here."""
+        from ._report import RunLog, timed
+
+        log = log or RunLog(self.cfg, "ingest")
+
+        def run_step(name: str, func: Callable[[], Any]) -> Any:
+            return func() if step is None else step(name, func)
+
+        for line in timed(log, "identity", run_step, "identity", self.prepare_identity):
+            if on_line is not None:
+                on_line(line)
+        outcomes = timed(log, "ingest", run_step, "ingest",
+                         lambda: self.ingest(files, parsed=parsed, on_file=on_file))
+        return outcomes, self.review_summary()
+
     # --- the whole job -----------------------------------------------------------------------
 
     def run(
@@ -296,9 +328,7 @@ class Project:
         log = RunLog(self.cfg, command)
         scraped = (timed(log, "scrape", run_step, "scrape", self.scrape)
                    if _scrape.has_sources(self.cfg) else [])
-        timed(log, "identity", run_step, "identity", self.prepare_identity)
-        outcomes = timed(log, "ingest", run_step, "ingest",
-                         lambda: self.ingest(on_file=on_file))
+        outcomes, _ = self.load(log=log, step=step, on_file=on_file)
         runs = timed(log, "recompute", run_step, "recompute", self.recompute)
         report = run_step("report", lambda: self.report(outcomes, runs))  # the site links it
         written = timed(log, "publish", run_step, "publish", self.publish)

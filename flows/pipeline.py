@@ -39,18 +39,17 @@ def _log_outcome(outcome: FileOutcome) -> None:
         outcome.message)
 
 
-@task(cache_policy=NO_CACHE)
-def prepare_identity(cfg: Config) -> list[str]:
-    return Project.current(cfg).prepare_identity()
-
-
-@task(cache_policy=NO_CACHE)
-def load_files(cfg: Config, files: list[tuple[Path, bool]],
-               parsed: list[ParseResult | None] | None = None) -> list[FileOutcome]:
-    """The one writer: every file in order, one transaction each; the outcomes as a table."""
-    outcomes = Project.current(cfg).ingest(files, parsed=parsed,
-                              on_file=lambda k, n, outcome: _log_outcome(outcome))
+def _load(project: Project, files: list[tuple[Path, bool]] | None = None,
+          parsed: list[ParseResult | ParseError | None] | None = None) -> list[FileOutcome]:
+    """The loading half of the job (``Project.load``: registers and decisions, then the files
+    in order, one transaction each, in the run log), each step a task of the calling flow;
+    the outcomes as a table."""
+    outcomes, review = project.load(
+        files, step=_as_task, on_line=lambda line: get_run_logger().info(line),
+        on_file=lambda k, n, outcome: _log_outcome(outcome), parsed=parsed)
     _outcomes_artifact(outcomes)
+    if review:
+        get_run_logger().warning(review)
     return outcomes
 
 
@@ -103,9 +102,7 @@ def ingest_inbox(cfg: Config) -> list[FileOutcome]:
     if cfg.task_runner == "dask":  # [run] task_runner: parse in parallel, one writer
         return ingest_parallel.with_options(task_runner=_dask_runner())(cfg)
     with Project.open(cfg, command="flow ingest_inbox") as project:
-        for line in prepare_identity(cfg):
-            get_run_logger().info(line)
-        return load_files(cfg, project.pending())
+        return _load(project)
 
 
 @flow(name="ingest_inbox_parallel")
@@ -113,11 +110,9 @@ def ingest_parallel(cfg: Config) -> list[FileOutcome]:
     """``ingest_inbox`` with parsing fanned out over the task runner and loading funnelled
     into one writer task (DuckDB has one writer)."""
     with Project.open(cfg, command="flow ingest_inbox") as project:
-        for line in prepare_identity(cfg):
-            get_run_logger().info(line)
         files = project.pending()
         futures = parse_one.map([path for path, _ in files], unmapped(cfg.limits))
-        return load_files(cfg, files, [future.result() for future in futures])
+        return _load(project, files, [future.result() for future in futures])
 
 
 @flow(name="recompute_ratings")
