@@ -135,8 +135,7 @@ def _rate_games(args: argparse.Namespace, scheme: Any, params: Any, initial: Any
 def cmd_rate(args: argparse.Namespace) -> int:
     import ratings
     from parsers import ParseError
-
-    from flows._results_csv import read_results_csv
+    from parsers.csv_template_frame import read_results_csv
 
     try:
         params = ratings.parse_options(args.scheme, _options(args.set))
@@ -151,8 +150,8 @@ def cmd_rate(args: argparse.Namespace) -> int:
     except OSError as exc:
         fail(f"cannot read {args.results}: {exc.strerror}")
     try:
-        # read column by column (flows/_results_csv.py); rating a CSV loads nothing into the
-        # warehouse, so players may be plain ids (P1a) in a calculation
+        # read column by column (parsers/csv_template_frame.py); rating a CSV loads nothing
+        # into the warehouse, so players may be plain ids (P1a) in a calculation
         results = read_results_csv(data, source=str(args.results))
     except ParseError as exc:
         fail(str(exc.with_file(Path(args.results).name)))

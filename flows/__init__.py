@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._config import CONFIG_NAME, Config, ConfigError, PoolConfig, load_config
-    from ._frames import events_to_results
     from ._inbox import FileOutcome, inbox_files, ingest_file, reason_text
     from ._steps import PoolRun, code_version, pending_files, publish, rate_pool
 
 _WHERE = {
     "CONFIG_NAME": "_config", "Config": "_config", "ConfigError": "_config",
     "PoolConfig": "_config", "load_config": "_config",
-    "events_to_results": "_frames",
     "FileOutcome": "_inbox", "inbox_files": "_inbox", "ingest_file": "_inbox",
     "reason_text": "_inbox",
     "PoolRun": "_steps", "code_version": "_steps",

@@ -235,8 +235,8 @@ def test_a_phantom_waits_dormant_while_its_newcomer_is_away_section_10() -> None
 # --- §11 start-up from history -------------------------------------------------------------------------
 
 def _fixture_history() -> pd.DataFrame:
-    from flows._frames import events_to_results
     from parsers import parse_bytes
+    from parsers.frames import events_to_results
 
     root = Path(__file__).resolve().parents[1] / "fixtures" / "club_season"
     events = [ev for path in sorted(root.glob("*.csv"))

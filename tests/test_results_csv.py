@@ -1,4 +1,4 @@
-"""``clubratings rate`` reads a results CSV column by column (flows/_results_csv.py): the same
+"""``clubratings rate`` reads a results CSV column by column (parsers/csv_template_frame.py): the same
 values as the template reader, the engine's optional columns, averaged ties, one-line errors."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from flows._frames import events_to_results
-from flows._results_csv import read_results_csv
 from cli import main
 from parsers import MalformedFile
 from parsers.csv_template import parse as read_template
+from parsers.csv_template_frame import read_results_csv
+from parsers.frames import events_to_results
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

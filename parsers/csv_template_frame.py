@@ -1,11 +1,12 @@
-"""A results CSV read column by column into the rating engine's results frame (``clubratings
-rate``), without a warehouse and without turning rows into events first.
+"""The CSV template (docs/csv-template.md) read column by column into the rating engine's
+results frame (``clubratings rate``), without a warehouse and without turning rows into events
+first. The event reader of the same template is :mod:`parsers.csv_template`; the template's
+columns, kinds and scorings are defined there once and used by both.
 
-The file is the CSV template (docs/csv-template.md): required columns ``event, date, kind,
-scoring, boards, unit, place, player``; optional ``organiser, section, score, federation_id,
-club, game`` and the engine's own optional columns ``parent, match, abroad, field_rating,
-unrated`` (the results frame's, ratings package docstring). Players are identified by their
-name as written.
+Columns: the template's required ``event, date, kind, scoring, boards, unit, place, player`` and
+optional ``organiser, section, score, federation_id, club, game``, plus the engine's own optional
+columns ``parent, match, abroad, field_rating, unrated`` (the results frame's, ratings package
+docstring). Players are identified by their name as written.
 
 Read with pyarrow, every column as text, then checked and converted a column at a time: a value
 that occurs many times is parsed once (dates, kinds, places, scores are dictionary-encoded
@@ -17,13 +18,16 @@ without BOM, otherwise the detected single-byte encoding.
 
 Errors are :class:`parsers.MalformedFile` naming the file, the row (the line number in the file,
 the header being 1), the column and the value: the same one line the template reader gives.
+
+Not imported by :mod:`parsers` itself (this module needs numpy, pandas and pyarrow;
+``import parsers`` does not).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import PurePath
 
 import numpy as np
@@ -32,23 +36,21 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from parsers import MalformedFile
-from parsers._dates import parse_date
-from parsers._places import parse_place
-from parsers._text import decode_bytes, normalise_space, parse_decimal
+from ._dates import parse_date
+from ._errors import MalformedFile
+from ._places import parse_place
+from ._text import decode_bytes, normalise_space, parse_decimal
+from .csv_template import _KINDS, _SCORINGS, OPTIONAL_COLUMNS, REQUIRED_COLUMNS, _delimiter
+from .frames import RESULTS_COLUMNS
 
-__all__ = ["COLUMNS", "read_results_csv"]
+__all__ = ["COLUMNS", "ENGINE_COLUMNS", "read_results_csv"]
 
-REQUIRED = ("event", "date", "kind", "scoring", "boards", "unit", "place", "player")
-OPTIONAL = ("organiser", "section", "score", "federation_id", "club", "game", "parent",
-            "match", "abroad", "field_rating", "unrated")
-COLUMNS = ("event_id", "date", "kind", "scoring", "boards", "unit", "place", "player",
-           "parent", "match", "score", "club", "abroad", "field_rating", "unrated")
+ENGINE_COLUMNS = ("parent", "match", "abroad", "field_rating", "unrated")
+"""The rating engine's optional columns this reader takes besides the template's own."""
+_READ = frozenset(REQUIRED_COLUMNS) | frozenset(OPTIONAL_COLUMNS) | frozenset(ENGINE_COLUMNS)
+COLUMNS = RESULTS_COLUMNS
 """The columns of the frame :func:`read_results_csv` returns."""
 
-_KINDS = {"individual": "individual", "pairs": "pairs", "teams": "teams"}
-_SCORINGS = {"mp": "MP", "imp": "IMP", "vp": "VP", "bam": "BAM", "hybrid": "hybrid",
-             "unknown": "unknown"}
 _TRUE = {"1", "true", "yes", "y", "x", "ano", "tak", "igen", "ja"}
 _FALSE = {"", "0", "false", "no", "n", "nie", "nem", "nein"}
 
@@ -70,7 +72,7 @@ class _File:
                 first = line.rstrip("\r\n")
                 break
             self.skip += 1
-        self.delimiter = ";" if first.count(";") > first.count(",") else ","
+        self.delimiter = _delimiter(first)
         self.header = next(csv.reader([first], delimiter=self.delimiter), [])
         self._text: str | None = None
 
@@ -114,9 +116,10 @@ def _table(f: _File) -> pa.Table:
         if name and name in seen:
             raise f.error("column appears twice", column=name, value=raw)
         seen.add(name)
-    missing = [c for c in REQUIRED if c not in seen]
+    missing = [c for c in REQUIRED_COLUMNS if c not in seen]
     if missing:
-        raise MalformedFile("missing required column(s); the header needs " + ", ".join(REQUIRED),
+        raise MalformedFile("missing required column(s); the header needs "
+                            + ", ".join(REQUIRED_COLUMNS),
                             file=f.name, row=1, value=", ".join(missing))
     unique = [n or f"_unnamed{i}" for i, n in enumerate(names)]
     try:
@@ -140,8 +143,7 @@ def _read(f: _File, unique: list[str]) -> pa.Table:
         parse_options=pacsv.ParseOptions(delimiter=f.delimiter, newlines_in_values=True),
         convert_options=pacsv.ConvertOptions(
             column_types={n: pa.string() for n in unique}, strings_can_be_null=False,
-            quoted_strings_can_be_null=False, include_columns=[
-                n for n in unique if n in REQUIRED or n in OPTIONAL]),
+            quoted_strings_can_be_null=False, include_columns=[n for n in unique if n in _READ]),
     )
 
 
@@ -199,7 +201,12 @@ def _decoded_many(f: _File, text: _Columns, column: str,
             for values, type in zip(converted, types, strict=True)]
 
 
-def _choice(choices: dict[str, str]) -> Callable[[str], str]:
+def _expected(column: str, choices: Mapping[str, str]) -> str:
+    """The event reader's words for a value outside ``choices``."""
+    return f"invalid {column} (expected one of {', '.join(choices.values())})"
+
+
+def _choice(choices: Mapping[str, str]) -> Callable[[str], str]:
     def convert(text: str) -> str:
         try:
             return choices[text.lower()]
@@ -302,12 +309,10 @@ def read_results_csv(data: bytes, source: str = "") -> pd.DataFrame:
     out = pa.table({
         "event_id": pc.cast(pa.array(codes + 1), pa.string()),
         "date": dates.cast(pa.timestamp("ns")),
-        "kind": _decoded(f, text, "kind", _choice(_KINDS),
-                         "invalid kind (expected one of individual, pairs, teams)", pa.string(),
-                         required=True),
+        "kind": _decoded(f, text, "kind", _choice(_KINDS), _expected("kind", _KINDS),
+                         pa.string(), required=True),
         "scoring": _decoded(f, text, "scoring", _choice(_SCORINGS),
-                            "invalid scoring (expected one of MP, IMP, VP, BAM, hybrid, "
-                            "unknown)", pa.string(), required=True),
+                            _expected("scoring", _SCORINGS), pa.string(), required=True),
         "boards": _decoded(f, text, "boards", _boards,
                            "invalid boards (expected a whole number of boards)", pa.float64()),
         "unit": unit,
