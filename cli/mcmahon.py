@@ -8,7 +8,8 @@
     mcmahon standings --games FILE [--bars ...] [--players PLAYERS.csv]
                                                     a played tournament from a go result file
 
-The library work is in :mod:`ratings._mcmahon`; this module reads and writes files only.
+The library work is in :mod:`ratings._mcmahon` (the tournament, and a go file's events as its
+entrants and games); this module reads and writes files only.
 See docs/mcmahon.md for the file formats.
 """
 
@@ -22,7 +23,6 @@ import math
 import os
 import sys
 import tempfile
-from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +32,7 @@ from ._common import Exit, fail
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["add_mcmahon_commands", "events_to_games", "read_results", "result_scores"]
+__all__ = ["add_mcmahon_commands", "read_results"]
 
 
 def _lib() -> Any:
@@ -186,34 +186,6 @@ def cmd_pair(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- result
 
-_FIRST = {"1-0", "1:0", "1–0"}
-_SECOND = {"0-1", "0:1", "0–1"}
-_JIGO = {"0.5-0.5", "0.5:0.5", "½-½", "½:½", "1/2-1/2", "=", "jigo", "draw"}
-_FORFEITS = {"+-": (1.0, 0.0), "-+": (0.0, 1.0), "--": (0.0, 0.0)}
-
-
-def result_scores(text: str, *, colours: bool) -> tuple[float, float, bool]:
-    """``(score of the first column, score of the second, played)`` for a result cell.
-
-    ``1-0``, ``0-1``, ``=``/``jigo``/``0.5-0.5``; forfeits ``+-``, ``-+``, ``--`` (both lose);
-    with white/black columns also ``W+...`` / ``B+...`` (white is the first column).
-    """
-    token = text.strip().lower().replace(" ", "")
-    if token in _FIRST:
-        return 1.0, 0.0, True
-    if token in _SECOND:
-        return 0.0, 1.0, True
-    if token in _JIGO:
-        return 0.5, 0.5, True
-    if token in _FORFEITS:
-        first, second = _FORFEITS[token]
-        return first, second, False
-    if colours and token.startswith("w+"):
-        return 1.0, 0.0, True
-    if colours and token.startswith("b+"):
-        return 0.0, 1.0, True
-    raise ValueError(text)
-
 
 def read_results(path: Path, state: Any) -> dict[int, Any]:
     """The rounds of a results CSV as :class:`RoundResults` by round number."""
@@ -249,7 +221,7 @@ def read_results(path: Path, state: Any) -> dict[int, Any]:
             continue
         b = resolve(row[second], f"{where}, column {second}")
         try:
-            score_a, score_b, played = result_scores(row["result"], colours=colours)
+            score_a, score_b, played = lib.result_scores(row["result"], colours=colours)
         except ValueError:
             fail(f"{path}: {where}, column result: unknown result {row['result']!r} "
                  "(1-0, 0-1, =, +-, -+, --, bye, absent)")
@@ -299,68 +271,6 @@ def cmd_result(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- standings
 
 
-def events_to_games(
-    events: Iterable[Any], source: str, known: dict[str, float] | None = None,
-) -> tuple[list[Any], dict[int, list[Any]]]:
-    """Entrants and games by round from go events (go contract: one event per game).
-
-    The player id is the federation id when the file gives one, else the name. The rating is
-    ``known[id]`` or ``known[name]`` when given, else the rank of the player record (``grade``
-    or ``rank``) or of the unit's label (``3k``, ``1d``) turned into a rating (21k = 0, +100 a
-    grade, 1d = 2100). White is ``a``, black ``b`` (black receives the handicap); without
-    colours the units keep the file's order.
-    """
-    known = known or {}
-    lib = _lib()
-    ratings: dict[str, float] = {}
-    names: dict[str, str] = {}
-    games: dict[int, list[Any]] = {}
-    for event in events:
-        if event.round is None:
-            fail(f"{source}: game {event.title!r} has no round number")
-        if len(event.units) != 2 or any(len(u.players) != 1 for u in event.units):
-            fail(f"{source}: game {event.title!r} is not two players")
-        units = list(event.units)
-        if units[0].colour == "black" or units[1].colour == "white":
-            units.reverse()
-        ids = []
-        for unit in units:
-            player = unit.players[0]
-            pid = player.federation_id or player.name
-            names.setdefault(pid, player.name)
-            ids.append(pid)
-            if pid not in ratings:
-                rating = known.get(pid, known.get(player.name, _grade_of(unit, player)))
-                if rating is not None:
-                    ratings[pid] = rating
-        places = [u.place for u in units]
-        scores = {(1.0, 2.0): (1.0, 0.0), (2.0, 1.0): (0.0, 1.0), (1.5, 1.5): (0.5, 0.5)}
-        if tuple(places) not in scores:
-            fail(f"{source}: game {event.title!r}: places {places!r} are no go result")
-        score_a, score_b = scores[(places[0], places[1])]  # type: ignore[index]
-        games.setdefault(int(event.round), []).append(lib.Game(
-            a=ids[0], b=ids[1], score_a=score_a, score_b=score_b,
-            handicap=int(event.handicap or 0)))
-    missing = sorted(names[pid] for pid in names if pid not in ratings)
-    if missing:
-        fail(f"{source}: no rank for player {missing[0]!r} "
-             f"({len(missing)} without one); give ratings or grades with --players "
-             "PLAYERS.csv (name,rating[,id])")
-    entrants = [lib.Entrant(id=pid, name=names[pid], rating=ratings[pid]) for pid in names]
-    return entrants, games
-
-
-def _grade_of(unit: Any, player: Any) -> float | None:
-    lib = _lib()
-    for text in (getattr(player, "grade", None), getattr(player, "rank", None), unit.label):
-        if isinstance(text, str) and text.strip():
-            try:
-                return float(lib.rating_from_grade(text))
-            except lib.TournamentError:
-                continue
-    return None
-
-
 def _go_events(path: Path) -> list[Any]:
     """The go games of ``path`` as read by the first format that recognises it and yields go
     events (specific formats before the generic fallbacks)."""
@@ -408,7 +318,13 @@ def _known_ratings(path: Path | None) -> dict[str, float]:
 def _state_from_games(path: Path, bars_text: str, players: Path | None) -> Any:
     lib = _lib()
     known = _known_ratings(players)
-    entrants, games = events_to_games(_go_events(path), path.name, known)
+    try:
+        entrants, games = lib.events_to_games(_go_events(path), known)
+    except lib.MissingRanks as exc:
+        fail(f"{path.name}: {exc}; give ratings or grades with --players PLAYERS.csv "
+             "(name,rating[,id])")
+    except lib.TournamentError as exc:
+        fail(f"{path.name}: {exc}")
     try:
         return lib.replay(entrants, games, bars=lib.parse_bars(bars_text))
     except lib.TournamentError as exc:

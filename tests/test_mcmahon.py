@@ -20,12 +20,14 @@ from cli import main
 from ratings._mcmahon import (
     Entrant,
     Game,
+    MissingRanks,
     Player,
     Round,
     RoundResults,
     TournamentError,
     TournamentState,
     apply_round,
+    events_to_games,
     handicap_levels,
     jigo_update,
     level_history,
@@ -34,6 +36,7 @@ from ratings._mcmahon import (
     parse_bars,
     rating_from_grade,
     replay,
+    result_scores,
     standings,
     start_level,
     start_score,
@@ -629,6 +632,81 @@ def test_cli_standings_from_a_go_file(tmp_path: Path, capsys: pytest.CaptureFixt
     path.write_bytes(b"nothing anyone reads\n")
     code, _, err = _run(capsys, "mcmahon", "standings", "--games", str(path))
     assert code == 2 and err.count("\n") == 1 and "no known format reads this file" in err
+
+
+def _duck_game(rnd: int | None, a: tuple[str, str, str], b: tuple[str, str, str],
+                places: tuple[float, float], handicap: int | None = None) -> object:
+    """A go game as the library reads it: attributes only, no parsers record."""
+    from types import SimpleNamespace as NS
+
+    def unit(player: tuple[str, str, str], place: float) -> object:
+        name, fid, grade = player
+        return NS(place=place, colour=None, label="",
+                  players=(NS(name=name, federation_id=fid or None, grade=grade),))
+
+    return NS(title=f"round {rnd}", round=rnd, handicap=handicap,
+              units=(unit(a, places[0]), unit(b, places[1])))
+
+
+def test_events_to_games_reads_duck_typed_events() -> None:
+    events = [_duck_game(1, ("Ann", "101", "1d"), ("Bob", "", "bad"), (2.0, 1.0), handicap=2),
+              _duck_game(2, ("Ann", "101", ""), ("Cid", "", "3k"), (1.5, 1.5))]
+    entrants, games = events_to_games(events, {"Bob": 1900.0})
+    assert entrants == [Entrant("101", "Ann", 2100.0), Entrant("Bob", "Bob", 1900.0),
+                        Entrant("Cid", "Cid", 1800.0)]
+    assert games == {1: [Game("101", "Bob", 0.0, 1.0, handicap=2)],
+                     2: [Game("101", "Cid", 0.5, 0.5)]}
+
+
+@pytest.mark.parametrize(("event", "message"), [
+    (_duck_game(None, ("A", "", "1d"), ("B", "", "1d"), (1.0, 2.0)),
+     "game 'round None' has no round number"),
+    (_duck_game(1, ("A", "", "1d"), ("B", "", "1d"), (1.0, 1.0)),
+     "game 'round 1': places [1.0, 1.0] are no go result"),
+])
+def test_events_to_games_refuses_what_is_no_go_game(event: object, message: str) -> None:
+    with pytest.raises(TournamentError) as caught:
+        events_to_games([event])
+    assert str(caught.value) == message
+
+
+def test_events_to_games_names_players_without_a_rank() -> None:
+    events = [_duck_game(1, ("Zed", "", ""), ("Amy", "", "kyu?"), (1.0, 2.0))]
+    with pytest.raises(MissingRanks) as caught:
+        events_to_games(events)
+    assert caught.value.names == ("Amy", "Zed")
+    assert str(caught.value) == "no rank for player 'Amy' (2 without one)"
+
+
+def test_result_scores() -> None:
+    assert result_scores("1-0", colours=False) == (1.0, 0.0, True)
+    assert result_scores(" ½-½ ", colours=False) == (0.5, 0.5, True)
+    assert result_scores("-+", colours=False) == (0.0, 1.0, False)
+    assert result_scores("B+R", colours=True) == (0.0, 1.0, True)
+    with pytest.raises(ValueError):
+        result_scores("B+R", colours=False)
+
+
+def test_cli_games_without_a_round_fail_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dataclasses import replace
+
+    import parsers
+
+    game = _go_game(1, ("Ann", "1d"), ("Bob", "2k"), "Ann")
+    events = (replace(game, round=None),)  # type: ignore[type-var]
+
+    def parse(data: bytes, *, source: str = "", strict: bool = False) -> parsers.ParseResult:
+        return parsers.ParseResult(format="fake_go", events=events)  # type: ignore[arg-type]
+
+    monkeypatch.setitem(parsers.FORMATS, "fake_go", parsers.Format(
+        "fake_go", "test go tables", lambda data, filename="": data.startswith(b"GO"), parse))
+    path = tmp_path / "cup.txt"
+    path.write_bytes(b"GO table\n")
+    code, _, err = _run(capsys, "mcmahon", "standings", "--games", str(path))
+    assert code == 2
+    assert err == "clubratings: cup.txt: game 'Cup round 1: Ann – Bob' has no round number\n"
 
 
 def test_the_brute_force_helper() -> None:
