@@ -4,7 +4,7 @@ Writes the history of ``belo_history.py`` (``_history.generate_history``: 2.58M 
 as a results CSV in the template, then times, each as a fresh process, best of ``--repeat``:
 
 - ``clubratings rate HISTORY.csv --scheme belo2 --set newcomer=flat --out FILE``: the command a
-  person runs, reading the CSV column by column (flows/_results_csv.py);
+  person runs, reading the CSV column by column (parsers/csv_template_frame.py);
 - a bare script: pyarrow reads the same CSV, numpy computes the same rules
   (``_history.bare_kernel``), and the ratings are written as CSV.
 
