@@ -76,13 +76,24 @@ def _read(path: str, limits: Limits) -> Outcome:
             data = Path(path).read_bytes()
             return parse_bytes(data, source=path)
         except ParseError as exc:
-            return exc
+            return _bare(exc)
         except MemoryError:
-            return MalformedFile("reading this file needs more memory than [limits] memory_mb "
-                                 f"= {limits.memory_mb} allows; not read", file=_name(path))
+            return _bare(MalformedFile("reading this file needs more memory than [limits] "
+                                       f"memory_mb = {limits.memory_mb} allows; not read",
+                                       file=_name(path)))
         except OSError as exc:
-            return MalformedFile(f"the file could not be read ({exc.strerror or exc})",
-                                 file=_name(path))
+            return _bare(MalformedFile(f"the file could not be read ({exc.strerror or exc})",
+                                       file=_name(path)))
+
+
+def _bare(exc: ParseError) -> ParseError:
+    """The refusal without the exceptions it was raised from and its traceback: what crosses
+    back is its message and parts. (A process that imported ``distributed`` pickles exceptions
+    with their whole chain, and a chain that loops back on itself never ends.)"""
+    exc.__cause__ = exc.__context__ = None
+    exc.__suppress_context__ = True
+    exc.__traceback__ = None
+    return exc
 
 
 def _name(path: str) -> str:

@@ -173,3 +173,19 @@ def test_dask_task_runner_loads_the_same_warehouse(prefect_harness: None,
     for table, rows in default[1].items():
         assert dask[1][table] == rows, table
     assert len(default[1]["events"]) == 5 and len(default[1]["review_items"]) == 1
+
+
+def test_a_refusal_crosses_back_from_the_worker_in_a_process_that_imported_dask(
+        tmp_path: Path) -> None:
+    """``distributed`` pickles exceptions with their whole chain (tblib); a refusal read in a
+    worker process still arrives as itself, not as a worker that "ended abruptly"."""
+    import distributed  # noqa: F401  (what the Dask task runner imports)
+
+    from flows._parsing import parse_files
+    from parsers import UnknownFormat
+    from parsers._limits import Limits
+
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"no results tonight\n")
+    (outcome,) = parse_files([notes], Limits(), workers=1)
+    assert isinstance(outcome, UnknownFormat), outcome
