@@ -444,6 +444,9 @@ def _edition_pages(
             pool=pool, edition=ed, rows=ranked,
             data={"rows": _json_rows(ed.rows), "before": before, "after": after},
             table=table,
+            # each ranked row's cells, drawn here in one pass (a call per cell from the
+            # template costs as much again as the rest of the page)
+            cells=[Markup("".join(c.td(r) for c in table)) for r in ranked],
             pool_game=str(run.options.get("pool.game", "bridge")),
             crosstable=_crosstables(run),
             scheme=run.scheme, options=options, gains=gains, losses=losses,
