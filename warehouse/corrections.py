@@ -64,11 +64,7 @@ class HeldCorrection:
             f"  in force: {self.old_units} units, {self.old_players} players; "
             f"new version: {self.new_units} units, {self.new_players} players",
         ]
-        if self.only_old:
-            lines.append(f"  only in the version in force: {_names(self.only_old)}")
-        if self.only_new:
-            lines.append(f"  only in the new version: {_names(self.only_new)}")
-        return lines
+        return lines + _difference_lines(self.only_old, self.only_new)
 
     def as_json(self) -> dict[str, object]:
         return {"item_key": self.key, "kind": "correction",
@@ -106,11 +102,7 @@ class HeldVersion:
             f"  in force: {len(self.old_events)} event(s) ({_names(self.old_events, 4)}); "
             f"new version: {len(self.new_events)} event(s) ({_names(self.new_events, 4)})",
         ]
-        if self.only_old:
-            lines.append(f"  only in the version in force: {_names(self.only_old)}")
-        if self.only_new:
-            lines.append(f"  only in the new version: {_names(self.only_new)}")
-        return lines
+        return lines + _difference_lines(self.only_old, self.only_new)
 
     def as_json(self) -> dict[str, object]:
         return {"item_key": self.key, "kind": "version", "file_id": self.file_id,
@@ -146,8 +138,7 @@ def held_versions(wh: Warehouse) -> list[HeldVersion]:
             f"version:{file_id}", int(file_id), str(name),
             int(current) if current is not None else 0, str(reason), held_at,
             old_events, new_events,
-            tuple(dict.fromkeys(n for n in was if n not in set(now))),
-            tuple(dict.fromkeys(n for n in now if n not in set(was)))))
+            tuple(dict.fromkeys(_only(was, now))), tuple(dict.fromkeys(_only(now, was)))))
     return out
 
 
@@ -222,6 +213,22 @@ def _answer_spelling(wh: Warehouse, key: str, *, decision: Decision,
     return item
 
 
+def _difference_lines(only_old: tuple[str, ...], only_new: tuple[str, ...]) -> list[str]:
+    """The names only one side has, a line for each side that has some."""
+    lines = []
+    if only_old:
+        lines.append(f"  only in the version in force: {_names(only_old)}")
+    if only_new:
+        lines.append(f"  only in the new version: {_names(only_new)}")
+    return lines
+
+
+def _only(names: list[str], other: list[str]) -> tuple[str, ...]:
+    """The names of ``names`` that ``other`` lacks, in order."""
+    lacking = set(other)
+    return tuple(n for n in names if n not in lacking)
+
+
 def _names(names: tuple[str, ...], shown: int = 12) -> str:
     text = ", ".join(names[:shown])
     return text + (f" and {len(names) - shown} more" if len(names) > shown else "")
@@ -251,7 +258,7 @@ def held_corrections(wh: Warehouse) -> list[HeldCorrection]:
         out.append(HeldCorrection(
             f"correction:{new}", int(new), int(old), int(file_id), str(name), str(reason),
             held_at, str(title), date, int(old_units), int(new_units), len(was), len(now),
-            tuple(n for n in was if n not in set(now)), tuple(n for n in now if n not in set(was)),
+            _only(was, now), _only(now, was),
         ))
     return out
 
