@@ -28,7 +28,7 @@ from games import GAMES
 from ._lists import safe_cell
 
 if TYPE_CHECKING:
-    from ._site import EditionRow
+    from ._standing import EditionRow
 
 __all__ = ["COLUMNS", "Column", "file_columns", "json_row", "script_slots", "table_columns"]
 

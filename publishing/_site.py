@@ -29,14 +29,13 @@ Rules kept here:
 
 from __future__ import annotations
 
-import bisect
 import csv
 import dataclasses
 import io
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -47,14 +46,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from games import Game, game
-from warehouse import RunRecord, Warehouse, latest_run, run_tables, surname_key
+from warehouse import RunRecord, Warehouse, latest_run, run_tables
 from warehouse.editions import (
     boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
     run_games, run_partners,
 )
 
-from ._columns import COLUMNS, Column, file_columns, json_row, script_slots, table_columns
-from ._lists import ListRow, _slug, _write_if_changed, list_rows
+from ._columns import Column, file_columns, json_row, script_slots, table_columns
+from ._lists import _write_if_changed
+from ._standing import (
+    STATUSES, EditionRow, SiteSettings, _Edition, _editions, _hidden_ids,
+    edition_rows, read_optout,
+)
 
 __all__ = [
     "EditionRow",
@@ -68,12 +71,6 @@ __all__ = [
 
 MANIFEST = "editions.json"
 PLAYERS_DIR = "players"
-STANDINGS = ("ranked", "provisional", "inactive")
-"""The three parts of an edition (docs/site.md, "Who is on a list")."""
-STATUSES = ("new", "active", "inactive")
-"""``new``: first edition with the player; ``active``: played in the edition's period;
-``inactive``: rated, but did not play in the period. Provisional is a separate flag."""
-
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("publishing", "templates/site"),
     autoescape=True,
@@ -82,151 +79,6 @@ _ENV = jinja2.Environment(
 )
 _ASSETS = ("site.css", "site.js")
 
-
-@dataclass(frozen=True, slots=True)
-class SiteSettings:
-    """What the site shows: the opt-out list, when a player counts as provisional, how many
-    movers each way."""
-
-    optout: frozenset[str] = frozenset()
-    """Player ids (as text) or exact player names hidden from every public output."""
-    provisional_events: int = 5
-    """``M``: a player with fewer events (go: games) than this in the run so far is
-    provisional, listed apart and not ranked."""
-    active_days: int = 365
-    """A player who has not played in this many days up to the end of an edition's period is
-    inactive: listed apart and not ranked."""
-    max_deviation: float | None = None
-    """Go: a player whose rating deviation is above this is provisional however many games
-    they played (none: the number of games alone decides)."""
-    movers: int = 10
-    quality: Path | None = None
-    """The latest evaluation of the schemes against simulated truth (``clubratings evaluate
-    --json``, docs/quality.md). When the file exists, the site gets ``quality.html`` and every
-    bridge edition links to it."""
-
-
-@dataclass(frozen=True, slots=True)
-class EditionRow:
-    """One player of one edition, as the site shows it."""
-
-    rank: int | None
-    """Rank among the ranked players of the edition (ties share a rank); None for the
-    provisional and inactive players, who are listed apart."""
-    player_id: int
-    player: str
-    club: str
-    rating: str
-    rating_value: float
-    change: str
-    """Signed change since the player's previous edition, ``""`` when the player is new."""
-    change_value: float | None
-    events: int
-    """Events (go: games) in the edition's period."""
-    history_events: int
-    """Events in the run's editions up to and including this one."""
-    status: str
-    provisional: bool
-    standing: str = "ranked"
-    """Where the edition lists the player (:data:`STANDINGS`): ``ranked``, ``provisional``
-    (fewer than ``M`` events so far, or go: a deviation above the bound) or ``inactive`` (no
-    event in the last ``active_days`` days)."""
-    last_played: str = ""
-    """The period of the player's last event up to this edition (``""``: none yet)."""
-    sort_name: str = ""
-    """The name as it sorts: surname first, accents folded (:func:`surname_key`)."""
-    federation_id: str = ""
-    """The player's id in the federation's member register, "" when unknown."""
-    extra: Mapping[str, str] = field(default_factory=dict)
-    """The list's columns that are not fields here, by name (publishing/_columns.py): the
-    scheme's own (go: deviation, interval, grade; preferans: deals, vists_per_deal; bridge:
-    boards)."""
-
-
-def read_optout(path: Path) -> frozenset[str]:
-    """The opt-out file: one player id or exact player name per line; blank lines and lines
-    starting with ``#`` are ignored. A missing file is an empty list."""
-    if not path.exists():
-        return frozenset()
-    lines = (line.strip() for line in path.read_text(encoding="utf-8-sig").splitlines())
-    return frozenset(line for line in lines if line and not line.startswith("#"))
-
-
-def _hidden_ids(table: pd.DataFrame, optout: frozenset[str]) -> set[int]:
-    if not optout:
-        return set()
-    ids = table["player_id"].astype(int)
-    mask = ids.astype(str).isin(optout) | table["name"].isin(optout)
-    return {int(i) for i in ids[mask]}
-
-
-def edition_rows(
-    frame: pd.DataFrame, previous: pd.DataFrame | None, history: Mapping[int, int],
-    seen_before: set[int], *, provisional_events: int = 5,
-    grade: Callable[[float], str] | None = None, totals: pd.DataFrame | None = None,
-    last_played: Mapping[int, tuple[str, date]] | None = None, period_end: date | None = None,
-    active_days: int = 365, max_deviation: float | None = None,
-) -> list[EditionRow]:
-    """One edition's rows in the order of the per-period lists (``list_rows``: rating, then
-    name), each with its status (new / active / inactive in the period), its standing and,
-    for the ranked players only, the rank among them.
-
-    Standing: ``inactive`` when the player's last event (``last_played``: period and the end
-    of that period) is more than ``active_days`` before ``period_end``, or there is none;
-    otherwise ``provisional`` with fewer than ``provisional_events`` events so far (or, given
-    ``max_deviation``, a deviation above it); otherwise ``ranked``. A player with no event is
-    therefore never ranked."""
-    before = {} if previous is None else dict(
-        zip(previous["player_id"].astype(int), previous["rating"], strict=True))
-    values = dict(zip(frame["player_id"].astype(int), frame["rating"], strict=True))
-    deviations = (dict(zip(frame["player_id"].astype(int), frame["deviation"], strict=True))
-                  if "deviation" in frame else {})
-    played = last_played or {}
-    rows = []
-    position = rank = 0
-    last_shown: str | None = None
-    for r in list_rows(frame, previous, grade, totals):
-        old = before.get(r.player_id)
-        value = float(values[r.player_id])
-        if r.player_id not in seen_before:
-            status = "new"
-        else:
-            status = "active" if r.events > 0 else "inactive"
-        total = int(history.get(r.player_id, r.events))
-        last = played.get(r.player_id)
-        deviation = deviations.get(r.player_id)
-        if last is None or (period_end is not None
-                            and (period_end - last[1]).days > active_days):
-            standing = "inactive"
-        elif total < provisional_events or (
-                max_deviation is not None and deviation is not None
-                and not pd.isna(deviation) and float(deviation) > max_deviation):
-            standing = "provisional"
-        else:
-            standing = "ranked"
-        shown_rank = None
-        if standing == "ranked":
-            position += 1
-            if r.rating != last_shown:
-                rank, last_shown = position, r.rating
-            shown_rank = rank
-        rows.append(EditionRow(
-            rank=shown_rank, player_id=r.player_id, player=r.player, club=r.club,
-            rating=r.rating, rating_value=round(value, 4), change=r.change,
-            change_value=None if old is None else round(value - float(old), 4),
-            events=r.events, history_events=total, status=status,
-            provisional=total < provisional_events, extra=_extra(r), standing=standing,
-            last_played=last[0] if last else "", sort_name=surname_key(r.player),
-            federation_id=r.federation_id,
-        ))
-    return rows
-
-
-def _extra(r: ListRow) -> dict[str, str]:
-    return {c.name: r.extra[c.name] for c in COLUMNS if r.extra.get(c.name, "") != ""}
-
-
-# ---------------------------------------------------------------- chart
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,84 +200,10 @@ def _movers(rows: Sequence[EditionRow], count: int) -> tuple[list[EditionRow], l
     return gains[:count], losses[:count]
 
 
-@dataclass(frozen=True, slots=True)
-class _Edition:
-    period: str
-    slug: str
-    start: str
-    end: str
-    rows: list[EditionRow]
-
-
 def _write(path: Path, data: bytes, written: list[Path]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     _write_if_changed(path, data)
     written.append(path)
-
-
-def _club_at(clubs: dict[int, tuple[list[date], list[str]]], pid: int, end: date,
-             current: str) -> str:
-    """The club a player's files named last up to ``end``; a register's club (``current``,
-    the players table) wins, as it does for the current club."""
-    if pid not in clubs:
-        return current
-    days, names = clubs[pid]
-    i = bisect.bisect_right(days, end)
-    return names[i - 1] if i else current
-
-
-def _editions(
-    table: pd.DataFrame, hidden: set[int], settings: SiteSettings,
-    grade: Callable[[float], str] | None,
-    clubs: dict[int, tuple[list[date], list[str]]] | None = None,
-    registered: Mapping[int, str] | None = None,
-    boards: Mapping[tuple[str, int], int] | None = None,
-) -> list[_Edition]:
-    """The pool's editions: one per period in which somebody played (a period without any
-    event, between two that had some, gets none; the ratings carry over it). Change and
-    "new" are counted against the player's previous edition."""
-    starts = table.groupby("period")["period_start"].min()
-    periods = sorted(table["period"].unique(), key=lambda p: (starts[p], p))
-    shown = table[~table["player_id"].astype(int).isin(hidden)]
-    history: dict[int, int] = {}
-    last_played: dict[int, tuple[str, date]] = {}
-    seen: set[int] = set()
-    previous: pd.DataFrame | None = None
-    editions = []
-    deals = "deals" in table and bool(table["deals"].notna().any())
-    for i, period in enumerate(periods):
-        full = table[table["period"] == period]
-        end = full["period_end"].iloc[0].date()
-        frame = shown[shown["period"] == period]
-        for pid, events in zip(frame["player_id"].astype(int), frame["events"], strict=True):
-            history[pid] = history.get(pid, 0) + int(events)
-            if events > 0:
-                last_played[pid] = (str(period), end)
-        if not (full["events"] > 0).any():
-            continue  # nobody played: no edition
-        totals = None
-        if deals:  # preferans: deals and vists over the history so far (as _lists does)
-            so_far = table[table["period"].isin(periods[: i + 1])]
-            totals = so_far.groupby("player_id")[["deals", "vists"]].sum()
-        if clubs:  # each player's club as of this edition (a register's club first)
-            frame = frame.assign(club=[
-                (registered or {}).get(pid) or _club_at(clubs, pid, end, str(club))
-                for pid, club in zip(frame["player_id"].astype(int), frame["club"],
-                                     strict=True)])
-        rows = edition_rows(frame, previous, history, seen,
-                            provisional_events=settings.provisional_events, grade=grade,
-                            totals=totals, last_played=last_played, period_end=end,
-                            active_days=settings.active_days,
-                            max_deviation=settings.max_deviation)
-        if boards:  # bridge: boards played in the period
-            rows = [dataclasses.replace(r, extra={**r.extra, "boards": str(
-                        boards.get((str(period), r.player_id), 0))}) for r in rows]
-        seen.update(r.player_id for r in rows)
-        editions.append(_Edition(
-            str(period), _slug(str(period)), full["period_start"].iloc[0].date().isoformat(),
-            end.isoformat(), rows))
-        previous = frame
-    return editions
 
 
 def _edition_pages(

@@ -478,7 +478,7 @@ def test_list_policy_is_read_from_the_pool_and_checked(tmp_path: Path) -> None:
 def test_a_players_club_is_the_one_written_last_up_to_the_edition() -> None:
     from datetime import date
 
-    from publishing._site import _club_at
+    from publishing._standing import _club_at
 
     clubs = {7: ([date(2013, 9, 5), date(2014, 2, 6)], ["BK Modra", "BK Pezinok"])}
     assert _club_at(clubs, 7, date(2013, 12, 31), "BK Pezinok") == "BK Modra"
