@@ -3,6 +3,9 @@
 Read from ``clubratings.toml`` (TOML); paths in it are relative to the file's folder. Without a
 file, the built-in defaults below apply with the current folder as the root.
 
+    [federation]
+    name = "Example Bridge Federation"   # named on the site's index (default "Rating lists")
+
     [paths]
     warehouse = "data/clubratings.duckdb"
     inbox = "inbox"              # dropped files; loaded ones move to inbox/archive/
@@ -96,6 +99,8 @@ class Config:
     correction_hold: float = 0.1
     """``[ingest] correction_hold``: a correction that drops more than this share of the units
     or players of the event it replaces, or changes its kind or scoring, waits for review."""
+    federation: str = "Rating lists"
+    """``[federation] name``: who publishes the lists, named on the site's index."""
 
     @property
     def archive(self) -> Path:
@@ -285,7 +290,20 @@ def load_config(path: Path | str | None = None, *, schemes: bool = True) -> Conf
         prefect=_prefect(data.get("run", {}), f"{path} [run]"),
         limits=_limits(data.get("limits", {}), f"{path} [limits]"),
         correction_hold=_correction_hold(data.get("ingest", {}), f"{path} [ingest]"),
+        federation=_federation(data.get("federation", {}), f"{path} [federation]"),
     )
+
+
+def _federation(table: object, where: str) -> str:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table, got {table!r}")
+    unknown = set(table) - {"name"}
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting(s) {', '.join(sorted(unknown))}")
+    name = table.get("name", "Rating lists")
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(f"{where}: name must be a non-empty text, got {name!r}")
+    return name.strip()
 
 
 def _limits(table: object, where: str) -> Limits:
