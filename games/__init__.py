@@ -50,6 +50,9 @@ class Game:
     """What the site calls a period of its lists when periods are tournaments."""
     counts: str
     """What a list counts for a player ("events", "games"): its column and its pages say so."""
+    club_nights: bool = False
+    """Its events are the organiser's own club nights: a player whose files and register
+    name no club is listed with the club that organised their last event (docs/site.md)."""
 
     @property
     def placements(self) -> bool:
@@ -61,11 +64,13 @@ class Game:
 GAMES: dict[str, Game] = {
     g.name: g for g in (
         Game("bridge", "results", "belo2", periods=False, graded=False, per_game=False,
-             sessions_seat_once=True, period_word="period", counts="events"),
+             sessions_seat_once=True, period_word="period", counts="events",
+             club_nights=True),
         Game("go", "go-games", "rfg", periods=True, graded=True, per_game=True,
              sessions_seat_once=False, period_word="tournament", counts="games"),
         Game("preferans", "preferans-games", "makarov", periods=False, graded=False,
-             per_game=False, sessions_seat_once=False, period_word="period", counts="games"),
+             per_game=False, sessions_seat_once=False, period_word="period", counts="games",
+             club_nights=True),
     )
 }
 

@@ -158,10 +158,14 @@ COLUMNS: tuple[Column, ...] = (
     _num("vists_per_deal", "Vists per deal", 82),
     Column("change", "float", "Change", 60, "num", "change", "signed",
            script=lambda r: {"change": r.change_value, "changeText": r.change}),
-    Column("events", "int32", "Events", 70, "num", "events",
-           game_headers=MappingProxyType({g.name: g.counts.capitalize()
+    # what each count counts is in its name (docs/site.md, "Who is on a list"): events (go,
+    # preferans: games) played in the edition's period, in the active window up to its end
+    # (a year by default) and in the run so far
+    Column("events_period", "int32", "Events in period", 70, "num", "events",
+           game_headers=MappingProxyType({g.name: f"{g.counts.capitalize()} in period"
                                           for g in GAMES.values() if g.counts != "events"})),
-    Column("history_events", "int32", key="history"),
+    Column("events_year", "int32", "In last year", 75, "num", "eventsYear"),
+    Column("events_total", "int32", key="history"),
     Column("last_played", "text", "Last played", 90, "wide", "lastPlayed", nullable=True),
     Column("status", "text", key="status"),
     Column("standing", "text"),
@@ -170,7 +174,7 @@ COLUMNS: tuple[Column, ...] = (
 
 _BY_NAME = {c.name: c for c in COLUMNS}
 
-_SCRIPT_DRAWS = frozenset({"rank", "player", "club", "rating", "change", "events",
+_SCRIPT_DRAWS = frozenset({"rank", "player", "club", "rating", "change", "events_period",
                            "last_played", "federation_id"})
 """The columns ``site.js`` draws by name; it draws every other column of the table from the
 data's ``before`` (the columns before ``change``) and ``after`` (those after ``events``)
@@ -191,7 +195,7 @@ def table_columns(present: set[str] | frozenset[str]) -> list[Column]:
 def script_slots(table: Sequence[Column]) -> tuple[list[str], list[str]]:
     """The keys ``site.js`` draws from the data (:data:`_SCRIPT_DRAWS`): before the change,
     after the events."""
-    change, events = _BY_NAME["change"].place, _BY_NAME["events"].place
+    change, events = _BY_NAME["change"].place, _BY_NAME["events_period"].place
     own = [c for c in table if c.name not in _SCRIPT_DRAWS and c.key]
     return ([str(c.key) for c in own if c.place < change],
             [str(c.key) for c in own if c.place > events])

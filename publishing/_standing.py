@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -25,9 +26,10 @@ __all__ = [
 
 STANDINGS = ("ranked", "provisional", "inactive")
 """The three parts of an edition (docs/site.md, "Who is on a list")."""
-STATUSES = ("new", "active", "inactive")
-"""``new``: first edition with the player; ``active``: played in the edition's period;
-``inactive``: rated, but did not play in the period. Provisional is a separate flag."""
+STATUSES = ("new", "played", "absent")
+"""In the edition's period: ``new``, the player's first edition; ``played``, an event in the
+period; ``absent``, rated, but no event in the period. Where the player is listed is the
+standing (:data:`STANDINGS`)."""
 
 @dataclass(frozen=True, slots=True)
 class SiteSettings:
@@ -67,18 +69,23 @@ class EditionRow:
     change: str
     """Signed change since the player's previous edition, ``""`` when the player is new."""
     change_value: float | None
-    events: int
-    """Events (go: games) in the edition's period."""
-    history_events: int
-    """Events in the run's editions up to and including this one."""
+    events_period: int
+    """Events (go: games) played in the edition's period."""
+    events_total: int
+    """Events played in the run's editions up to and including this one."""
     status: str
+    """:data:`STATUSES`: new, played or absent in the edition's period."""
     provisional: bool
     standing: str = "ranked"
-    """Where the edition lists the player (:data:`STANDINGS`): ``ranked``, ``provisional``
-    (fewer than ``M`` events so far, or go: a deviation above the bound) or ``inactive`` (no
-    event in the last ``active_days`` days)."""
+    """Where the edition lists the player (:data:`STANDINGS`): ``inactive`` (no event in the
+    last ``active_days`` days), else ``provisional`` (fewer than ``M`` events so far, or go: a
+    deviation above the bound), else ``ranked``."""
+    events_year: int = 0
+    """Events played in the ``active_days`` days up to the end of the edition's period (the
+    periods that end within them: with quarters and 365 days, this quarter and the three
+    before it)."""
     last_played: str = ""
-    """The period of the player's last event up to this edition (``""``: none yet)."""
+    """The period of the player's last event up to this edition."""
     sort_name: str = ""
     """The name as it sorts: surname first, accents folded (:func:`surname_key`)."""
     federation_id: str = ""
@@ -87,6 +94,16 @@ class EditionRow:
     """The list's columns that are not fields here, by name (publishing/_columns.py): the
     scheme's own (go: deviation, interval, grade; preferans: deals, vists_per_deal; bridge:
     boards)."""
+
+    @property
+    def events(self) -> int:
+        """The events of the edition's period (:attr:`events_period`)."""
+        return self.events_period
+
+    @property
+    def history_events(self) -> int:
+        """The events so far (:attr:`events_total`)."""
+        return self.events_total
 
 
 def read_optout(path: Path) -> frozenset[str]:
@@ -110,39 +127,42 @@ def edition_rows(
     frame: pd.DataFrame, previous: pd.DataFrame | None, history: Mapping[int, int],
     seen_before: set[int], *, provisional_events: int = 5,
     grade: Callable[[float], str] | None = None, totals: pd.DataFrame | None = None,
-    last_played: Mapping[int, tuple[str, date]] | None = None, period_end: date | None = None,
-    active_days: int = 365, max_deviation: float | None = None,
+    last_played: Mapping[int, str] | None = None,
+    year: Mapping[int, int] | None = None, max_deviation: float | None = None,
 ) -> list[EditionRow]:
     """One edition's rows in the order of the per-period lists (``list_rows``: rating, then
-    name), each with its status (new / active / inactive in the period), its standing and,
-    for the ranked players only, the rank among them.
+    name), each with its status (new / played / absent in the period), its standing and, for
+    the ranked players only, the rank among them (docs/site.md, "Who is on a list").
 
-    Standing: ``inactive`` when the player's last event (``last_played``: period and the end
-    of that period) is more than ``active_days`` before ``period_end``, or there is none;
-    otherwise ``provisional`` with fewer than ``provisional_events`` events so far (or, given
-    ``max_deviation``, a deviation above it); otherwise ``ranked``. A player with no event is
-    therefore never ranked."""
+    ``frame`` has the period's ``events`` played; ``history`` the events played so far,
+    ``year`` those in the active window up to the end of the period and ``last_played`` the
+    period of the last one, per player. A player who has played nothing so far is not listed.
+    Standing: ``inactive`` without an event in the active window; otherwise ``provisional``
+    with fewer than ``provisional_events`` events so far (or, given ``max_deviation``, a
+    deviation above it); otherwise ``ranked``."""
     before = {} if previous is None else dict(
         zip(previous["player_id"].astype(int), previous["rating"], strict=True))
     values = dict(zip(frame["player_id"].astype(int), frame["rating"], strict=True))
     deviations = (dict(zip(frame["player_id"].astype(int), frame["deviation"], strict=True))
                   if "deviation" in frame else {})
     played = last_played or {}
+    in_year = year if year is not None else history
     rows = []
     position = rank = 0
     last_shown: str | None = None
     for r in list_rows(frame, previous, grade, totals):
+        total = int(history.get(r.player_id, r.events))
+        if total <= 0:
+            continue  # never played (a register entry, a rating from the start-up alone)
         old = before.get(r.player_id)
         value = float(values[r.player_id])
         if r.player_id not in seen_before:
             status = "new"
         else:
-            status = "active" if r.events > 0 else "inactive"
-        total = int(history.get(r.player_id, r.events))
-        last = played.get(r.player_id)
+            status = "played" if r.events > 0 else "absent"
+        recent = int(in_year.get(r.player_id, 0))
         deviation = deviations.get(r.player_id)
-        if last is None or (period_end is not None
-                            and (period_end - last[1]).days > active_days):
+        if recent <= 0:
             standing = "inactive"
         elif total < provisional_events or (
                 max_deviation is not None and deviation is not None
@@ -160,10 +180,10 @@ def edition_rows(
             rank=shown_rank, player_id=r.player_id, player=r.player, club=r.club,
             rating=r.rating, rating_value=round(value, 4), change=r.change,
             change_value=None if old is None else round(value - float(old), 4),
-            events=r.events, history_events=total, status=status,
+            events_period=r.events, events_total=total, status=status,
             provisional=total < provisional_events, extra=_extra(r), standing=standing,
-            last_played=last[0] if last else "", sort_name=surname_key(r.player),
-            federation_id=r.federation_id,
+            events_year=recent, last_played=played.get(r.player_id, ""),
+            sort_name=surname_key(r.player), federation_id=r.federation_id,
         ))
     return rows
 
@@ -200,15 +220,22 @@ def _editions(
     clubs: dict[int, tuple[list[date], list[str]]] | None = None,
     registered: Mapping[int, str] | None = None,
     boards: Mapping[tuple[str, int], int] | None = None,
+    organisers: dict[int, tuple[list[date], list[str]]] | None = None,
 ) -> list[_Edition]:
     """The pool's editions: one per period in which somebody played (a period without any
     event, between two that had some, gets none; the ratings carry over it). Change and
-    "new" are counted against the player's previous edition."""
+    "new" are counted against the player's previous edition.
+
+    Events are the events played (``played`` of :func:`warehouse.run_tables`: an event a
+    rule left uncounted was still played), so who is listed and ranked follows who played."""
     starts = table.groupby("period")["period_start"].min()
     periods = sorted(table["period"].unique(), key=lambda p: (starts[p], p))
+    if "played" in table:
+        table = table.assign(events=table["played"].astype(int))
     shown = table[~table["player_id"].astype(int).isin(hidden)]
     history: dict[int, int] = {}
-    last_played: dict[int, tuple[str, date]] = {}
+    last_played: dict[int, str] = {}
+    plays: dict[int, deque[tuple[date, int]]] = {}  # per player: (end of period, events)
     seen: set[int] = set()
     previous: pd.DataFrame | None = None
     editions = []
@@ -220,22 +247,33 @@ def _editions(
         for pid, events in zip(frame["player_id"].astype(int), frame["events"], strict=True):
             history[pid] = history.get(pid, 0) + int(events)
             if events > 0:
-                last_played[pid] = (str(period), end)
+                last_played[pid] = str(period)
+                plays.setdefault(pid, deque()).append((end, int(events)))
         if not (full["events"] > 0).any():
             continue  # nobody played: no edition
+        # the active window: periods ending less than active_days before this one's end
+        year: dict[int, int] = {}
+        for pid, mine in list(plays.items()):
+            while mine and (end - mine[0][0]).days >= settings.active_days:
+                mine.popleft()
+            if mine:
+                year[pid] = sum(n for _, n in mine)
+            else:
+                del plays[pid]
         totals = None
         if deals:  # preferans: deals and vists over the history so far (as _lists does)
             so_far = table[table["period"].isin(periods[: i + 1])]
             totals = so_far.groupby("player_id")[["deals", "vists"]].sum()
-        if clubs:  # each player's club as of this edition (a register's club first)
+        if clubs or organisers:  # each player's club as of this edition: the register's,
+            # else the one the files named last, else (club nights) the last organiser's
             frame = frame.assign(club=[
-                (registered or {}).get(pid) or _club_at(clubs, pid, end, str(club))
+                (registered or {}).get(pid) or _club_at(clubs or {}, pid, end, str(club))
+                or _club_at(organisers or {}, pid, end, "")
                 for pid, club in zip(frame["player_id"].astype(int), frame["club"],
                                      strict=True)])
         rows = edition_rows(frame, previous, history, seen,
                             provisional_events=settings.provisional_events, grade=grade,
-                            totals=totals, last_played=last_played, period_end=end,
-                            active_days=settings.active_days,
+                            totals=totals, last_played=last_played, year=year,
                             max_deviation=settings.max_deviation)
         if boards:  # bridge: boards played in the period
             rows = [dataclasses.replace(r, extra={**r.extra, "boards": str(
@@ -248,3 +286,16 @@ def _editions(
     return editions
 
 
+def list_entries(run_id: int, pool: str, editions: list[_Edition]) -> pd.DataFrame:
+    """The editions' rows as the warehouse keeps them (``list_entries``, migration 018)."""
+    records = [
+        (run_id, pool, ed.period, date.fromisoformat(ed.start), date.fromisoformat(ed.end),
+         r.player_id, r.rank, r.standing, r.status, r.rating_value, r.change_value,
+         r.events_period, r.events_year, r.events_total, r.last_played or None, r.club or None)
+        for ed in editions for r in ed.rows
+    ]
+    frame = pd.DataFrame.from_records(records, columns=[
+        "run_id", "pool", "edition", "period_start", "period_end", "player_id", "rank",
+        "standing", "status", "rating", "change", "events_period", "events_year",
+        "events_total", "last_played", "club"])
+    return frame.astype({"rank": "Int32", "change": "Float64"})

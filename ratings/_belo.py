@@ -785,7 +785,7 @@ def _startup(history: _Rows, start: Floats, params: BeloParams) -> tuple[Floats,
     """
     flat = replace(params, newcomer="flat")
     values = start.copy()
-    seen = np.unique(history.player)
+    seen = np.unique(history.player[~history.unrated])  # §5: unrated players get no start value
     values[seen] = np.where(np.isnan(values[seen]), MEAN_RATING, values[seen])
     periods = _periods(history.day.min(), history.day.max(), params)
     slot_of_src = np.full(int(history.src.max()) + 1, -1, dtype=np.int64)

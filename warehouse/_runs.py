@@ -29,7 +29,10 @@ def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
     Players are their canonical player (merges applied). Events with a member still waiting for
     review are left out until it is answered (the view ``unrated_events`` lists them). Besides
     the required columns: ``parent`` and ``match`` (a league's matches and standings, docs/rules/bridge-belo.md §7),
-    the unit's ``score`` and the member's ``club``.
+    the unit's ``score`` and the member's ``club``, and ``unrated``: a member known only by
+    initials nobody on the club's roster has (a guest, docs/identity.md "Initials") is an
+    unrated player, as a foreign guest is (docs/rules/bridge-belo.md §5): the unit keeps its
+    place, the guest gets no rating and is on no list.
 
     A unit the file wrote without names (a pair whose names the scorer left blank) is stored
     in no table but ``events.n_units``; it has no rating to weigh in the field, so the places
@@ -47,10 +50,12 @@ def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
                e.boards::DOUBLE AS boards, u.unit_no::VARCHAR AS unit, u.place,
                m.canonical_id::VARCHAR AS player,
                e.parent, (e.parent <> '' AND e.round IS NOT NULL AND e.n_units = 2) AS match,
-               u.score, coalesce(m.club, '') AS club, e.organiser
+               u.score, coalesce(m.club, '') AS club, e.organiser,
+               coalesce(p.origin = 'initials', false) AS unrated
         FROM active_events e
         JOIN u USING (event_id)
         JOIN members_resolved m USING (event_id, unit_no)
+        LEFT JOIN players p ON p.player_id = m.canonical_id
         WHERE e.game = ?
           AND e.event_id NOT IN (SELECT event_id FROM unrated_events)
         ORDER BY e.event_date, e.event_id, u.unit_no, m.seat
@@ -254,18 +259,31 @@ def latest_run(wh: Warehouse, pool: str) -> RunRecord | None:
 
 
 def run_tables(wh: Warehouse, run_id: int) -> pd.DataFrame:
-    """A run's ratings with each player's name and club: what rating lists are made from."""
+    """A run's ratings with each player's name and club: what rating lists are made from.
+
+    ``events`` are the events the scheme counted; ``played`` the events (go: games) played,
+    counted or not (a placement event a rule left out was still played: docs/site.md)."""
     return wh.query(
         """
+        WITH placed AS (
+            SELECT period, player_id, count(DISTINCT event_id) AS n
+            FROM rating_contributions
+            WHERE run_id = ? AND NOT coalesce(phantom, false) GROUP BY ALL),
+        games AS (
+            SELECT period, player_id, count(*) AS n FROM game_contributions
+            WHERE run_id = ? GROUP BY ALL)
         SELECT r.period, r.period_start, r.period_end, r.player_id, p.name,
                coalesce(p.federation_id, '') AS federation_id,
                coalesce(c.club, '') AS club, r.rating_before, r.rating, r.events,
+               greatest(r.events, coalesce(pl.n, 0), coalesce(g.n, 0))::INTEGER AS played,
                r.deviation, r.deals, r.vists
         FROM ratings r
         JOIN players p USING (player_id)
         LEFT JOIN player_clubs c USING (player_id)
+        LEFT JOIN placed pl USING (period, player_id)
+        LEFT JOIN games g USING (period, player_id)
         WHERE r.run_id = ?
         ORDER BY r.period, r.player_id
         """,
-        [run_id],
+        [run_id, run_id, run_id],
     )
