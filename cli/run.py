@@ -90,12 +90,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             from flows.pipeline import pipeline
 
             watch()  # Prefect's temporary server must not outlive a run killed outright
-            summary = pipeline(cfg)  # the flow joins the project open here
+            summary = pipeline(cfg, scrape=not args.no_scrape)  # joins the project open here
             for line in summary["scraped"]:  # type: ignore[attr-defined]
                 print(line)
             _print_summary(summary, files_printed=False)
         else:
-            summary = _run_here(project)
+            summary = _run_here(project, scrape=not args.no_scrape)
             _print_summary(summary, files_printed=True)
         files, runs, published = summary["files"], summary["runs"], summary["published"]
         assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
@@ -105,12 +105,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     return Exit.FAILED if rejected else Exit.OK
 
 
-def _run_here(project: Project) -> dict[str, object]:
+def _run_here(project: Project, *, scrape: bool = True) -> dict[str, object]:
     """The nightly job through the run core in this process (no Prefect): each fetched URL
-    and each file printed as it is done."""
+    and each file printed as it is done. ``scrape=False`` (``--no-scrape``, the inbox job)
+    fetches nothing: it loads the sources and the inbox, and recomputes, reports and publishes
+    only what that changed (a run with nothing new writes nothing)."""
     from flows._inbox import FileOutcome
 
     def step(name: str, func: Callable[[], Any]) -> Any:
+        if name == "scrape" and not scrape:
+            return []
         result = func()
         if name == "scrape":
             for line in result:
@@ -197,6 +201,9 @@ def add_run_commands(sub: Any) -> None:
     p.add_argument("--prefect", action="store_true",
                    help="run as the Prefect flow even without a configured server (Prefect "
                    "then starts a temporary local one, 10-25 s)")
+    p.add_argument("--no-scrape", action="store_true",
+                   help="fetch nothing: load the sources and the inbox, then recompute, report "
+                   "and publish (the inbox job; with nothing new it writes nothing)")
     p.add_argument("--verbose", action="store_true",
                    help="with Prefect: show its own log lines (INFO); by default only warnings")
     p.set_defaults(func=cmd_run)

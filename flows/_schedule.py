@@ -1,7 +1,8 @@
 """When the pipeline runs: the three schedules, as crontab lines or as Prefect deployments.
 
     nightly     scrape + inbox + recompute + publish   clubratings run
-    inbox       every N minutes, dropped files only     clubratings ingest
+    inbox       every N minutes: inbox + recompute +    clubratings run --no-scrape
+                publish when something was loaded
     quarterly   recompute + publish an edition          clubratings recompute && ... publish
 
 Without a server, cron calls the command line (``clubratings schedule --print-cron``); with a
@@ -58,8 +59,9 @@ def schedules(every_minutes: int = DEFAULT_EVERY_MINUTES) -> tuple[Schedule, ...
     return (
         Schedule("nightly", NIGHTLY_CRON, (("run",),),
                  "nightly: scrape, load sources and inbox, recompute, publish"),
-        Schedule("inbox", f"{every} * * * *", (("ingest",),),
-                 f"every {every_minutes} minute(s): load what was dropped into the inbox"),
+        Schedule("inbox", f"{every} * * * *", (("run", "--no-scrape"),),
+                 f"every {every_minutes} minute(s): load what was dropped into the inbox; "
+                 "when something was loaded, recompute, report and publish"),
         Schedule("quarterly", QUARTERLY_CRON, (("recompute",), ("publish",)),
                  "quarterly: recompute every pool and publish the edition"),
     )

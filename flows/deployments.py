@@ -20,7 +20,7 @@ from prefect import flow  # noqa: E402
 
 from ._config import load_config  # noqa: E402
 from .core import Project  # noqa: E402
-from .pipeline import ingest_inbox, pipeline, publish_lists, recompute_ratings  # noqa: E402
+from .pipeline import pipeline, publish_lists, recompute_ratings  # noqa: E402
 
 __all__ = ["inbox", "nightly", "quarterly"]
 
@@ -34,6 +34,11 @@ def nightly(config: str = "clubratings.toml", wait: float = WAIT) -> str:
     cfg = load_config(Path(config))
     with Project.open(cfg, command="deployment nightly", wait=wait):
         result = pipeline(cfg)
+    return _summary(result)
+
+
+def _summary(result: dict[str, object]) -> str:
+    """One line of what a ``pipeline`` run did: files by status, pools rated, files written."""
     files, runs, published = result["files"], result["runs"], result["published"]
     assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
     statuses = ", ".join(sorted({o.status for o in files})) or "nothing new"
@@ -43,12 +48,14 @@ def nightly(config: str = "clubratings.toml", wait: float = WAIT) -> str:
 
 @flow(name="inbox")
 def inbox(config: str = "clubratings.toml", wait: float = WAIT) -> str:
-    """Every few minutes: load what was dropped into the inbox."""
+    """Every few minutes: load what was dropped into the inbox and, when that changed
+    anything, recompute, report and publish: the ``pipeline`` flow without scraping (as
+    ``clubratings run --no-scrape``). With nothing new it keeps every rating run and writes
+    nothing."""
     cfg = load_config(Path(config))
     with Project.open(cfg, command="deployment inbox", wait=wait):
-        outcomes = ingest_inbox(cfg)
-    statuses = sorted({o.status for o in outcomes})
-    return f"{len(outcomes)} file(s): {', '.join(statuses) or 'nothing new'}"
+        result = pipeline(cfg, scrape=False)
+    return _summary(result)
 
 
 @flow(name="quarterly")

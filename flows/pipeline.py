@@ -140,13 +140,16 @@ def _as_task(name: str, func: Callable[[], Any]) -> Any:
 
 
 @flow(name="pipeline")
-def pipeline(cfg: Config) -> dict[str, object]:
+def pipeline(cfg: Config, scrape: bool = True) -> dict[str, object]:
     """Scrape, ingest, recompute, publish, report, snapshot: the nightly job, under one lock.
 
     The steps and their order are the run core's (:meth:`flows.core.Project.run`, the same
     code ``clubratings run`` calls without a Prefect server); here each step is a task, every
-    file's outcome is logged, and the outcomes and the import report become artifacts."""
+    file's outcome is logged, and the outcomes and the import report become artifacts.
+    ``scrape=False`` (the inbox job, ``clubratings run --no-scrape``) fetches nothing."""
     def step(name: str, func: Callable[[], Any]) -> Any:
+        if name == "scrape" and not scrape:
+            return []
         if name == "ingest" and cfg.task_runner == "dask":  # parse on the Dask workers
             return ingest_parallel.with_options(task_runner=_dask_runner())(cfg)
         return _as_task(name, func)

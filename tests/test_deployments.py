@@ -44,7 +44,9 @@ def test_two_deployment_runs_started_at_once_run_one_after_the_other(
 ) -> None:
     """The nightly job and the inbox job start while a third run holds the lock: both wait,
     then run one at a time (DuckDB would refuse a second writer outright), so the bundled
-    files are loaded exactly once, by one of them; the other finds them all loaded."""
+    files are loaded exactly once, by one of them, which also rates and publishes them (the
+    inbox job is the pipeline without scraping); the other finds them all loaded and
+    publishes nothing."""
     from prefect.settings import PREFECT_API_URL
 
     api_url = str(PREFECT_API_URL.value())
@@ -69,3 +71,5 @@ def test_two_deployment_runs_started_at_once_run_one_after_the_other(
     assert len(loaded_by) == 1, results  # one job loaded the files ...
     other = "inbox" if loaded_by == ["nightly"] else "nightly"
     assert results[other].startswith("16 file(s): duplicate"), results  # ... the other found them
+    assert not results[loaded_by[0]].endswith(" 0 file(s) published"), results
+    assert results[other].endswith(" 0 file(s) published"), results  # and wrote nothing

@@ -58,28 +58,38 @@ def test_print_cron_lines_parse_and_name_existing_paths(
         log = Path(words[words.index(">>") + 1])
         assert log.parent == project / "data" / "logs" and words[-1] == "2>&1"
         commands.append((fields[:5], [w for w in words if w in
-                                      ("run", "ingest", "recompute", "publish")], log.name))
+                                      ("run", "--no-scrape", "ingest", "recompute", "publish")],
+                         log.name))
     assert commands == [
         (["7", "2", "*", "*", "*"], ["run"], "nightly.log"),
-        (["*/10", "*", "*", "*", "*"], ["ingest"], "inbox.log"),
+        (["*/10", "*", "*", "*", "*"], ["run", "--no-scrape"], "inbox.log"),
         (["23", "4", "1", "1,4,7,10", "*"], ["recompute", "publish"], "quarterly.log"),
     ]
 
 
 def test_cron_line_runs_under_sh(project: Path, capsys: pytest.CaptureFixture[str],
                                  tmp_path: Path) -> None:
-    """The inbox line, as cron would run it (sh, from another folder), loads and logs."""
+    """The inbox line, as cron would run it (sh, from another folder), loads, rates and
+    publishes what was dropped, and logs; run again with nothing new, it writes nothing."""
     (project / "clubratings.toml").write_text(SMALL, encoding="utf-8")
     lines = _cron(capsys, "--config", str(project / "clubratings.toml"))
-    inbox = next(line for line in lines if "ingest" in line and not line.startswith("#"))
+    inbox = next(line for line in lines if "--no-scrape" in line and not line.startswith("#"))
     command = inbox.split(" ", 5)[5]
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, env=env, check=True, timeout=120)
     log = (project / "data" / "logs" / "inbox.log").read_text(encoding="utf-8")
     assert "modra-2013-09-05.csv: loaded 1 event(s)" in log
-    assert re.search(r"^ingest ok: 5 files \(5 loaded\) in \d+\.\d s$", log, re.MULTILINE)
+    assert re.search(r"^run ok: 5 files \(5 loaded\), .*published.* in \d+\.\d s$", log,
+                     re.MULTILINE), log
+    editions = sorted((project / "public" / "bridge").glob("*/list.csv"))
+    assert editions  # the dropped files reached the lists at once, not at night
     runs = (project / "data" / "logs" / "runs.jsonl").read_text(encoding="utf-8")
-    assert '"command": "ingest"' in runs and '"loaded": 5' in runs
+    assert '"command": "run"' in runs and '"loaded": 5' in runs
+    assert '"step": "recompute"' in runs and '"step": "publish"' in runs
+    before = {p: p.read_bytes() for p in (project / "public").rglob("*") if p.is_file()}
+    subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, env=env, check=True, timeout=120)
+    after = {p: p.read_bytes() for p in (project / "public").rglob("*") if p.is_file()}
+    assert after == before  # nothing new: the lists stay byte-identical
 
 
 def test_print_cron_refuses_a_bad_interval(project: Path,
