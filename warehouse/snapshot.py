@@ -2,7 +2,8 @@
 
 DuckDB admits one process per file while a writer has it open: during a run no other process
 can even read ``data/clubratings.duckdb``. After publishing, the run therefore leaves a copy
-that analysts read instead, and Parquet files of the main tables:
+that analysts read instead, and Parquet files of the main tables and of the published lists
+and player histories (views edition_entries, player_history):
 
     data/snapshot/clubratings.duckdb        the whole warehouse (tables, views, migrations)
     data/snapshot/parquet/<name>.parquet    see EXPORTS
@@ -61,6 +62,14 @@ EXPORTS: dict[str, str] = {
     "rating_contributions": f"SELECT l.pool, l.scheme, c.* FROM rating_contributions c "
                             f"JOIN {_LATEST_RUNS} l USING (run_id) "
                             "ORDER BY c.run_id, c.period, c.event_id, c.player_id",
+    # the published lists row by row (view edition_entries: every edition of each pool's run
+    # in force, with rank and standing), as the publisher wrote them
+    "edition_entries": "SELECT * FROM edition_entries "
+                       "ORDER BY pool, period_end, edition, rank NULLS LAST, player_id",
+    # each player's periods with events in the runs in force (view player_history; the
+    # periods that only carry a rating over are in ratings.parquet)
+    "player_history": "SELECT * FROM player_history "
+                      "ORDER BY pool, player_id, period_start, period",
 }
 """Parquet file name (without ``.parquet``) -> the query that fills it."""
 
