@@ -101,7 +101,7 @@ COMMENT ON COLUMN event_replacements.replaced_at IS 'when';
 -- players
 COMMENT ON TABLE players IS 'One row per player ever known, merged-away players included (see player_canonical).';
 COMMENT ON COLUMN players.player_id IS 'the player''s id';
-COMMENT ON COLUMN players.name IS 'display name: the register''s, else the first spelling seen';
+COMMENT ON COLUMN players.name IS 'display name: the first spelling seen (a register member''s: the register''s), renamed when a fixed spelling is accepted in review';
 COMMENT ON COLUMN players.name_key IS 'normalised name key (warehouse.identity.name_key)';
 COMMENT ON COLUMN players.federation_id IS 'member id in the federation''s register';
 COMMENT ON COLUMN players.created_at IS 'when the player was created';
