@@ -44,7 +44,8 @@ _EDITIONS = [(1, "2015Q1", date(2015, 1, 1), date(2015, 3, 31)),
 
 def _fill(wh: Warehouse) -> None:
     """Twelve players; run 1 of the pool is in force (current_runs), run 2 is newer but not.
-    Player 1 plays in the first and last period and carries the rating over in between.
+    Player 1 plays in the first and last period and carries the rating over in between;
+    player 2 plays in all three, but the middle period's event did not count.
     Editions 2015Q1 and 2015Q2 of run 1 and 2015Q3 of run 2, each with ten ranked players
     (rank 1 the best, player 12), a provisional one (2) and an inactive one (1)."""
     now = pd.Timestamp.now()
@@ -63,12 +64,16 @@ def _fill(wh: Warehouse) -> None:
         for pid in range(1, 13):
             rating = 500.0 + pid
             for i, (label, start, end) in enumerate(_PERIODS):
-                events = (0 if pid == 1 and i == 1 else 3) if run_id == 1 else 7
+                events = (0 if pid in (1, 2) and i == 1 else 3) if run_id == 1 else 7
                 ratings.append((run_id, label, start, end, pid, rating, rating + events, events))
                 rating += events
     wh.insert_frame("ratings", pd.DataFrame(ratings, columns=[
         "run_id", "period", "period_start", "period_end", "player_id", "rating_before",
         "rating", "events"]))
+    # player 2 played in 2015Q1, but the skip rule left the event out: played, not counted
+    wh.insert_frame("rating_contributions", pd.DataFrame({
+        "run_id": [1], "period": ["2015Q1"], "event_id": [1], "player_id": [2], "unit_no": [1],
+        "place": [1.0], "n": [10], "counted": [False], "reason": ["skip rule"]}))
     entries = []
     for run_id, edition, start, end in _EDITIONS:
         for pid in range(1, 13):
@@ -97,6 +102,8 @@ def test_player_history_has_the_periods_with_events_of_the_run_in_force(wh: Ware
     assert set(rows["run_id"]) == {1} and set(rows["pool"]) == {"bridge"}
     assert len(rows) == 12 * 3 - 1  # player 1 carried 2015Q1 over
     assert (rows["events"] > 0).all() and not rows["carried"].any()
+    skipped = rows[(rows["player_id"] == 2) & (rows["period"] == "2015Q1")]
+    assert skipped[["events", "counted"]].values.tolist() == [[1, 0]]
     assert (rows["change"] == rows["rating"] - rows["rating_before"]).all()
     mine = wh.query(_query("FROM player_history\n", NAME))
     assert mine["period"].tolist() == ["2014Q4", "2015Q2"]
@@ -106,6 +113,7 @@ def test_player_history_all_adds_the_carried_periods_marked(wh: Warehouse) -> No
     rows = wh.query("SELECT * FROM player_history_all")
     assert set(rows["run_id"]) == {1} and len(rows) == 12 * 3
     assert (rows["carried"] == (rows["events"] == 0)).all()
+    assert (rows["events"] >= rows["counted"]).all()
     assert wh.query("SELECT count(*) AS n FROM player_history_all "
                     "WHERE events = 0 AND NOT carried")["n"][0] == 0
     played = wh.query("SELECT * EXCLUDE (carried) FROM player_history_all WHERE NOT carried "

@@ -5,7 +5,8 @@
 -- without one).
 --
 -- `ratings` has a row for every player for every period of a run from the player's first
--- period on, most with 0 events. player_history keeps the periods with events;
+-- period on, many with 0 events. player_history keeps the periods in which the player played
+-- (events played, counted or not, as the published lists count them: docs/site.md);
 -- player_history_all adds the carried rows, marked (carried true, events 0).
 --
 -- A later migration that adds a table, view or column comments it (COMMENT ON ... IS '...');
@@ -13,12 +14,34 @@
 -- them again.
 
 CREATE OR REPLACE VIEW player_history_all AS
-SELECT f.pool, r.run_id, r.period, r.period_start, r.period_end, r.player_id, p.name AS player,
-       r.rating_before, r.rating, r.rating - r.rating_before AS change, r.events,
-       r.events = 0 AS carried, r.deviation
-FROM ratings r
-JOIN runs_in_force f ON f.run_id = r.run_id
-JOIN players p ON p.player_id = r.player_id;
+WITH placed AS (
+    -- events played in a period, counted or not (a rule may leave a placement event out)
+    SELECT c.run_id, c.period, c.player_id, count(DISTINCT c.event_id) AS n
+    FROM rating_contributions c JOIN runs_in_force f ON f.run_id = c.run_id
+    WHERE NOT coalesce(c.phantom, false)
+    GROUP BY ALL
+),
+games AS (
+    SELECT g.run_id, g.period, g.player_id, count(*) AS n
+    FROM game_contributions g JOIN runs_in_force f ON f.run_id = g.run_id
+    GROUP BY ALL
+),
+history AS (
+    SELECT f.pool, r.run_id, r.period, r.period_start, r.period_end, r.player_id,
+           p.name AS player, r.rating_before, r.rating, r.rating - r.rating_before AS change,
+           greatest(r.events, coalesce(pl.n, 0), coalesce(g.n, 0))::INTEGER AS events,
+           r.events AS counted, r.deviation
+    FROM ratings r
+    JOIN runs_in_force f ON f.run_id = r.run_id
+    JOIN players p ON p.player_id = r.player_id
+    LEFT JOIN placed pl
+        ON pl.run_id = r.run_id AND pl.period = r.period AND pl.player_id = r.player_id
+    LEFT JOIN games g
+        ON g.run_id = r.run_id AND g.period = r.period AND g.player_id = r.player_id
+)
+SELECT pool, run_id, period, period_start, period_end, player_id, player, rating_before,
+       rating, change, events, counted, events = 0 AS carried, deviation
+FROM history;
 
 CREATE OR REPLACE VIEW player_history AS
 SELECT * FROM player_history_all WHERE NOT carried;
@@ -135,7 +158,7 @@ COMMENT ON COLUMN rating_runs.code_version IS 'version of the code that computed
 COMMENT ON COLUMN rating_runs.created_at IS 'when it was computed';
 
 -- ratings
-COMMENT ON TABLE ratings IS 'Every player''s rating for every period of a run, from the player''s first period through the last: most rows carry the rating over with 0 events (player_history leaves those out).';
+COMMENT ON TABLE ratings IS 'Every player''s rating for every period of a run, from the player''s first period through the last: many rows only carry the rating over (player_history leaves those out).';
 COMMENT ON COLUMN ratings.run_id IS 'the rating run (rating_runs.run_id)';
 COMMENT ON COLUMN ratings.period IS 'the period''s label (2013Q4, 2013-03, or a go tournament''s date and name)';
 COMMENT ON COLUMN ratings.period_start IS 'first day of the period';
@@ -143,7 +166,7 @@ COMMENT ON COLUMN ratings.period_end IS 'last day of the period';
 COMMENT ON COLUMN ratings.player_id IS 'the player (canonical players.player_id)';
 COMMENT ON COLUMN ratings.rating_before IS 'the rating at the start of the period';
 COMMENT ON COLUMN ratings.rating IS 'the rating at the end of the period';
-COMMENT ON COLUMN ratings.events IS 'events played in the period (go: games); 0 when the rating was only carried over';
+COMMENT ON COLUMN ratings.events IS 'events (go: games) the scheme counted in the period; 0 when none counted (player_history_all.events counts those played)';
 COMMENT ON COLUMN ratings.deviation_before IS 'go schemes: the rating deviation at the start of the period (NULL elsewhere)';
 COMMENT ON COLUMN ratings.deviation IS 'go schemes: the rating deviation at the end of the period (NULL elsewhere)';
 COMMENT ON COLUMN ratings.anomaly IS 'RFG: the anomaly correction of the period (docs/rules/go-rfg.md; NULL elsewhere)';
@@ -367,11 +390,11 @@ COMMENT ON COLUMN list_entries.standing IS 'where the edition lists the player: 
 COMMENT ON COLUMN list_entries.status IS 'in the edition''s period: new (first edition), played, or absent';
 COMMENT ON COLUMN list_entries.rating IS 'the rating in the edition';
 COMMENT ON COLUMN list_entries.change IS 'change since the player''s previous edition; NULL when new';
-COMMENT ON COLUMN list_entries.events_period IS 'events (go: games) played in the edition''s period';
-COMMENT ON COLUMN list_entries.events_year IS 'events in the active_days (default 365) up to the period''s end';
-COMMENT ON COLUMN list_entries.events_total IS 'events in the run''s editions up to and including this one';
+COMMENT ON COLUMN list_entries.events_period IS 'events (go, preferans: games) played in the edition''s period, counted or not';
+COMMENT ON COLUMN list_entries.events_year IS 'events played in the active window: the periods that end less than active_days (default 365) days before the edition''s period ends, its own included (0: inactive)';
+COMMENT ON COLUMN list_entries.events_total IS 'events played in the run so far, up to and including the edition';
 COMMENT ON COLUMN list_entries.last_played IS 'the period of the player''s last event up to this edition';
-COMMENT ON COLUMN list_entries.club IS 'the player''s club as listed';
+COMMENT ON COLUMN list_entries.club IS 'the player''s club as listed: the register''s, else the club the files named last up to the period''s end, else (bridge, preferans) the organiser of the player''s last event';
 
 -- active_events
 COMMENT ON VIEW active_events IS 'The events in force: the current version of each file, corrections applied, held and withdrawn data and second renderings left out. Columns as events.';
@@ -543,14 +566,14 @@ COMMENT ON COLUMN edition_entries.federation_id IS 'the player''s federation mem
 COMMENT ON COLUMN edition_entries.club IS 'the club as listed';
 COMMENT ON COLUMN edition_entries.rating IS 'the rating in the edition';
 COMMENT ON COLUMN edition_entries.change IS 'change since the previous edition; NULL when new';
-COMMENT ON COLUMN edition_entries.events_period IS 'events (go: games) in the period';
-COMMENT ON COLUMN edition_entries.events_year IS 'events in the last active_days (default 365)';
-COMMENT ON COLUMN edition_entries.events_total IS 'events so far in the run';
+COMMENT ON COLUMN edition_entries.events_period IS 'events (go, preferans: games) played in the period';
+COMMENT ON COLUMN edition_entries.events_year IS 'events played in the active window (the last active_days, default 365, up to the period''s end)';
+COMMENT ON COLUMN edition_entries.events_total IS 'events played in the run so far';
 COMMENT ON COLUMN edition_entries.last_played IS 'period of the last event so far';
 COMMENT ON COLUMN edition_entries.run_id IS 'the run in force it comes from';
 
 -- player_history
-COMMENT ON VIEW player_history IS 'A player''s history: one row per player per period with events of each pool''s run in force (player_history_all adds the periods where the rating was only carried over).';
+COMMENT ON VIEW player_history IS 'A player''s history: one row per player per period in which the player played, of each pool''s run in force (player_history_all adds the periods where the rating was only carried over).';
 COMMENT ON COLUMN player_history.pool IS 'the pool';
 COMMENT ON COLUMN player_history.run_id IS 'the run in force';
 COMMENT ON COLUMN player_history.period IS 'the period''s label (2013Q4, 2013-03, or a go tournament''s date and name)';
@@ -561,7 +584,8 @@ COMMENT ON COLUMN player_history.player IS 'the player''s name';
 COMMENT ON COLUMN player_history.rating_before IS 'the rating at the start of the period';
 COMMENT ON COLUMN player_history.rating IS 'the rating at the end of the period';
 COMMENT ON COLUMN player_history.change IS 'rating - rating_before';
-COMMENT ON COLUMN player_history.events IS 'events (go: games) played in the period, at least 1';
+COMMENT ON COLUMN player_history.events IS 'events (go, preferans: games) played in the period, counted or not: at least 1';
+COMMENT ON COLUMN player_history.counted IS 'events (go: games) the scheme counted in the period (ratings.events): fewer when a rule left one out';
 COMMENT ON COLUMN player_history.carried IS 'always false here (true only in player_history_all)';
 COMMENT ON COLUMN player_history.deviation IS 'go schemes: the rating deviation at the end of the period (NULL elsewhere)';
 
@@ -577,6 +601,7 @@ COMMENT ON COLUMN player_history_all.player IS 'the player''s name';
 COMMENT ON COLUMN player_history_all.rating_before IS 'the rating at the start of the period';
 COMMENT ON COLUMN player_history_all.rating IS 'the rating at the end of the period';
 COMMENT ON COLUMN player_history_all.change IS 'rating - rating_before';
-COMMENT ON COLUMN player_history_all.events IS 'events (go: games) played in the period; 0 when carried';
-COMMENT ON COLUMN player_history_all.carried IS 'true when the player had no event in the period: the rating was only carried over (normalisation may still move it)';
+COMMENT ON COLUMN player_history_all.events IS 'events (go, preferans: games) played in the period, counted or not; 0 when carried';
+COMMENT ON COLUMN player_history_all.counted IS 'events (go: games) the scheme counted in the period (ratings.events): fewer when a rule left one out';
+COMMENT ON COLUMN player_history_all.carried IS 'true when the player played no event in the period: the rating was only carried over (a periodic normalisation may still move it)';
 COMMENT ON COLUMN player_history_all.deviation IS 'go schemes: the rating deviation at the end of the period (NULL elsewhere)';
