@@ -1,10 +1,14 @@
 """What a run did, for the people who send files: the import report, run logs and progress.
 
 - ``build_report``: per run and per club (organiser), the files loaded, replaced, rejected (with
-  the reason), players created, names waiting for review, events not rated and why, and the
-  results the latest rating runs did not count, grouped by reason. Rendered as Markdown (the
-  Prefect artifact, ``public/reports/<id>.md``) and HTML (``<id>.html``, ``latest.html``).
-  Named after the rating run, not the clock: the same inputs give the same bytes.
+  the reason), the files still waiting in ``inbox/rejected/``, what is held for a person
+  (``files release``, ``review``), what people released, withdrew, restored or answered, players
+  created, names waiting for review, events not rated and why, and the results the latest
+  rating runs did not count, grouped by reason. Dated once, when built (UTC). Rendered as
+  Markdown (the Prefect artifact, ``public/reports/<id>.md``) and HTML (``<id>.html``,
+  ``latest.html``); ``write_report`` keeps every report and lists them, newest first, in
+  ``public/reports/index.html``. Named after the rating run and a hash of the content without
+  the date: the same inputs give the same name.
 - ``RunLog``: one JSON line per step in ``data/logs/runs.jsonl`` (time, command, step, counts,
   duration) and the one-line summary printed at the end of a run.
 - ``track``: a progress bar when output goes to a terminal, plain iteration otherwise.
@@ -16,6 +20,8 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
+import os
+import re
 import sys
 import time
 import uuid
@@ -26,6 +32,9 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from warehouse import Warehouse, atomic_write, file_sha256
+from warehouse.corrections import held_corrections, held_versions
+from warehouse.files import file_details, list_files
+from warehouse.history import Action, actions_since
 from warehouse.reporting import (
     loaded_file_since, not_counted, organisers_by_file, organisers_of_path, organisers_of_sha,
     unrated_events, versions_loaded, waiting_by_club,
@@ -39,6 +48,7 @@ __all__ = [
     "ImportReport",
     "RunLog",
     "Section",
+    "Since",
     "Unreported",
     "build_report",
     "file_counts",
@@ -183,31 +193,60 @@ def summary_line(command: str, seconds: float, *, files: Sequence[FileOutcome] |
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    """A heading, a few lines of text and an optional table (header, rows)."""
+    """A heading, a few lines of text and an optional table (header, rows, links)."""
 
     title: str
     lines: tuple[str, ...] = ()
     header: tuple[str, ...] = ()
     rows: tuple[tuple[str, ...], ...] = ()
+    links: tuple[str, ...] = ()
+    """Where each row's first cell links to (the list of reports); none: plain text."""
+
+
+@dataclass(frozen=True, slots=True)
+class Since:
+    """Where the report before left off (:meth:`Unreported.since`): when it was written (UTC),
+    how many rows of the trail of what people did to files (``file_actions``) the reports had
+    shown by then, and the inbox's ``rejected/`` folder, whose waiting files every report
+    lists. The trail is read by count, not by clock: its rows are stamped by more than one
+    clock, and a release made in the same second as the report before is still new."""
+
+    stamp: str = ""
+    actions: int | None = None
+    """None: not known (a journal from before counts were kept): by ``stamp``."""
+    rejected: Path | None = None
+
+    def __str__(self) -> str:
+        return self.stamp
 
 
 @dataclass(frozen=True, slots=True)
 class ImportReport:
     report_id: str
-    """``run-<newest rating run id>-<content hash>``: stable for the same inputs."""
+    """``run-<newest rating run id>-<content hash>``: stable for the same inputs (the hash
+    leaves the date out)."""
     title: str
     sections: tuple[Section, ...]
     quiet: bool
-    """Nothing loaded, replaced or rejected and no new rating run: no report file is written."""
+    """Nothing loaded, replaced or rejected, nothing released, withdrawn, restored or answered
+    and no new rating run: no report file is written."""
     clubs: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per organiser: files, loaded, correction, duplicate, same, rejected, events_replaced,
     players_created, waiting, unrated."""
+    generated_at: str = ""
+    """When the report was built, ``YYYY-MM-DD HH:MM UTC`` (taken once, by ``build_report``)."""
+    stamp: str = ""
+    """The same moment in ISO 8601 (UTC, to the microsecond): the order of the reports."""
+    headline: dict[str, int | None] = field(default_factory=dict)
+    """The run's counts, which the list of reports shows: loaded, rejected, waiting in rejected,
+    held, released, withdrawn, restored, corrected, answered (``waiting in rejected`` is None
+    when no rejected folder was looked at)."""
 
     def markdown(self, *, generated_at: str | None = None) -> str:
-        return _markdown(self.title, self.sections, generated_at)
+        return _markdown(self.title, self.sections, generated_at or self.generated_at or None)
 
     def html(self, *, generated_at: str | None = None) -> str:
-        return _html(self.title, self.sections, generated_at)
+        return _html(self.title, self.sections, generated_at or self.generated_at or None)
 
 
 def _file_organisers(wh: Warehouse, outcome: FileOutcome,
@@ -243,30 +282,147 @@ def _runs_line(runs: Sequence[_PoolRun]) -> str:
     return "Rating runs: " + ("; ".join(parts) if parts else "none") + "."
 
 
-def _version_rows(wh: Warehouse, outcomes: Sequence[FileOutcome],
-                  since: str) -> list[tuple[str, ...]]:
-    """The new versions this run loaded, and what people did to files since ``since``."""
-    from warehouse.history import actions_since
+def _actions_new(wh: Warehouse, since: str | Since) -> list[Action]:
+    """What people did to files that no report has shown yet, oldest first: by count when the
+    report before said how many rows of the trail it had shown (the trail only grows), else by
+    time."""
+    every = actions_since(wh, None)
+    if isinstance(since, Since) and since.actions is not None and since.actions <= len(every):
+        return every[since.actions:]
+    return actions_since(wh, str(since)) if str(since) else every
 
+
+def _clock() -> dt.datetime:
+    """Now, in UTC; ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds
+    convention) pins it, so a recorded run gives the same bytes."""
+    pinned = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if pinned.isdigit():
+        return dt.datetime.fromtimestamp(int(pinned), dt.UTC)
+    return dt.datetime.now(dt.UTC)
+
+
+def _action_what(action: Action) -> str:
+    what = {"released": "released (its dates confirmed; its events are rated)",
+            "accepted": "answered: the held new version accepted (it replaces the old one)",
+            "kept": "answered: the version in force kept (the held new version is not rated)",
+            "separate": "answered: another event of the same night (both stay in force)",
+            }.get(action.action, action.action)
+    return (what + (f" by {action.by}" if action.by else "")
+            + (f": {action.note}" if action.note else ""))
+
+
+def _version_rows(wh: Warehouse, outcomes: Sequence[FileOutcome],
+                  actions: Sequence[Action]) -> list[tuple[str, ...]]:
+    """The corrections and new versions this run loaded, and ``actions``: what people did to
+    files since the report before (withdrawn, restored, released, answered)."""
     rows: list[tuple[str, ...]] = []
     shas = [o.sha256 for o in outcomes if o.sha256 and o.status not in ("duplicate",
                                                                         "rejected")]
-    for name, file_id, previous, hold in versions_loaded(wh, shas):
+    versions = versions_loaded(wh, shas)
+    is_version = {name for name, _, _, _ in versions}
+    for outcome in outcomes:
+        name = Path(outcome.path).name
+        if outcome.replaced_events and name not in is_version:
+            rows.append(("this run", name, f"correction: replaced {len(outcome.replaced_events)} "
+                         "event(s) in force"))
+    for name, file_id, previous, hold in versions:
         what = (f"new version of file {previous}, HELD: {hold} (clubratings review "
                 f"--resolve version:{file_id})" if hold else
                 f"new version of file {previous}, which it supersedes")
         rows.append(("this run", f"{name} (file {file_id})", what))
-    for action in actions_since(wh, since or None):
+    for action in actions:
         rows.append((f"{action.at:%Y-%m-%d %H:%M}", f"{action.name} (file {action.file_id})",
-                     action.action + (f" by {action.by}" if action.by else "")
-                     + (f": {action.note}" if action.note else "")))
+                     _action_what(action)))
     return rows
 
 
+def _waiting_rejected(folder: Path | None,
+                      outcomes: Sequence[FileOutcome]) -> list[tuple[str, ...]] | None:
+    """(file, rejected when, reason) of every ``<file>.reason.txt`` in ``folder``, by name:
+    what waits there for a person, whichever run rejected it. None: no folder to look in."""
+    if folder is None:
+        return None
+    this_run = {Path(o.moved_to).name for o in outcomes
+                if o.status == "rejected" and o.moved_to}
+    rows: list[tuple[str, ...]] = []
+    suffix = ".reason.txt"
+    try:
+        reasons = sorted(p for p in folder.iterdir()
+                         if p.name.endswith(suffix) and p.is_file())
+    except OSError:  # no rejected/ yet: nothing waits
+        return []
+    for path in reasons:
+        name = path.name[:-len(suffix)]
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            when = ("this run" if name in this_run else dt.datetime.fromtimestamp(
+                path.stat().st_mtime, dt.UTC).strftime("%Y-%m-%d %H:%M"))
+        except OSError:
+            continue  # moved away while we looked
+        first = text.strip().splitlines()[0] if text.strip() else "(no reason written)"
+        _, sep, why = first.partition(": not loaded: ")
+        if not (folder / name).is_file():
+            name += " (the file itself is gone)"
+        rows.append((name, when, why if sep else first))
+    return rows
+
+
+def _held_rows(wh: Warehouse, unrated: object) -> list[tuple[str, ...]]:
+    """What is loaded but waits for a person: files held for their dates (``files release``),
+    held new versions and held corrections (``review``)."""
+    held_reasons: dict[tuple[str, str, str, str], str] = {}
+    for r in unrated.itertuples(index=False):  # type: ignore[attr-defined]
+        if str(r.review_keys).startswith("held: "):
+            key = (str(r.organiser), _day(r.event_date), str(r.title), str(r.section))
+            held_reasons[key] = str(r.review_keys)[len("held: "):]
+    rows: list[tuple[str, ...]] = []
+    for loaded in list_files(wh):
+        if loaded.status != "held":
+            continue
+        events = file_details(wh, loaded.file_id).events
+        reasons = list(dict.fromkeys(
+            held_reasons[key] for _, date, organiser, title, section, _ in events
+            if (key := (str(organiser), _day(date), str(title), str(section))) in held_reasons))
+        rows.append(("held for its dates", f"{loaded.name} (file {loaded.file_id})",
+                     "; ".join(reasons) or "an event dated in the future or years away",
+                     f"clubratings files release {loaded.file_id}"))
+    for version in held_versions(wh):
+        rows.append(("new version held", f"{version.file_name} (file {version.file_id})",
+                     f"{version.reason} (the version in force is file {version.in_force})",
+                     f"clubratings review --resolve {version.key}"))
+    for correction in held_corrections(wh):
+        rows.append(("correction held", f"{correction.file_name} (file {correction.file_id})",
+                     f"{correction.title} ({correction.event_date}): {correction.reason}",
+                     f"clubratings review --resolve {correction.key}"))
+    return rows
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _headline_line(headline: dict[str, int | None]) -> str:
+    waiting = headline["waiting in rejected"]
+    parts = [f"{headline['loaded']} loaded", f"{headline['rejected']} rejected"]
+    if waiting is not None:
+        parts.append(f"{_plural(waiting, 'file')} waiting in inbox/rejected/")
+    parts += [f"{headline['held']} held for a person", f"{headline['released']} released",
+              f"{headline['withdrawn']} withdrawn", f"{headline['restored']} restored",
+              f"{headline['corrected']} corrected", f"{headline['answered']} answered"]
+    return "This run: " + ", ".join(parts) + "."
+
+
 def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
-                 runs: Sequence[_PoolRun], since: str = "") -> ImportReport:
+                 runs: Sequence[_PoolRun], since: str | Since = "", *,
+                 rejected: Path | None = None, now: dt.datetime | None = None) -> ImportReport:
     """The report of one run: the files it looked at, the rating runs it made or kept; the
-    versions it loaded and what people did to files ``since`` the report before."""
+    versions and corrections it loaded, what people did to files ``since`` the report before
+    (:class:`Since`, or its time as text), what waits in the ``rejected`` folder (default:
+    ``since.rejected``) and what is held for a person. Dated ``now`` (default: the clock, UTC,
+    or ``SOURCE_DATE_EPOCH``), taken once."""
+    moment = (now or _clock()).astimezone(dt.UTC)
+    if rejected is None and isinstance(since, Since):
+        rejected = since.rejected
     clubs: dict[str, dict[str, int]] = {}
     files_by_club: dict[str, list[tuple[str, ...]]] = {}
 
@@ -328,7 +484,25 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
 
     counts = file_counts(outcomes)
     totals = ", ".join(f"{n} {s}" for s, n in counts.items())
+    actions = _actions_new(wh, since)
+    version_rows = _version_rows(wh, outcomes, actions)
+    waiting_rejected = _waiting_rejected(rejected, outcomes)
+    held_rows = _held_rows(wh, unrated)
+    done = [a.action for a in actions]
+    headline: dict[str, int | None] = {
+        "loaded": sum(counts.get(k, 0) for k in ("loaded", "correction", "same")),
+        "rejected": counts.get("rejected", 0),
+        "waiting in rejected": None if waiting_rejected is None else len(waiting_rejected),
+        "held": len(held_rows),
+        "released": done.count("released"),
+        "withdrawn": done.count("withdrawn"),
+        "restored": done.count("restored"),
+        "corrected": sum(1 for row in version_rows if row[0] == "this run"
+                         and "HELD" not in row[2]) + done.count("accepted"),
+        "answered": sum(done.count(k) for k in ("accepted", "kept", "separate")),
+    }
     overview = Section("Overview", (
+        _headline_line(headline),
         _runs_line(runs),
         f"Files: {len(outcomes)}" + (f" ({totals})" if totals else "") + "; players created: "
         f"{sum(o.players_created for o in outcomes)}; names waiting for review: "
@@ -350,21 +524,44 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
             header=("file", "status", "events", "events replaced", "players created",
                     "names waiting"),
             rows=tuple(files_by_club[name])))
+    waiting_n = len(waiting_rejected or ())
+    earlier = sum(1 for row in waiting_rejected or () if row[1] != "this run")
     sections.append(_table_or_none(
         "Rejected files", ("file", "reason"), rejected_rows,
-        "Nothing from a rejected file was loaded; its reason is also in "
-        "inbox/rejected/<file>.reason.txt.", "No file was rejected."))
+        "Rejected by this run: nothing from a rejected file was loaded; its reason is also in "
+        "inbox/rejected/<file>.reason.txt.",
+        "No file was rejected by this run" + (
+            f"; {_plural(earlier, 'file')} rejected by earlier runs still "
+            f"{'waits' if earlier == 1 else 'wait'} in inbox/rejected/ (below)."
+            if earlier else ".")))
+    if waiting_rejected is not None:
+        sections.append(_table_or_none(
+            "Waiting in inbox/rejected/", ("file", "rejected", "reason"), waiting_rejected,
+            f"{_plural(waiting_n, 'file')} {'waits' if waiting_n == 1 else 'wait'} in "
+            "inbox/rejected/, each with its <file>.reason.txt, whichever run rejected it: "
+            "nothing of them is loaded. Correct a file (or export it again) and drop it into "
+            "inbox/ again; delete the file and its .reason.txt once it is dealt with.",
+            "Nothing waits in inbox/rejected/."))
+    sections.append(_table_or_none(
+        "Held for a person", ("held", "file", "why", "to answer"), held_rows,
+        f"{_plural(len(held_rows), 'file or correction', 'files and corrections')} loaded but "
+        "not in the ratings until a person answers: `clubratings files release` confirms a "
+        "file's dates, `clubratings review` accepts or keeps out a held new version or "
+        "correction.",
+        "Nothing is held for `clubratings files release` or `clubratings review`."))
     sections.append(_table_or_none(
         "Same results written twice", ("file", "what it writes again"), same_rows,
         "The same night from another file (a web page beside its text report, another "
         "program's export): kept as a second rendering, not counted again "
         "(docs/rules/inputs.md).", "No file repeated results already loaded."))
-    version_rows = _version_rows(wh, outcomes, since)
     sections.append(_table_or_none(
         "Versions, withdrawals and answers", ("when", "file", "what"), version_rows,
-        "A new version of a file supersedes the version before it; `clubratings files history "
-        "NAME` shows every version (docs/rules/inputs.md, \"Versions of a file\").",
-        "No new version of a file, and nothing withdrawn, restored, released or answered."))
+        "The corrections and new versions this run loaded, and what people withdrew, "
+        "restored, released or answered since the report before. A new version of a file "
+        "supersedes the version before it; `clubratings files history NAME` shows every "
+        "version and who did what when (docs/rules/inputs.md, \"Versions of a file\").",
+        "No correction or new version of a file, and nothing withdrawn, restored, released "
+        "or answered since the report before."))
     sections.append(_table_or_none(
         "Warnings from reading the files", ("file", "warning"), warning_rows,
         "The file was loaded; the parser worked around these. Check that it read what the "
@@ -389,7 +586,9 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
     report_id = (f"run-{max(run_ids):04d}-{digest}" if run_ids else f"files-{digest}")
     quiet = (all(o.status == "duplicate" for o in outcomes) and not version_rows
              and all(r.reused or r.run_id is None for r in runs))
-    return ImportReport(report_id, f"{title} {report_id}", tuple(sections), quiet, clubs)
+    return ImportReport(report_id, f"{title} {report_id}", tuple(sections), quiet, clubs,
+                        f"{moment:%Y-%m-%d %H:%M} UTC",
+                        moment.replace(tzinfo=None).isoformat(sep=" "), headline)
 
 
 def _table_or_none(title: str, header: tuple[str, ...], rows: Sequence[tuple[str, ...]],
@@ -427,9 +626,19 @@ def _html(title: str, sections: Sequence[Section], generated_at: str | None) -> 
     return report_page(title, sections, generated_at)
 
 
+LIST = "reports.json"
+"""Every report written: its id, date and headline counts, newest first (``index.html``)."""
+_COLUMNS = (("loaded", "loaded"), ("rejected", "rejected"),
+            ("waiting in rejected", "waiting in rejected/"), ("held", "held"),
+            ("released", "released"), ("withdrawn", "withdrawn"), ("restored", "restored"),
+            ("corrected", "corrected"), ("answered", "answered"))
+
+
 def write_report(report: ImportReport, public: Path) -> Path | None:
-    """``public/reports/<id>.md|.html`` and ``latest.html``; a quiet run writes nothing (so a
-    repeated run leaves every published byte as it was). Returns the Markdown file."""
+    """``public/reports/<id>.md|.html`` and ``latest.html``, then the list of every report
+    (``reports.json``, ``index.html``, newest first); reports written before stay. A quiet run
+    writes nothing (so a repeated run leaves every published byte as it was). Returns the
+    Markdown file."""
     if report.quiet:
         return None
     folder = public / "reports"
@@ -439,7 +648,71 @@ def write_report(report: ImportReport, public: Path) -> Path | None:
     atomic_write(md, report.markdown())
     atomic_write(folder / f"{report.report_id}.html", page)
     atomic_write(folder / "latest.html", page)
+    entries = [e for e in _listed(folder) if e["id"] != report.report_id]
+    entries.append({"id": report.report_id, "generated_at": report.generated_at,
+                    "stamp": report.stamp, "headline": report.headline})
+    entries = _with_unlisted(folder, entries)
+    entries.sort(key=lambda e: (str(e["stamp"]), str(e["id"])), reverse=True)
+    atomic_write(folder / LIST, json.dumps({"reports": entries}, ensure_ascii=False,
+                                           indent=1, sort_keys=True) + "\n")
+    atomic_write(folder / "index.html", reports_index(entries))
     return md
+
+
+def _listed(folder: Path) -> list[dict[str, object]]:
+    """The entries of ``reports.json`` whose report is still there ([] if none can be read)."""
+    try:
+        data = json.loads((folder / LIST).read_text(encoding="utf-8"))
+        entries = [e for e in data["reports"] if isinstance(e, dict) and "id" in e]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    return [e for e in entries if (folder / f"{e['id']}.html").is_file()]
+
+
+def _with_unlisted(folder: Path, entries: list[dict[str, object]]) -> list[dict[str, object]]:
+    """``entries`` and every report page in ``folder`` they miss (written before reports were
+    listed): dated by the date line of its Markdown, else by the time the file was written."""
+    known = {str(e["id"]) for e in entries}
+    for page in sorted(folder.glob("*.html")):
+        if page.stem in known or page.name in ("latest.html", "index.html"):
+            continue
+        moment = None
+        try:
+            text = (folder / f"{page.stem}.md").read_text(encoding="utf-8")
+            found = re.search(r"^Generated (\d{4}-\d\d-\d\d \d\d:\d\d) UTC\.$", text, re.M)
+            if found:
+                moment = dt.datetime.fromisoformat(found.group(1))
+        except (OSError, ValueError):
+            pass
+        when = f"{moment:%Y-%m-%d %H:%M} UTC" if moment else ""
+        if moment is None:
+            moment = dt.datetime.fromtimestamp(page.stat().st_mtime, dt.UTC).replace(tzinfo=None)
+            when = f"{moment:%Y-%m-%d %H:%M} UTC (file written)"
+        entries.append({"id": page.stem, "generated_at": when,
+                        "stamp": moment.isoformat(sep=" "), "headline": {}})
+    return entries
+
+
+def reports_index(entries: Sequence[dict[str, object]]) -> str:
+    """``public/reports/index.html``: every report, newest first, with its date, headline
+    counts and a link (a page of the site, like the reports)."""
+    from publishing import report_page
+
+    rows: list[tuple[str, ...]] = []
+    for e in entries:
+        headline = e.get("headline") or {}
+        assert isinstance(headline, dict)
+        rows.append((str(e["generated_at"]), str(e["id"]),
+                     *("-" if headline.get(k) is None else str(headline[k])
+                       for k, _ in _COLUMNS)))
+    listing = Section(
+        "Every report, newest first",
+        (f"{_plural(len(rows), 'report')}. Each is the report of one run that loaded, "
+         "rejected, released, withdrew, restored or answered something, or made a new rating "
+         "run; a run with nothing new writes none. latest.html is the newest.",),
+        header=("date", "report", *(label for _, label in _COLUMNS)), rows=tuple(rows))
+    return report_page("Import reports", (dataclasses.replace(
+        listing, links=tuple(f"{e['id']}.html" for e in entries)),))
 
 
 # ------------------------------------------------------------------ inside the pipeline flow
@@ -479,6 +752,8 @@ class Unreported:
 
     def __init__(self, cfg: Config) -> None:
         self.path = logs_dir(cfg) / "unreported.jsonl"
+        self.rejected = cfg.rejected
+        self._actions: int | None = None  # the trail's rows when merged() saw the warehouse
 
     def _append(self, record: dict[str, object]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -519,6 +794,8 @@ class Unreported:
         seen: dict[str, int] = {}
         made: set[int] = set()
         since = ""
+        if wh is not None:  # what the report about to be built shows of the trail
+            self._actions = len(actions_since(wh, None))
         for record in self._records():
             if "since" in record:
                 since = str(record["since"])
@@ -548,9 +825,14 @@ class Unreported:
                 for r in runs]
         return files, kept
 
-    def since(self) -> str:
-        """When the report before was written ("" if no report was)."""
-        return next((str(r["since"]) for r in self._records() if "since" in r), "")
+    def since(self) -> Since:
+        """Where the report before left off: when it was written ("" if no report was), how
+        many rows of the trail of actions it had shown, and the rejected folder to list."""
+        head = next((r for r in self._records() if "since" in r), {})
+        actions = head.get("actions")
+        return Since(str(head.get("since", "")),
+                     int(actions) if isinstance(actions, int) else None,  # type: ignore[arg-type]
+                     self.rejected)
 
     def start(self) -> None:
         """Begin the journal if there is none: what is loaded from now on is unreported."""
@@ -558,9 +840,13 @@ class Unreported:
             self.clear()
 
     def clear(self) -> None:
-        """Empty the journal (after the report that shows it is written), noting when."""
+        """Empty the journal (after the report that shows it is written), noting when and, once
+        :meth:`merged` saw the warehouse, how many rows of the trail of actions it showed."""
         stamp = dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat(sep=" ")
-        atomic_write(self.path, json.dumps({"since": stamp}) + "\n")
+        head: dict[str, object] = {"since": stamp}
+        if self._actions is not None:
+            head["actions"] = self._actions
+        atomic_write(self.path, json.dumps(head, sort_keys=True) + "\n")
 
 
 def _loaded_since(wh: Warehouse, outcome: FileOutcome, since: str) -> FileOutcome | None:

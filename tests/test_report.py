@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import os
+import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
+from cli import main
 from flows import load_config
-from flows._report import RunLog, build_report, summary_line, track, write_report
+from flows._report import (
+    ImportReport, RunLog, Section, build_report, summary_line, track, write_report,
+)
 from flows._steps import pending_files, rate_pool
 from flows.core import Project
 from warehouse import open_warehouse
 
+from ._csvs import club_event, csv_file
+
 ROOT = Path(__file__).resolve().parents[1]
+NOW = dt.datetime(2026, 11, 27, 9, 30, 5, tzinfo=dt.UTC)
 
 CONFIG = """
 [paths]
@@ -41,13 +51,13 @@ def _club(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _run(cfg):  # type: ignore[no-untyped-def]
+def _run(cfg, now=NOW):  # type: ignore[no-untyped-def]
     with Project.open(cfg, command="test") as project:
         project.prepare_identity()
         outcomes = project.ingest()
     with open_warehouse(cfg.warehouse) as wh:
         runs = [rate_pool(wh, pool) for pool in cfg.pools]
-        return outcomes, runs, build_report(wh, outcomes, runs)
+        return outcomes, runs, build_report(wh, outcomes, runs, now=now)
 
 
 def test_report_names_rejected_file_waiting_names_and_unrated_events(tmp_path: Path) -> None:
@@ -98,7 +108,8 @@ def test_report_names_rejected_file_waiting_names_and_unrated_events(tmp_path: P
     assert [(r[3], int(r[4])) for r in rows] == [(reason or "-", n) for reason, n in not_counted]
 
 
-def test_report_files_are_deterministic_and_a_quiet_run_writes_none(tmp_path: Path) -> None:
+def test_report_files_are_deterministic_and_a_quiet_run_writes_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reports = []
     for name in ("a", "b"):
         cfg = load_config(_club(tmp_path / name) / "clubratings.toml")
@@ -108,6 +119,8 @@ def test_report_files_are_deterministic_and_a_quiet_run_writes_none(tmp_path: Pa
         html = (cfg.public / "reports" / f"{report.report_id}.html").read_bytes()
         assert (cfg.public / "reports" / "latest.html").read_bytes() == html
         assert b"<td>broken.csv</td>" in html
+        assert b"Generated 2026-11-27 09:30 UTC." in html
+        assert b"Generated 2026-11-27 09:30 UTC." in path.read_bytes()
         reports.append((path.name, path.read_bytes(), html))
     assert reports[0] == reports[1]
 
@@ -115,6 +128,10 @@ def test_report_files_are_deterministic_and_a_quiet_run_writes_none(tmp_path: Pa
     _, runs, again = _run(cfg)  # the same files again: all duplicates, the run kept
     assert all(r.reused for r in runs) and again.quiet
     assert write_report(again, cfg.public) is None
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(NOW.timestamp()) + 3600))  # pins the clock
+    _, _, later = _run(cfg, None)  # only the date differs: the same name
+    assert later.report_id == again.report_id and later.generated_at == "2026-11-27 10:30 UTC"
+    assert later.markdown() != again.markdown()
     # duplicates are counted per club, not listed file by file on every run
     per_club = next(s for s in again.sections if s.title == "Per club")
     assert sum(int(row[4]) for row in per_club.rows) == len(pending_files(cfg)) > 0
@@ -160,3 +177,173 @@ def test_report_lists_each_files_warnings(tmp_path: Path) -> None:
     rows = {s.title: s for s in report.sections}["Warnings from reading the files"].rows
     assert [r for r in rows if r[0] == "table.h"] == [("table.h", w) for w in loaded.warnings]
     assert loaded.warnings and "table.h" in report.html()
+
+
+# --- what a run did to files people had sent, and the list of every report -------------------
+
+CLUB = """
+[[pools]]
+name = "bridge"
+game = "bridge"
+scheme = "belo2"
+options = { period = "quarter" }
+"""
+PAIRS = [("Ján Novák", "Peter Kováč"), ("Eva Horváthová", "Mária Tóthová"),
+         ("Jozef Varga", "Anna Nagyová"), ("Milan Baláž", "Zuzana Molnárová")]
+
+
+def _small_club(root: Path) -> Path:
+    """Four club nights of 2013 in the inbox."""
+    (root / "clubratings.toml").write_text(CLUB, encoding="utf-8")
+    (root / "inbox").mkdir(parents=True)
+    for i, day in enumerate(("2013-10-03", "2013-10-10", "2013-10-17", "2013-11-07")):
+        _drop(root, f"club-{day}.csv", club_event(day, pairs=PAIRS[i:] + PAIRS[:i]))
+    return root / "clubratings.toml"
+
+
+def _drop(root: Path, name: str, *events: str) -> None:
+    (root / "inbox" / name).write_bytes(csv_file(*events))
+
+
+def _project_run(cfg):  # type: ignore[no-untyped-def]
+    """What ``clubratings run`` does up to its report (the report through the run core: what
+    earlier runs left unreported, the rejected folder)."""
+    with Project.open(cfg, command="test") as project:
+        project.prepare_identity()
+        outcomes = project.ingest()
+        runs = project.recompute()
+        report, written = project.report(outcomes, runs)
+    return report, written
+
+
+def _sections(report: ImportReport) -> dict[str, Section]:
+    return {s.title: s for s in report.sections}
+
+
+def _files(cfg, capsys, *args: str) -> str:  # type: ignore[no-untyped-def]
+    assert main(["files", "--config", str(cfg.root / "clubratings.toml"), *args]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.fixture
+def clock_behind_utc() -> object:
+    """The local clock five hours behind UTC (files withdraw, restore and release stamp their
+    row of the trail with it)."""
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "America/New_York"
+    time.tzset()
+    yield
+    if before is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+def test_a_release_and_a_withdrawal_appear_in_the_next_runs_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock_behind_utc: object) -> None:
+    cfg = load_config(_small_club(tmp_path))
+    _project_run(cfg)
+    _drop(tmp_path, "late.csv", club_event("2026-03-05"))  # a mistyped year: held
+    first, _ = _project_run(cfg)
+    (held,) = _sections(first)["Held for a person"].rows
+    assert held[:2] == ("held for its dates", "late.csv (file 5)")
+    assert "more than 10 years after" in held[2] and held[3] == "clubratings files release 5"
+    assert first.headline["held"] == 1 and first.headline["loaded"] == 1
+    assert first.headline["released"] == first.headline["withdrawn"] == 0
+
+    _files(cfg, capsys, "release", "5")
+    _files(cfg, capsys, "withdraw", "club-2013-10-10.csv", "--reason", "wrong evening")
+    second, written = _project_run(cfg)  # nothing new loaded: the report says what people did
+    assert written is not None
+    rows = _sections(second)["Versions, withdrawals and answers"].rows
+    assert [(r[1], r[2].split(" ", 1)[0]) for r in rows] == [
+        ("late.csv (file 5)", "released"), ("club-2013-10-10.csv (file 2)", "withdrawn")]
+    assert rows[1][2].endswith(": wrong evening")
+    assert second.headline["released"] == second.headline["withdrawn"] == 1
+    assert second.headline["held"] == 0 and second.headline["loaded"] == 0
+    assert _sections(second)["Held for a person"].lines == (
+        "Nothing is held for `clubratings files release` or `clubratings review`.",)
+    md = written.read_text(encoding="utf-8")
+    assert "1 released, 1 withdrawn" in md and "late.csv (file 5)" in md
+
+    _files(cfg, capsys, "restore", "club-2013-10-10.csv")
+    third, _ = _project_run(cfg)  # shown once: the restore only, not the actions before it
+    (row,) = _sections(third)["Versions, withdrawals and answers"].rows
+    assert row[1] == "club-2013-10-10.csv (file 2)" and row[2].startswith("restored")
+    assert third.headline["restored"] == 1 and third.headline["withdrawn"] == 0
+
+    listed = sorted(p.name for p in (cfg.public / "reports").iterdir())
+    again, nothing = _project_run(cfg)  # nothing new at all: no report, no file changed
+    assert again.quiet and nothing is None
+    assert sorted(p.name for p in (cfg.public / "reports").iterdir()) == listed
+
+
+def test_rejected_files_wait_in_every_later_report_and_the_list_shows_each_report(
+        tmp_path: Path) -> None:
+    cfg = load_config(_small_club(tmp_path))
+    (tmp_path / "inbox" / "broken.csv").write_text("nothing,to,see\n1,2,3\n", encoding="utf-8")
+    first, _ = _project_run(cfg)
+    assert first.headline["rejected"] == first.headline["waiting in rejected"] == 1
+    reason = (cfg.rejected / "broken.csv.reason.txt").read_text(encoding="utf-8")
+    why = reason.splitlines()[0].split(": not loaded: ", 1)[1]
+    assert _sections(first)["Waiting in inbox/rejected/"].rows == (
+        ("broken.csv", "this run", why),)
+
+    _drop(tmp_path, "club-2013-11-14.csv", club_event("2013-11-14", pairs=PAIRS))
+    second, _ = _project_run(cfg)
+    sections = _sections(second)
+    assert second.headline["rejected"] == 0 and second.headline["waiting in rejected"] == 1
+    assert sections["Rejected files"].lines == (
+        "No file was rejected by this run; 1 file rejected by earlier runs still waits in "
+        "inbox/rejected/ (below).",)
+    ((name, when, said),) = sections["Waiting in inbox/rejected/"].rows
+    assert (name, said) == ("broken.csv", why) and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", when)
+    assert sections["Waiting in inbox/rejected/"].lines[0].startswith(
+        "1 file waits in inbox/rejected/")
+
+    folder = cfg.public / "reports"
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'<tr><td><a href="([^"]+)">(\d{4}-\d\d-\d\d \d\d:\d\d UTC)</a></td>'
+                       r"<td>([^<]+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>", index)
+    assert [(href, name) for href, _, name, *_ in links] == [
+        (f"{second.report_id}.html", second.report_id), (f"{first.report_id}.html",
+                                                            first.report_id)]  # newest first
+    assert [date for _, date, *_ in links] == [second.generated_at, first.generated_at]
+    assert [tuple(counts) for *_, l, r, w in links for counts in [(l, r, w)]] == [
+        ("1", "0", "1"), ("4", "1", "1")]  # loaded, rejected, waiting in rejected/
+    assert '<a href="../index.html">All lists</a>' in index
+    assert (folder / "latest.html").read_bytes() == (
+        folder / f"{second.report_id}.html").read_bytes()
+    for report in (first, second):  # each kept, dated, linking back to the list and the site
+        page = (folder / f"{report.report_id}.html").read_text(encoding="utf-8")
+        assert f"Generated {report.generated_at}." in page
+        assert '<a href="index.html">All import reports</a>' in page
+        assert '<a href="../index.html">All lists</a>' in page
+
+
+def _report(report_id: str, stamp: dt.datetime, **headline: int) -> ImportReport:
+    return ImportReport(report_id, f"Import report {report_id}", (Section("Overview"),), False,
+                        generated_at=f"{stamp:%Y-%m-%d %H:%M} UTC",
+                        stamp=stamp.isoformat(sep=" "), headline=dict(headline))
+
+
+def test_the_list_of_reports_is_newest_first_and_keeps_reports_written_before_it(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "run-0001-aaaaaaaa.html").write_text("<h1>old</h1>", encoding="utf-8")
+    (folder / "run-0001-aaaaaaaa.md").write_text("# Import report\n", encoding="utf-8")
+    os.utime(folder / "run-0001-aaaaaaaa.html", (1_600_000_000, 1_600_000_000))
+    write_report(_report("run-0003-cccccccc", NOW, loaded=2, rejected=1), tmp_path)
+    write_report(_report("run-0002-bbbbbbbb", NOW - dt.timedelta(days=1), loaded=7), tmp_path)
+    entries = json.loads((folder / "reports.json").read_text(encoding="utf-8"))["reports"]
+    assert [(e["id"], e["generated_at"]) for e in entries] == [
+        ("run-0003-cccccccc", "2026-11-27 09:30 UTC"),
+        ("run-0002-bbbbbbbb", "2026-11-26 09:30 UTC"),
+        ("run-0001-aaaaaaaa", "2020-09-13 12:26 UTC (file written)")]
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    assert index.index("run-0003-cccccccc") < index.index("run-0002-bbbbbbbb") < index.index(
+        "run-0001-aaaaaaaa")
+    assert "<td>run-0001-aaaaaaaa</td><td>-</td>" in index  # its counts are not known
+    assert "3 reports." in index

@@ -1,0 +1,132 @@
+"""The import reports in a real headless Chromium, at a phone's width: the list of reports and a
+report page fit the window (a wide table scrolls inside its box, not the page), and the list
+shows each report's date and links it.
+
+Needs the Python package ``playwright`` (its browsers are NOT downloaded: the test drives
+Debian's ``/usr/bin/chromium``) and the Debian package ``chromium``. Skipped when either is
+missing; ``CLUBRATINGS_CHROMIUM`` names another Chromium binary; with
+``CLUBRATINGS_REQUIRE_BROWSER=1`` (CI) a missing playwright or Chromium fails instead of skipping
+(as tests/test_site_browser.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from flows import load_config
+
+from ._csvs import club_event
+from .test_report import _drop, _project_run, _small_club
+
+CHROMIUM = Path(os.environ.get("CLUBRATINGS_CHROMIUM", "/usr/bin/chromium"))
+REQUIRED = os.environ.get("CLUBRATINGS_REQUIRE_BROWSER", "") not in ("", "0")
+"""In CI: fail instead of skipping when playwright or Chromium is missing."""
+
+if REQUIRED:
+    from playwright import sync_api
+    assert CHROMIUM.exists(), f"no Chromium at {CHROMIUM}"
+else:
+    sync_api = pytest.importorskip("playwright.sync_api")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SITE_CSS = Path(__file__).resolve().parents[1] / "publishing" / "templates" / "site" / "site.css"
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Two reports of a small club (the second after a file with a long name was rejected),
+    with the site's style, served from 127.0.0.1; yields the base URL."""
+    root = tmp_path_factory.mktemp("reports")
+    cfg = load_config(_small_club(root))
+    _project_run(cfg)
+    (root / "inbox" / ("results-of-the-thursday-evening-pairs-tournament-at-the-club-"
+                       "exported-again.csv")).write_text("nothing,to,see\n1,2,3\n",
+                                                         encoding="utf-8")
+    _drop(root, "club-2013-11-14.csv", club_event("2013-11-14"))
+    _project_run(cfg)
+    shutil.copy(SITE_CSS, cfg.public / "site.css")
+    handler = functools.partial(_QuietHandler, directory=str(cfg.public))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="module")
+def phone(site: str) -> Iterator[object]:
+    """A page 390 px wide that fails the test on any script error or request off the site."""
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = chromium.new_context(viewport=PHONE)
+        page = context.new_page()
+        problems: list[str] = []
+        page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+        page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text}")
+                if msg.type == "error" else None)
+        page.on("request", lambda req: None if req.url.startswith(site)
+                else problems.append(f"request off the site: {req.url}"))
+        try:
+            yield page
+        finally:
+            context.close()
+            chromium.close()
+        assert problems == []
+
+
+def _fits(page: object) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    inner = page.evaluate("window.innerWidth")  # type: ignore[attr-defined]
+    assert inner == PHONE["width"] and width <= inner, (page.url, width, inner)  # type: ignore[attr-defined]
+
+
+def test_the_list_of_reports_fits_a_phone_and_shows_dates(phone: object, site: str) -> None:
+    phone.goto(site + "reports/index.html")  # type: ignore[attr-defined]
+    _fits(phone)
+    assert phone.locator("h1").text_content() == "Import reports"  # type: ignore[attr-defined]
+    assert phone.locator("link[rel=stylesheet]").get_attribute("href") == "../site.css"  # type: ignore[attr-defined]
+    dates = phone.locator("tbody tr td:first-child a").all_text_contents()  # type: ignore[attr-defined]
+    assert len(dates) == 2
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", d) for d in dates), dates
+    assert dates == sorted(dates, reverse=True)
+    assert phone.locator("tbody tr td:first-child a").first.is_visible()  # type: ignore[attr-defined]
+
+
+def test_a_report_fits_a_phone_its_wide_tables_scroll_in_their_box(
+        phone: object, site: str) -> None:
+    phone.goto(site + "reports/index.html")  # type: ignore[attr-defined]
+    phone.locator("tbody tr td:first-child a").first.click()  # type: ignore[attr-defined]
+    phone.wait_for_url(re.compile(r".*/reports/run-\d{4}-[0-9a-f]{8}\.html$"))  # type: ignore[attr-defined]
+    _fits(phone)
+    meta = phone.locator("p.meta").first.text_content()  # type: ignore[attr-defined]
+    assert re.fullmatch(r"Generated \d{4}-\d\d-\d\d \d\d:\d\d UTC\.", meta), meta
+    per_club = phone.locator(".scroll").first  # type: ignore[attr-defined]
+    overflow = per_club.evaluate("box => [box.scrollWidth, box.clientWidth, "
+                                 "getComputedStyle(box).overflowX]")
+    assert overflow[0] > overflow[1] and overflow[2] == "auto"  # the table per club scrolls
+    assert phone.get_by_role("heading", name="Waiting in inbox/rejected/").is_visible()  # type: ignore[attr-defined]
+    phone.get_by_role("link", name="All import reports").click()  # type: ignore[attr-defined]
+    phone.wait_for_url("**/reports/index.html")  # type: ignore[attr-defined]
+    phone.goto(site + "reports/latest.html")  # type: ignore[attr-defined]
+    _fits(phone)
