@@ -214,6 +214,24 @@ def _club_at(clubs: dict[int, tuple[list[date], list[str]]], pid: int, end: date
     return names[i - 1] if i else current
 
 
+def _with_phantoms(table: pd.DataFrame, periods: list[str]) -> pd.DataFrame:
+    """A newcomer whose phantom partner is still with them (docs/rules/bridge-belo.md §10:
+    active, or dormant waiting for them) is listed at the average of their own rating and the
+    phantom's: the rating they get when the phantom retires, so the list neither shows a
+    newcomer at the start value of their own part (300) nor jumps when the phantom goes.
+    The phantom's last state carries over the periods without a row for it."""
+    order = {p: i for i, p in enumerate(periods)}
+    rows = table.assign(_order=table["period"].map(order)).sort_values(
+        ["player_id", "_order"], kind="mergesort")
+    held = rows["phantom_state"].where(rows["phantom_state"].notna())
+    state = held.groupby(rows["player_id"]).ffill()
+    partner = rows["phantom_rating"].where(rows["phantom_state"].notna())
+    partner = partner.groupby(rows["player_id"]).ffill()
+    with_partner = state.isin(["active", "dormant"]) & partner.notna()
+    rating = rows["rating"].where(~with_partner, (rows["rating"] + partner) / 2)
+    return table.assign(rating=rating.reindex(table.index))
+
+
 def _editions(
     table: pd.DataFrame, hidden: set[int], settings: SiteSettings,
     grade: Callable[[float], str] | None,
@@ -232,6 +250,8 @@ def _editions(
     periods = sorted(table["period"].unique(), key=lambda p: (starts[p], p))
     if "played" in table:
         table = table.assign(events=table["played"].astype(int))
+    if "phantom_state" in table and table["phantom_state"].notna().any():
+        table = _with_phantoms(table, periods)
     shown = table[~table["player_id"].astype(int).isin(hidden)]
     history: dict[int, int] = {}
     last_played: dict[int, str] = {}

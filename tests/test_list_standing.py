@@ -164,3 +164,21 @@ def test_a_player_without_a_club_is_listed_with_the_club_that_organised_their_ni
     lists = _lists(bundled.public)  # type: ignore[attr-defined]
     latest = lists[("bridge", "2015Q1")]
     assert all(r["club"] for r in latest), [r["player"] for r in latest if not r["club"]]
+
+
+def test_a_newcomer_with_a_phantom_is_listed_at_the_average_of_the_two(bundled: object) -> None:
+    """docs/site.md: while the phantom partner is with a newcomer, the list shows the rating
+    the newcomer gets when it retires (docs/rules/bridge-belo.md §10): their own and the
+    phantom's, averaged."""
+    held = _query(
+        bundled, "SELECT p.period, p.player_id, r.rating AS own, p.rating AS phantom "
+        "FROM rating_phantoms p JOIN ratings r USING (run_id, period, player_id) "
+        "WHERE p.run_id = (SELECT run_id FROM runs_in_force WHERE pool = 'bridge') "
+        "AND p.state = 'active'")
+    assert len(held) >= 4
+    lists = _lists(bundled.public)  # type: ignore[attr-defined]
+    for rec in held.itertuples(index=False):
+        row = next(r for r in lists[("bridge", rec.period)]
+                   if int(r["player_id"]) == rec.player_id)
+        assert row["rating"] == f"{(rec.own + rec.phantom) / 2:.1f}", row
+        assert rec.own < 450 < float(row["rating"])

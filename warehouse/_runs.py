@@ -262,7 +262,9 @@ def run_tables(wh: Warehouse, run_id: int) -> pd.DataFrame:
     """A run's ratings with each player's name and club: what rating lists are made from.
 
     ``events`` are the events the scheme counted; ``played`` the events (go: games) played,
-    counted or not (a placement event a rule left out was still played: docs/site.md)."""
+    counted or not (a placement event a rule left out was still played: docs/site.md);
+    ``phantom_state`` and ``phantom_rating`` the newcomer's phantom partner at the end of the
+    period, where the period has a row for it (docs/rules/bridge-belo.md §10)."""
     return wh.query(
         """
         WITH placed AS (
@@ -271,19 +273,23 @@ def run_tables(wh: Warehouse, run_id: int) -> pd.DataFrame:
             WHERE run_id = ? AND NOT coalesce(phantom, false) GROUP BY ALL),
         games AS (
             SELECT period, player_id, count(*) AS n FROM game_contributions
-            WHERE run_id = ? GROUP BY ALL)
+            WHERE run_id = ? GROUP BY ALL),
+        phantoms AS (
+            SELECT period, player_id, state, rating FROM rating_phantoms WHERE run_id = ?)
         SELECT r.period, r.period_start, r.period_end, r.player_id, p.name,
                coalesce(p.federation_id, '') AS federation_id,
                coalesce(c.club, '') AS club, r.rating_before, r.rating, r.events,
                greatest(r.events, coalesce(pl.n, 0), coalesce(g.n, 0))::INTEGER AS played,
-               r.deviation, r.deals, r.vists
+               r.deviation, r.deals, r.vists,
+               ph.state AS phantom_state, ph.rating AS phantom_rating
         FROM ratings r
         JOIN players p USING (player_id)
         LEFT JOIN player_clubs c USING (player_id)
         LEFT JOIN placed pl USING (period, player_id)
         LEFT JOIN games g USING (period, player_id)
+        LEFT JOIN phantoms ph USING (period, player_id)
         WHERE r.run_id = ?
         ORDER BY r.period, r.player_id
         """,
-        [run_id, run_id, run_id],
+        [run_id, run_id, run_id, run_id],
     )
