@@ -301,13 +301,17 @@ def _clock() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+_DONE = {"released": ("released", "its dates confirmed: its events are rated"),
+         "accepted": ("answered", "the held new version accepted: it replaces the one in force"),
+         "kept": ("answered", "the version in force kept: the held new version is never rated"),
+         "separate": ("answered", "another event of the same night: both stay in force")}
+
+
 def _action_what(action: Action) -> str:
-    what = {"released": "released (its dates confirmed; its events are rated)",
-            "accepted": "answered: the held new version accepted (it replaces the old one)",
-            "kept": "answered: the version in force kept (the held new version is not rated)",
-            "separate": "answered: another event of the same night (both stay in force)",
-            }.get(action.action, action.action)
-    return (what + (f" by {action.by}" if action.by else "")
+    """``withdrawn by ann: wrong evening``, ``answered by ann (the held new version
+    accepted: ...): checked with the club``."""
+    verb, detail = _DONE.get(action.action, (action.action, ""))
+    return (verb + (f" by {action.by}" if action.by else "") + (f" ({detail})" if detail else "")
             + (f": {action.note}" if action.note else ""))
 
 
@@ -544,10 +548,10 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
             "Nothing waits in inbox/rejected/."))
     sections.append(_table_or_none(
         "Held for a person", ("held", "file", "why", "to answer"), held_rows,
-        f"{_plural(len(held_rows), 'file or correction', 'files and corrections')} loaded but "
-        "not in the ratings until a person answers: `clubratings files release` confirms a "
-        "file's dates, `clubratings review` accepts or keeps out a held new version or "
-        "correction.",
+        f"{_plural(len(held_rows), 'file or correction waits', 'files and corrections wait')}"
+        " for a person: loaded, but not rated until answered. `clubratings files release` "
+        "confirms a file's dates; `clubratings review` accepts or keeps out a held new "
+        "version or correction.",
         "Nothing is held for `clubratings files release` or `clubratings review`."))
     sections.append(_table_or_none(
         "Same results written twice", ("file", "what it writes again"), same_rows,
@@ -655,7 +659,7 @@ def write_report(report: ImportReport, public: Path) -> Path | None:
     entries.sort(key=lambda e: (str(e["stamp"]), str(e["id"])), reverse=True)
     atomic_write(folder / LIST, json.dumps({"reports": entries}, ensure_ascii=False,
                                            indent=1, sort_keys=True) + "\n")
-    atomic_write(folder / "index.html", reports_index(entries))
+    atomic_write(folder / "index.html", _reports_index(entries))
     return md
 
 
@@ -676,7 +680,7 @@ def _with_unlisted(folder: Path, entries: list[dict[str, object]]) -> list[dict[
     for page in sorted(folder.glob("*.html")):
         if page.stem in known or page.name in ("latest.html", "index.html"):
             continue
-        moment = None
+        moment: dt.datetime | None = None
         try:
             text = (folder / f"{page.stem}.md").read_text(encoding="utf-8")
             found = re.search(r"^Generated (\d{4}-\d\d-\d\d \d\d:\d\d) UTC\.$", text, re.M)
@@ -693,7 +697,7 @@ def _with_unlisted(folder: Path, entries: list[dict[str, object]]) -> list[dict[
     return entries
 
 
-def reports_index(entries: Sequence[dict[str, object]]) -> str:
+def _reports_index(entries: Sequence[dict[str, object]]) -> str:
     """``public/reports/index.html``: every report, newest first, with its date, headline
     counts and a link (a page of the site, like the reports)."""
     from publishing import report_page
@@ -831,7 +835,7 @@ class Unreported:
         head = next((r for r in self._records() if "since" in r), {})
         actions = head.get("actions")
         return Since(str(head.get("since", "")),
-                     int(actions) if isinstance(actions, int) else None,  # type: ignore[arg-type]
+                     actions if isinstance(actions, int) else None,
                      self.rejected)
 
     def start(self) -> None:
