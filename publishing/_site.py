@@ -31,8 +31,11 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import io
 import json
+import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Protocol
 from dataclasses import dataclass
@@ -51,6 +54,8 @@ from warehouse.editions import (
     boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
     run_games, run_partners,
 )
+
+from warehouse.editions import organiser_events, run_created
 
 from ._columns import Column, file_columns, json_row, script_slots, table_columns
 from ._lists import _write_if_changed
@@ -71,6 +76,9 @@ __all__ = [
 
 MANIFEST = "editions.json"
 PLAYERS_DIR = "players"
+CLUBS_DIR = "clubs"
+DEFAULT_TITLE = "Rating lists"
+"""The site index's heading when the configuration names no federation."""
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("publishing", "templates/site"),
     autoescape=True,
@@ -166,6 +174,121 @@ def _group(frame: pd.DataFrame) -> dict[int, pd.DataFrame]:
     return {int(k): g for k, g in frame.groupby("player_id", sort=False)}
 
 
+# ---------------------------------------------------------------- clubs
+
+_FOLD = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss",
+                       "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ı": "i"})
+
+
+def _fold(text: str) -> str:
+    """``text`` without accents (``Łódź`` → ``Lodz``); other scripts are kept."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def club_slug(name: str) -> str:
+    """A club's name as a file name: ASCII letters, digits and ``-`` (``BK Kraków`` →
+    ``bk-krakow``); a name with none of them (another script) gets ``club-`` and a short hash
+    of the name."""
+    slug = re.sub(r"[^a-z0-9]+", "-", _fold(name).lower()).strip("-")[:60].strip("-")
+    if not slug:
+        return "club-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:10]
+    return slug
+
+
+def _club_slugs(names: set[str]) -> dict[str, str]:
+    """Each club name's page (its slug), two names of the same slug told apart by ``-2``,
+    ``-3`` in name order; ``index`` is the clubs' index."""
+    slugs: dict[str, str] = {}
+    used = {"index"}
+    for name in sorted(n for n in names if n):
+        base = slug = club_slug(name)
+        n = 2
+        while slug in used:
+            slug, n = f"{base}-{n}", n + 1
+        used.add(slug)
+        slugs[name] = slug
+    return slugs
+
+
+_CLUB_PREFIXES = ("klub", "club")
+
+
+def _club_key(name: str) -> str:
+    """What a club's name and an event's organiser are matched on: the words, without case,
+    accents, punctuation or a leading ``Klub`` / ``Club`` (``Klub Singleton Warszawa`` is the
+    club ``Singleton Warszawa``)."""
+    words = re.findall(r"\w+", _fold(name).casefold())
+    if len(words) > 1 and words[0] in _CLUB_PREFIXES:
+        words = words[1:]
+    return " ".join(words)
+
+
+_STANDING_ORDER = {"ranked": 0, "provisional": 1, "inactive": 2}
+
+
+def _club_pages(
+    wh: Warehouse, pool: str, run: RunRecord, editions: list[_Edition], out: Path,
+    slugs: dict[str, str], written: list[Path], quality: bool = False,
+) -> set[Path]:
+    """``<pool>/clubs/<slug>.html`` for every club of the latest edition (its players there,
+    ranked first, and the events it organised, newest first) and ``<pool>/clubs/index.html``.
+    Returns the pages written or kept."""
+    pages: set[Path] = set()
+    if not editions or not slugs:
+        return pages
+    latest = editions[-1]
+    members: dict[str, list[EditionRow]] = {}
+    for r in latest.rows:
+        if r.club in slugs:
+            members.setdefault(r.club, []).append(r)
+    per_game = _game(run).per_game
+    events: dict[str, list[dict[str, object]]] = {}
+    frame = organiser_events(wh, _game(run).name, per_game=per_game)
+    keys = {_club_key(name) for name in slugs}
+    for organiser, day, title, section, units, games in frame.itertuples(index=False):
+        key = _club_key(str(organiser))
+        if key in keys:
+            events.setdefault(key, []).append({
+                "date": pd.Timestamp(day).strftime("%Y-%m-%d"),
+                "title": str(title) + (f" ({section})" if section else ""),
+                "units": "" if pd.isna(units) else int(units), "games": int(games)})
+    template = _ENV.get_template("club.html")
+    clubs = []
+    for name, slug in sorted(slugs.items(), key=lambda kv: (_fold(kv[0]).casefold(), kv[0])):
+        players = sorted(members.get(name, []), key=lambda r: (
+            _STANDING_ORDER.get(r.standing, 3), r.rank or 0, r.sort_name, r.player_id))
+        organised = events.get(_club_key(name), [])
+        html = template.render(
+            pool=pool, club=name, edition=latest, players=players, events=organised,
+            per_game=per_game, unit=_game(run).counts, quality=quality, root="../../")
+        path = out / CLUBS_DIR / f"{slug}.html"
+        _write(path, html.encode("utf-8"), written)
+        pages.add(path)
+        clubs.append({"name": name, "slug": slug, "players": len(players),
+                      "ranked": sum(1 for r in players if r.standing == "ranked"),
+                      "events": len(organised)})
+    html = _ENV.get_template("clubs.html").render(
+        pool=pool, edition=latest, clubs=clubs, quality=quality, root="../../")
+    path = out / CLUBS_DIR / "index.html"
+    _write(path, html.encode("utf-8"), written)
+    pages.add(path)
+    return pages
+
+
+def _club_cell(column: Column, slugs: dict[str, str]) -> Callable[[EditionRow], Markup]:
+    """The ranked table's club cell, a link to the club's page when it has one."""
+    css = Markup(' class="{}"').format(column.css) if column.css else Markup("")
+
+    def td(row: EditionRow) -> Markup:
+        slug = slugs.get(row.club)
+        if slug is None:
+            return column.td(row)
+        return Markup(f'<td{css}><a href="../{CLUBS_DIR}/{slug}.html">'
+                      f"{escape(row.club)}</a></td>")
+    return td
+
+
 # ---------------------------------------------------------------- writing
 
 
@@ -208,23 +331,29 @@ def _write(path: Path, data: bytes, written: list[Path]) -> None:
 
 def _edition_pages(
     pool: str, run: RunRecord, editions: list[_Edition], out: Path, settings: SiteSettings,
-    written: list[Path],
+    written: list[Path], slugs: dict[str, str] | None = None,
 ) -> None:
     options = sorted(run.options.items())
+    slugs = slugs or {}
     for i, ed in enumerate(editions):
         present = {k for r in ed.rows for k in r.extra}
         table = table_columns(present)
+        draw = [_club_cell(c, slugs) if c.name == "club" and slugs else c.td for c in table]
         before, after = script_slots(table)
         ranked = [r for r in ed.rows if r.standing == "ranked"]
+        linked = {r.club: slugs[r.club] for r in ed.rows if r.club in slugs}
         gains, losses = _movers(ranked, settings.movers)
         by_name = sorted(ed.rows, key=lambda r: (r.sort_name, r.player_id))
         html = _ENV.get_template("edition.html").render(
             pool=pool, edition=ed, rows=ranked,
-            data={"rows": _json_rows(ed.rows), "before": before, "after": after},
+            data={"rows": _json_rows(ed.rows), "before": before, "after": after,
+                  "clubs": {c: linked[c] for c in sorted({r.club for r in ranked}
+                                                        & linked.keys())}},
             table=table,
             # each ranked row's cells, drawn here in one pass (a call per cell from the
             # template costs as much again as the rest of the page)
-            cells=[Markup("".join(c.td(r) for c in table)) for r in ranked],
+            cells=[Markup("".join(td(r) for td in draw)) for r in ranked],
+            club_pages=linked,
             pool_game=str(run.options.get("pool.game", "bridge")),
             crosstable=_crosstables(run),
             scheme=run.scheme, options=options, gains=gains, losses=losses,
@@ -253,8 +382,9 @@ def _edition_pages(
 
 def _player_pages(
     wh: Warehouse, pool: str, run: RunRecord, editions: list[_Edition], out: Path,
-    hidden: set[int], written: list[Path],
+    hidden: set[int], written: list[Path], slugs: dict[str, str] | None = None,
 ) -> set[Path]:
+    slugs = slugs or {}
     per_player: dict[int, list[tuple[_Edition, EditionRow]]] = {}
     for ed in editions:
         for r in ed.rows:
@@ -264,6 +394,8 @@ def _player_pages(
     games = _group(run_games(wh, run.run_id)) if _game(run).per_game else {}
     pages: set[Path] = set()
     template = _ENV.get_template("player.html")
+    with_page = set(per_player)
+    newest = {ed.period: -i for i, ed in enumerate(editions)}  # games: newest period first
     for pid, history in per_player.items():
         latest = history[-1][1]
         chart = rating_chart([(ed.period, date.fromisoformat(ed.start), r.rating_value)
@@ -271,9 +403,9 @@ def _player_pages(
         html = template.render(
             pool=pool, player=latest, history=history[::-1], chart=chart,
             latest_edition=history[-1][0],
-            events=events.get(pid, ""), games=_game_rows(games.get(pid), hidden),
-            whole_history=run.scheme == "whr",
-            partners=_partner_rows(partners.get(pid), hidden, set(per_player)),
+            events=events.get(pid, ""), games=_game_rows(games.get(pid), hidden, newest),
+            whole_history=run.scheme == "whr", club_slug=slugs.get(latest.club),
+            partners=_partner_rows(partners.get(pid), hidden, with_page),
             root="../../",
         )
         path = out / PLAYERS_DIR / f"{pid}.html"
@@ -282,7 +414,8 @@ def _player_pages(
     return pages
 
 
-_EVENT_ROW = ('<tr><td>{}</td><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td>'
+_EVENT_ROW = ('<tr><td class="date">{}</td><td>{}</td><td>{}</td><td class="num">{}</td>'
+              '<td class="num">{}</td>'
               '<td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>\n')
 """One row of a player page's events table (player.html): a national history has hundreds
 of thousands of them, so they are written here once per run, every text cell escaped, rather
@@ -290,8 +423,9 @@ than cell by cell in the template."""
 
 
 def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, Markup]:
-    """Every player's rows of the events table as HTML, formatted once for the whole run
-    (column by column, not row by row); text is escaped, numbers and dates are ours."""
+    """Every player's rows of the events table as HTML, newest first, formatted once for the
+    whole run (column by column, not row by row); text is escaped, numbers and dates are
+    ours. ``frame`` is in date order, oldest first."""
     if frame.empty:
         return {}
     dates = pd.to_datetime(frame["event_date"]).dt.strftime("%Y-%m-%d").fillna("")
@@ -308,13 +442,19 @@ def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, Markup]:
             d, escape(t), escape(str(o)), _place(pl), "" if pd.isna(n) else str(int(n)),
             _num(rp, 1), _num(sh, 2) if c else "",
             "yes" if c else escape(f"no: {why}") if why else "no"))
-    return {pid: Markup("".join(rows)) for pid, rows in by_player.items()}
+    return {pid: Markup("".join(reversed(rows))) for pid, rows in by_player.items()}
 
 
-def _game_rows(frame: pd.DataFrame | None, hidden: set[int]) -> list[dict[str, object]]:
+def _game_rows(frame: pd.DataFrame | None, hidden: set[int],
+               newest: dict[str, int] | None = None) -> list[dict[str, object]]:
+    """A go player's games, newest first: by ``newest`` (period: a smaller number is newer;
+    a period without an edition last), within a period in the frame's order."""
     if frame is None:
         return []
     results = {1.0: "win", 0.0: "loss", 0.5: "jigo"}
+    if newest is not None:
+        order = [newest.get(str(p), 1) for p in frame["period"]]
+        frame = frame.iloc[sorted(range(len(frame)), key=order.__getitem__)]
     return [{
         "period": str(g.period),
         "opponent": None if int(g.opponent_id) in hidden else str(g.opponent),
@@ -421,10 +561,14 @@ def _crosstable_pages(
 
 def _remove_stale(out: Path, editions: list[_Edition], pages: set[Path]) -> None:
     """Delete what an earlier publication wrote and this one did not: player pages (a player
-    merged away, or opted out) and editions no longer in the latest run."""
-    for page in sorted((out / PLAYERS_DIR).glob("*.html")):
-        if page not in pages:
-            page.unlink()
+    merged away, or opted out), club pages (a club no longer on the latest edition) and
+    editions no longer in the latest run."""
+    for folder in (PLAYERS_DIR, CLUBS_DIR):
+        for page in sorted((out / folder).glob("*.html")):
+            if page not in pages:
+                page.unlink()
+    if (out / CLUBS_DIR).is_dir() and not any((out / CLUBS_DIR).iterdir()):
+        (out / CLUBS_DIR).rmdir()
     for old in sorted([*out.glob("*.csv"), *out.glob("*.html")]):  # the per-period lists and
         if old.name != "how.html":  # the pool index of earlier versions: one page set now
             old.unlink()
@@ -457,9 +601,13 @@ def _how_page(pool: str, run: RunRecord, editions: list[_Edition],
     ).encode("utf-8")
 
 
-def _manifest(pool: str, run: RunRecord, editions: list[_Edition]) -> bytes:
+def _manifest(pool: str, run: RunRecord, editions: list[_Edition], *, updated: str = "",
+              clubs: bool = False, federation: str | None = None) -> bytes:
+    """``editions.json``: the pool's editions, the day its run was made (``updated``), whether
+    it has club pages, and the federation's name when the publisher was given one."""
     data = {
         "pool": pool, "game": run.options.get("pool.game", ""), "scheme": run.scheme,
+        "updated": updated, "clubs": clubs, **({"federation": federation} if federation else {}),
         "editions": [{"period": e.period, "slug": e.slug, "start": e.start, "end": e.end,
                       "players": len(e.rows)} for e in editions],
     }
@@ -485,10 +633,112 @@ def _quality_page(source: Path) -> bytes:
             "separation": "never" if row.get("separation") is None else str(row["separation"]),
         } for row in report.get("rows", [])]
         reports.append({**{k: v for k, v in report.items() if k != "rows"}, "rows": rows})
+    means = _quality_means(data.get("reports", []))
+    real = _real_quality(source, data)
     html = _ENV.get_template("quality.html").render(
-        command=data.get("command", ""), reports=reports, real=_real_quality(source, data),
+        command=data.get("command", ""), reports=reports, real=real, means=means,
+        verdict=_quality_verdict(data.get("reports", []), means, real),
+        seeds=sorted({r.get("seed") for r in data.get("reports", [])}, key=str),
+        presets=list(dict.fromkeys(r.get("preset", "") for r in data.get("reports", []))),
         root="")
     return html.encode("utf-8")
+
+
+_MEASURES = (("spearman", 3), ("kendall", 3), ("kn_pct", 1), ("pair_accuracy", 3),
+             ("log_loss", 3))
+"""The measures the quality page averages (KN and LN themselves grow with the number of
+players, so only KN as a share of the worst is averaged over presets)."""
+
+
+def _mean(values: list[object]) -> float | None:
+    """The mean of the values, ``None`` unless every one is a number."""
+    known = [float(v) for v in values if isinstance(v, int | float)]  # type: ignore[arg-type]
+    return None if not known or len(known) < len(values) else sum(known) / len(known)
+
+
+def _quality_means(reports: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Each scheme's mean of every measure over all reports (presets and seeds), best mean
+    Spearman first: ``scheme``, the measure's mean (``None``: some report has none) and its
+    text."""
+    values: dict[str, dict[str, list[object]]] = {}
+    for report in reports:
+        for row in report.get("rows", []):  # type: ignore[attr-defined]
+            mine = values.setdefault(str(row["scheme"]), {m: [] for m, _ in _MEASURES})
+            for measure, _ in _MEASURES:
+                mine[measure].append(row.get(measure))
+    means = []
+    for scheme, measures in values.items():
+        row: dict[str, object] = {"scheme": scheme, "runs": len(measures["spearman"])}
+        for measure, digits in _MEASURES:
+            value = _mean(measures[measure])
+            row[measure] = value
+            row[f"{measure}_text"] = _num(value, digits) or "\u2014"
+        means.append(row)
+    return sorted(means, key=lambda r: (-float(r["spearman"] or -2.0),  # type: ignore[arg-type]
+                                        str(r["scheme"])))
+
+
+def _quality_verdict(reports: list[dict[str, object]], means: list[dict[str, object]],
+                     real: dict[str, object] | None) -> list[str]:
+    """The quality page's verdict in a sentence or two, from the numbers: the scheme whose
+    list follows the true order best (mean Spearman over every preset and seed), by how much
+    over the next, in how many presets it is first, and which scheme predicts most pairs."""
+    ranked = [m for m in means if m["spearman"] is not None]
+    if not ranked:
+        return []
+    best = ranked[0]
+    presets = list(dict.fromkeys(str(r.get("preset", "")) for r in reports))
+    first_in = 0
+    for preset in presets:
+        scores: dict[str, list[object]] = {}
+        for report in reports:
+            if str(report.get("preset", "")) == preset:
+                for row in report.get("rows", []):  # type: ignore[attr-defined]
+                    scores.setdefault(str(row["scheme"]), []).append(row.get("spearman"))
+        known = {k: v for k, s in scores.items() if (v := _mean(s)) is not None}
+        if known and max(known, key=lambda k: (known[k], k)) == best["scheme"]:
+            first_in += 1
+    runs = len(reports)
+    sentence = (f"Over {runs} simulated federation{'' if runs == 1 else 's'} "
+                f"({len(presets)} preset{'' if len(presets) == 1 else 's'}: "
+                f"{', '.join(presets)}), {best['scheme']} follows the true strength best: its "
+                f"final list has a mean Spearman correlation of {best['spearman_text']} with "
+                "the true order")
+    if len(ranked) > 1:
+        second = ranked[1]
+        lead = float(best["spearman"]) - float(second["spearman"])  # type: ignore[arg-type]
+        sentence += (f", {lead:.3f} more than {second['scheme']}, the next best "
+                     f"({second['spearman_text']})")
+    if len(presets) > 1:
+        sentence += (", and it is first in every preset" if first_in == len(presets) else
+                     f", and it is first in {first_in} of the {len(presets)} presets")
+    sentence += "."
+    lines = [sentence]
+    pairs = [m for m in means if m["pair_accuracy"] is not None]
+    if pairs:
+        top = max(pairs, key=lambda m: (float(m["pair_accuracy"]),  # type: ignore[arg-type]
+                                        str(m["scheme"])))
+        if top is best:
+            lines.append("It also predicts the most pairs of the next quarter's results "
+                         f"right: {top['pair_accuracy_text']} on average.")
+        else:
+            lines.append(f"{top['scheme']} predicts the most pairs of the next quarter's "
+                         f"results right ({top['pair_accuracy_text']} on average; "
+                         f"{best['scheme']} {best['pair_accuracy_text']}).")
+    if real:
+        rows = [t["rows"] for t in real.get("tables", [])][:1]  # type: ignore[attr-defined]
+        scored = [r for r in (rows[0] if rows else []) if r["pair_accuracy"]]
+        schemes = [r for r in scored if not str(r["scheme"]).startswith("average")]
+        if schemes:
+            top = max(schemes, key=lambda r: (r["pair_accuracy"], r["scheme"]))
+            yardstick = max(scored, key=lambda r: (r["pair_accuracy"], r["scheme"]))
+            lines.append(
+                f"On the real club archive, {top['scheme']} orders the most pairs right of "
+                f"the schemes ({top['pair_accuracy']})" + (
+                    "." if yardstick is top else
+                    f"; a club's average percentage so far still does better "
+                    f"({yardstick['pair_accuracy']})."))
+    return lines
 
 
 REAL_QUALITY_FILE = "quality-real.json"
@@ -542,15 +792,26 @@ def report_page(title: str, sections: Sequence[ReportSection],
         title=title, sections=sections, generated_at=generated_at, root="../")
 
 
-def write_site_index(public: Path, quality: Path | None = None) -> list[Path]:
+def write_site_index(public: Path, quality: Path | None = None, *,
+                     federation: str | None = None) -> list[Path]:
     """``public/index.html`` (every pool with a ``editions.json``, editions newest first), the
     shared assets and, when ``quality`` names an existing evaluation file, ``quality.html``;
-    returns the files written or kept."""
+    returns the files written or kept.
+
+    The index is headed by ``federation``, else the name a pool's ``editions.json`` keeps
+    (the last publication given one), else :data:`DEFAULT_TITLE`; it shows the day of the
+    newest pool's run as the last update (from the warehouse, never the clock)."""
     pools = []
+    named = []
     for manifest in sorted(public.glob(f"*/{MANIFEST}")):
         data = json.loads(manifest.read_text(encoding="utf-8"))
         pools.append({"name": manifest.parent.name, "game": data.get("game", ""),
-                      "scheme": data.get("scheme", ""), "editions": data["editions"][::-1]})
+                      "scheme": data.get("scheme", ""), "editions": data["editions"][::-1],
+                      "updated": str(data.get("updated", "")),
+                      "clubs": bool(data.get("clubs"))})
+        if data.get("federation"):
+            named.append(str(data["federation"]))
+    title = federation or (named[0] if named else DEFAULT_TITLE)
     written: list[Path] = []
     for name in _ASSETS:
         source = Path(__file__).parent / "templates" / "site" / name
@@ -559,20 +820,24 @@ def write_site_index(public: Path, quality: Path | None = None) -> list[Path]:
     if quality is not None and has_quality:
         _write(public / "quality.html", _quality_page(quality), written)
     html = _ENV.get_template("index.html").render(
-        pools=pools, root="", quality=has_quality,
-        report=(public / "reports" / "latest.html").is_file())
+        pools=pools, root="", quality=has_quality, title=title,
+        updated=max((p["updated"] for p in pools), default=""),
+        report=(public / "reports" / "latest.html").is_file(),
+        reports=(public / "reports" / "index.html").is_file())
     _write(public / "index.html", html.encode("utf-8"), written)
     return written
 
 
 def publish_site(
     wh: Warehouse, pool: str, public: Path, *, settings: SiteSettings | None = None,
-    grade: Callable[[float], str] | None = None,
+    grade: Callable[[float], str] | None = None, federation: str | None = None,
 ) -> list[Path]:
-    """Write the pool's editions and player pages from its latest run, then the site's index.
+    """Write the pool's editions, player and club pages from its latest run, then the site's
+    index.
 
     Returns the files written or kept (unchanged bytes are not rewritten). ``grade`` names a
-    rating's grade (go: kyu/dan) in lists with a deviation.
+    rating's grade (go: kyu/dan) in lists with a deviation; ``federation`` heads the index
+    (the configuration's ``[federation] name``).
     """
     settings = settings or SiteSettings()
     run = latest_run(wh, pool)
@@ -584,7 +849,7 @@ def publish_site(
             _remove_stale(out, [], set())
             for name in (MANIFEST, "how.html"):
                 (out / name).unlink(missing_ok=True)
-        return write_site_index(public, settings.quality)
+        return write_site_index(public, settings.quality, federation=federation)
     table = run_tables(wh, run.run_id)
     hidden = _hidden_ids(table, settings.optout)
     registered = registered_clubs(wh)
@@ -593,11 +858,17 @@ def publish_site(
                          boards_by_period(wh, run.run_id) if placement else None)
     out = public / pool
     written: list[Path] = []
-    _edition_pages(pool, run, editions, out, settings, written)
-    pages = _player_pages(wh, pool, run, editions, out, hidden, written)
+    slugs = _club_slugs({r.club for r in editions[-1].rows}) if editions else {}
+    _edition_pages(pool, run, editions, out, settings, written, slugs)
+    pages = _player_pages(wh, pool, run, editions, out, hidden, written, slugs)
+    pages |= _club_pages(wh, pool, run, editions, out, slugs, written,
+                         quality=_has_quality(settings) and _game(run).placements)
     if _crosstables(run):
         _crosstable_pages(wh, pool, run, table, editions, out, hidden, written)
     _remove_stale(out, editions, pages)
-    _write(out / MANIFEST, _manifest(pool, run, editions), written)
+    created = run_created(wh, run.run_id)
+    _write(out / MANIFEST, _manifest(pool, run, editions, clubs=bool(slugs),
+                                     updated=created.isoformat() if created else "",
+                                     federation=federation), written)
     _write(out / "how.html", _how_page(pool, run, editions, settings), written)
-    return written + write_site_index(public, settings.quality)
+    return written + write_site_index(public, settings.quality, federation=federation)

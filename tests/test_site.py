@@ -39,6 +39,8 @@ LOADED_AS = "Skripta Testova"
 HIDDEN_NAME = "Hidden Optout"
 TEST_CLUB = "BK Test & Co"
 REGULARS = "KS Sparta"
+PLAYER_LINKS = "#{} a[href^='../players/']"
+"""A table's links to player pages (its clubs link to club pages)."""
 
 CLUB_NIGHT = f"""\
 organiser,event,date,kind,scoring,boards,unit,place,score,player,club
@@ -164,12 +166,12 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
     folder = public / "bridge" / "2013Q4"
     rows = _csv(folder / "list.csv")
     assert list(rows[0]) == ["rank", "player_id", "federation_id", "player", "club", "rating",
-                             "boards", "change", "events", "history_events", "last_played",
-                             "status", "standing"]
+                             "boards", "change", "events_period", "events_year", "events_total",
+                             "last_played", "status", "standing"]
     table = pq.read_table(folder / "list.parquet")
     assert [str(t) for t in table.schema.types] == [
         "int32", "int64", "string", "string", "string", "double", "double", "double", "int32",
-        "int32", "string", "string", "string"]
+        "int32", "int32", "string", "string", "string"]
     assert any(r["federation_id"] for r in rows)  # the JFR players' PZBS ids
     frame = table.to_pandas()
     assert len(frame) == len(rows) > 40
@@ -181,9 +183,10 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
         assert rec.club == row["club"]
         assert rec.rating == float(row["rating"])
         assert (pd.isna(rec.change) and row["change"] == "") or rec.change == float(row["change"])
-        assert rec.events == int(row["events"])
-        assert rec.boards == int(row["boards"]) and (rec.boards > 0) == (rec.events > 0)
-        assert rec.history_events == int(row["history_events"])
+        assert rec.events_period == int(row["events_period"])
+        assert rec.boards == int(row["boards"]) and (rec.boards > 0) == (rec.events_period > 0)
+        assert rec.events_year == int(row["events_year"])
+        assert rec.events_total == int(row["events_total"])
         assert (rec.last_played or "") == row["last_played"]
         assert rec.status == row["status"]
         assert rec.standing == row["standing"]
@@ -198,7 +201,8 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
         cells = [td.get_text(" ", strip=True) for td in tr.select("td")]
         name = row["player"] + (" new" if row["status"] == "new" else "")
         assert cells == [row["rank"], name, row["club"], row["rating"], row["change"],
-                         row["events"], row["boards"], row["last_played"], row["federation_id"]]
+                         row["events_period"], row["events_year"], row["boards"],
+                         row["last_played"], row["federation_id"]]
         assert tr.select_one("a")["href"] == f"../players/{row['player_id']}.html"
     data = json.loads(soup.select_one("script#list-data").string)["rows"]
     assert [(d["id"], d["player"], d["ratingText"], d["changeText"], d["status"])
@@ -214,18 +218,19 @@ def test_who_is_ranked_provisional_or_inactive(public: Path) -> None:
     in_q3 = {r["player_id"] for r in q3}
     for row in q4:
         expected = ("new" if row["player_id"] not in in_q3
-                    else "active" if int(row["events"]) > 0 else "inactive")
+                    else "played" if int(row["events_period"]) > 0 else "absent")
         assert row["status"] == expected, row
         old = row["last_played"] == "2012Q2"
-        standing = ("inactive" if old else "provisional" if int(row["history_events"]) < 5
+        standing = ("inactive" if old else "provisional" if int(row["events_total"]) < 5
                     else "ranked")
+        assert (int(row["events_year"]) == 0) == old, row
         assert row["standing"] == standing, row
         assert (row["rank"] != "") == (standing == "ranked"), row
         before = next((r for r in q3 if r["player_id"] == row["player_id"]), None)
-        earlier = 0 if before is None else int(before["history_events"])
-        assert int(row["history_events"]) == earlier + int(row["events"])
+        earlier = 0 if before is None else int(before["events_total"])
+        assert int(row["events_total"]) == earlier + int(row["events_period"])
     ranked = [r for r in q4 if r["standing"] == "ranked"]
-    assert all(int(r["history_events"]) >= 5 for r in ranked)  # nobody with fewer than M
+    assert all(int(r["events_total"]) >= 5 for r in ranked)  # nobody with fewer than M
     ranks, position, last = [], 0, None
     for r in ranked:
         position += 1
@@ -238,12 +243,13 @@ def test_who_is_ranked_provisional_or_inactive(public: Path) -> None:
     new_q4 = [r for r in q4 if r["status"] == "new"]
     assert {r["player"] for r in new_q4} >= {SCRIPT_NAME, "Zuzana Testova", "Marek Testovy"}
     soup = _soup(public / "bridge" / "2013Q4" / "index.html")
-    assert [a.text for a in soup.select("#new-players a")] == [r["player"] for r in new_q4]
+    assert [a.text for a in soup.select(PLAYER_LINKS.format("new-players"))] == [
+        r["player"] for r in new_q4]
     by_surname = ["Anna Dawna", "Ewa Dawna", "Olga Dawna", "Jan Dawny", "Piotr Dawny",
                   "Stefan Dawny"]
-    assert [a.text for a in soup.select("#inactive-players a")] == by_surname
+    assert [a.text for a in soup.select(PLAYER_LINKS.format("inactive-players"))] == by_surname
     provisional = [r["player"] for r in q4 if r["standing"] == "provisional"]
-    shown = [a.text for a in soup.select("#provisional-players a")]
+    shown = [a.text for a in soup.select(PLAYER_LINKS.format("provisional-players"))]
     assert sorted(shown) == sorted(provisional) and len(provisional) < len(q4)
     assert "Zuzana Testova" in shown and SCRIPT_NAME in shown
     # the 2012 players' first edition: everybody new, nobody with five events yet
@@ -282,7 +288,8 @@ def test_go_edition_has_deviation_and_grade_columns(public: Path) -> None:
     folder = public / "go" / "2024-03-16-Bratislava-Spring-Open-2024"
     header = (folder / "list.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header == ("rank,player_id,federation_id,player,club,rating,deviation,interval,"
-                      "grade,change,events,history_events,last_played,status,standing")
+                      "grade,change,events_period,events_year,events_total,last_played,status,"
+                      "standing")
     table = pq.read_table(folder / "list.parquet")
     assert str(table.schema.field("deviation").type) == "double"
     assert str(table.schema.field("grade").type) == "string"
@@ -354,7 +361,7 @@ def test_player_page_history_chart_events_and_partners(public: Path) -> None:
     history = [[td.get_text(strip=True) for td in tr.select("td")]
                for tr in soup.select("#history tbody tr")]
     row = q4[str(pid)]
-    assert history == [["2013Q4", row["rank"], row["rating"], "", row["events"],
+    assert history == [["2013Q4", row["rank"], row["rating"], "", row["events_period"],
                         "provisional, new"]]
     polyline = soup.select_one("svg#chart polyline")
     assert polyline is not None and len(polyline["points"].split()) == 2  # one point: a dash
@@ -441,6 +448,7 @@ def test_second_publish_rewrites_nothing_and_opt_out_removes_pages(
     manifest.write_text(json.dumps(data), encoding="utf-8")
     (public / "bridge" / "2013Q2").mkdir()
     (public / "bridge" / "2013Q2" / "list.csv").write_text("old\n", encoding="utf-8")
+    (public / "bridge" / "clubs" / "a-club-gone.html").write_text("old\n", encoding="utf-8")
     with open_warehouse(cfg.warehouse) as wh:
         publish_site(wh, "bridge", public,
                      settings=SiteSettings(optout=frozenset({str(victim), HIDDEN_NAME})))
@@ -448,6 +456,8 @@ def test_second_publish_rewrites_nothing_and_opt_out_removes_pages(
     assert str(victim) not in {r["player_id"] for r in _csv(public / "bridge" / "2013Q4" /
                                                              "list.csv")}
     assert not (public / "bridge" / "2013Q2").exists()
+    assert not (public / "bridge" / "clubs" / "a-club-gone.html").exists()  # like a player's
+    assert (public / "bridge" / "clubs" / "index.html").is_file()
     assert sorted(os.listdir(public / "bridge" / "2013Q4")) == [
         "index.html", "list.csv", "list.parquet"]
 
@@ -485,3 +495,158 @@ def test_a_players_club_is_the_one_written_last_up_to_the_edition() -> None:
     assert _club_at(clubs, 7, date(2014, 3, 31), "BK Pezinok") == "BK Pezinok"
     assert _club_at(clubs, 7, date(2013, 6, 30), "BK Pezinok") == "BK Pezinok"  # none yet
     assert _club_at(clubs, 8, date(2014, 3, 31), "") == ""
+
+
+# ---------------------------------------------------------------- club pages
+
+
+def _rows(soup: BeautifulSoup, table: str) -> list[list[str]]:
+    return [[td.get_text(strip=True) for td in tr.select("td")]
+            for tr in soup.select(f"#{table} tbody tr")]
+
+
+def test_club_pages_list_the_clubs_players_and_events_newest_first(public: Path) -> None:
+    from publishing._site import club_slug
+
+    clubs = public / "bridge" / "clubs"
+    index = _soup(clubs / "index.html")
+    links = {a.text: a["href"] for a in index.select("#clubs a")}
+    latest = _csv(public / "bridge" / "2013Q4" / "list.csv")
+    assert set(links) == {r["club"] for r in latest if r["club"]}
+    assert links[TEST_CLUB] == "bk-test-co.html" and links["BK Test"] == "bk-test.html"
+    for href in links.values():
+        assert (clubs / href).is_file()
+
+    # a club's players: those of the latest edition with the club, ranked first
+    soup = _soup(clubs / "bk-test-co.html")
+    assert soup.select_one("h1").text == TEST_CLUB
+    members = [r for r in latest if r["club"] == TEST_CLUB]
+    assert sorted(a.text for a in soup.select("#club-players a")) == sorted(
+        r["player"] for r in members)
+    assert SCRIPT_NAME in [a.text for a in soup.select("#club-players a")]
+    assert HIDDEN_NAME not in soup.text  # opted out: on no club page either
+    standings = [row[3] for row in _rows(soup, "club-players")]
+    order = {"ranked": 0, "provisional": 1, "inactive": 2}
+    assert standings == sorted(standings, key=order.__getitem__)
+    assert soup.select_one("#club-events-none") is not None  # its nights name "BK Test"
+
+    # the events a club organised (the organiser "BK Test"), newest first, with their units
+    soup = _soup(clubs / "bk-test.html")
+    assert _rows(soup, "club-events") == [["2013-11-14", "Club night", "4"],
+                                          ["2012-05-10", "Spring night", "3"]]
+    assert {a.text for a in soup.select("#club-players a")} == {
+        "Stefan Dawny", "Olga Dawna", "Jan Dawny", "Ewa Dawna", "Piotr Dawny", "Anna Dawna"}
+    assert {row[3] for row in _rows(soup, "club-players")} == {"inactive"}
+
+    # the edition links its clubs (the ranked table too, without the script) and the index
+    edition = _soup(public / "bridge" / "2013Q4" / "index.html")
+    assert edition.select_one("nav a[href='../clubs/index.html']") is not None
+    assert edition.select_one(
+        "#provisional-players a[href='../clubs/bk-test-co.html']").text == TEST_CLUB
+    ranked = [r for r in latest if r["standing"] == "ranked" and r["club"]]
+    assert ranked  # the register's club of the regulars
+    cells = edition.select("#list tbody td a[href^='../clubs/']")
+    assert sorted(a.text for a in cells) == sorted(r["club"] for r in ranked)
+    data = json.loads(edition.select_one("#list-data").string)
+    assert data["clubs"] == {r["club"]: links[r["club"]][:-5] for r in ranked}
+    # ... and a player's page its club
+    player = _soup(public / "bridge" / "players" /
+                   f"{_player_id(public, 'Zuzana Testova')}.html")
+    assert player.select_one("p.meta a")["href"] == "../clubs/bk-test-co.html"
+    assert _soup(public / "index.html").select_one("a[href='bridge/clubs/index.html']")
+
+    assert club_slug("Łódź Bridge-Club ") == "lodz-bridge-club"
+    assert club_slug("../../etc") == "etc"
+    assert club_slug("«Мизер»").startswith("club-")
+
+
+def test_go_club_pages_count_games_per_tournament(public: Path) -> None:
+    clubs = public / "go" / "clubs"
+    index = _soup(clubs / "index.html")
+    assert index.select("#clubs a")
+    for a in index.select("#clubs a"):
+        page = _soup(clubs / a["href"])
+        assert page.select_one("h1").text == a.text
+        assert page.select("#club-players tbody a")
+
+
+def test_player_pages_list_events_and_games_newest_first(public: Path) -> None:
+    with open_warehouse(_warehouse(public)) as wh:
+        pid, events = wh.con.execute(
+            "SELECT player_id, count(*) FROM rating_explanations WHERE run_id = (SELECT "
+            "max(run_id) FROM rating_runs WHERE pool = 'bridge') GROUP BY 1 "
+            "ORDER BY 2 DESC, 1 LIMIT 1").fetchall()[0]
+    soup = _soup(public / "bridge" / "players" / f"{pid}.html")
+    dates = [row[0] for row in _rows(soup, "events")]
+    assert len(dates) == events > 5
+    assert dates == sorted(dates, reverse=True) and dates[0] > dates[-1]
+
+    manifest = json.loads((public / "go" / "editions.json").read_text(encoding="utf-8"))
+    newest = {e["period"]: -i for i, e in enumerate(manifest["editions"])}
+    seen = 0
+    for page in sorted((public / "go" / "players").glob("*.html")):
+        periods = [row[0] for row in _rows(_soup(page), "games")]
+        assert [newest[p] for p in periods] == sorted(newest[p] for p in periods), page
+        seen += bool(periods)
+    assert seen > 10
+
+
+# ---------------------------------------------------------------- index and quality page
+
+
+def test_index_names_the_federation_and_the_day_of_the_last_update(
+        public: Path, tmp_path: Path) -> None:
+    from publishing._site import write_site_index
+
+    assert _soup(public / "index.html").select_one("h1").text == "Rating lists"  # no name
+    site = tmp_path / "public"
+    shutil.copytree(public, site)
+    with open_warehouse(_warehouse(public)) as wh:
+        publish_site(wh, "bridge", site, federation="Example Federation & Co")
+        created = max(str(d) for (d,) in wh.con.execute(
+            "SELECT CAST(created_at AS DATE) FROM rating_runs WHERE run_id IN "
+            "(SELECT run_id FROM runs_in_force)").fetchall())
+    soup = _soup(site / "index.html")
+    assert soup.select_one("h1").text == "Example Federation & Co"
+    assert soup.select_one("title").text == "Example Federation & Co"
+    assert soup.select_one("#updated time")["datetime"] == created
+    manifest = json.loads((site / "bridge" / "editions.json").read_text(encoding="utf-8"))
+    assert manifest["updated"] <= created and manifest["federation"] == "Example Federation & Co"
+    # a later index without a name keeps the publication's; the reports' list is linked
+    (site / "reports").mkdir(exist_ok=True)
+    (site / "reports" / "index.html").write_text("<p>reports</p>", encoding="utf-8")
+    write_site_index(site)
+    soup = _soup(site / "index.html")
+    assert soup.select_one("h1").text == "Example Federation & Co"
+    assert soup.select_one("a[href='reports/index.html']") is not None
+
+
+def test_quality_page_leads_with_a_verdict_and_the_means(tmp_path: Path) -> None:
+    from publishing._site import write_site_index
+
+    source = Path(__file__).parents[1] / "docs" / "quality.json"
+    shutil.copy(source, tmp_path / "quality.json")
+    public = tmp_path / "public"
+    public.mkdir()
+    write_site_index(public, tmp_path / "quality.json")
+    soup = _soup(public / "quality.html")
+    data = json.loads(source.read_text(encoding="utf-8"))
+    spearman: dict[str, list[float]] = {}
+    for report in data["reports"]:
+        for row in report["rows"]:
+            spearman.setdefault(row["scheme"], []).append(row["spearman"])
+    means = {k: sum(v) / len(v) for k, v in spearman.items()}
+    order = sorted(means, key=lambda k: (-means[k], k))
+    verdict = soup.select_one("#verdict").get_text(" ", strip=True)
+    assert verdict.startswith(f"Over {len(data['reports'])} simulated federations")
+    assert f"{order[0]} follows the true strength best" in verdict
+    assert f"{means[order[0]]:.3f}" in verdict and f"{means[order[0]] - means[order[1]]:.3f}" \
+        in verdict and order[1] in verdict
+    rows = _rows(soup, "means")
+    assert [r[0] for r in rows] == order
+    assert [r[1] for r in rows] == [f"{means[k]:.3f}" for k in order]
+    # the verdict and the means come first, every simulation's table after, folded
+    body = str(soup)
+    assert body.index('id="verdict"') < body.index('id="means"') < body.index("<details")
+    assert len(soup.select("section.quality details")) == len(data["reports"])
+    assert len(soup.select("details table")) == len(data["reports"])

@@ -157,10 +157,10 @@ def test_ranked_provisional_and_inactive_sections(page: object, site: str) -> No
         assert page.get_by_role("heading", name=heading, exact=True).is_visible()  # type: ignore[attr-defined]
     ranks = [int(x) for x in _column(page, 1)]
     assert ranks[0] == 1 and ranks == sorted(ranks)
-    inactive = page.locator("#inactive-players tbody a").all_text_contents()  # type: ignore[attr-defined]
+    inactive = page.locator("#inactive-players tbody a[href^='../players/']").all_text_contents()  # type: ignore[attr-defined]
     assert inactive[0] == "Anna Dawna" and len(inactive) == 6
-    provisional = page.locator("#provisional-players tbody a").all_text_contents()  # type: ignore[attr-defined]
-    ranked = page.locator("#list tbody a").all_text_contents()  # type: ignore[attr-defined]
+    provisional = page.locator("#provisional-players tbody a[href^='../players/']").all_text_contents()  # type: ignore[attr-defined]
+    ranked = page.locator("#list tbody a[href^='../players/']").all_text_contents()  # type: ignore[attr-defined]
     assert "Zuzana Testova" in provisional and not set(provisional) & set(ranked)
     page.get_by_role("link", name="How this list is computed").click()  # type: ignore[attr-defined]
     page.wait_for_url("**/bridge/how.html")  # type: ignore[attr-defined]
@@ -199,8 +199,8 @@ def test_player_page_shows_the_chart(page: object, site: str) -> None:
     _latest_edition(page, site)
     page.locator("th[data-key=rating] button").click()  # type: ignore[attr-defined]
     first = page.locator("#list tbody tr").first  # type: ignore[attr-defined]
-    name = first.locator("a").text_content()
-    first.locator("a").click()
+    name = first.locator("a[href^='../players/']").text_content()
+    first.locator("a[href^='../players/']").click()
     page.wait_for_url("**/bridge/players/*.html")  # type: ignore[attr-defined]
     assert page.locator("h1").text_content() == name  # type: ignore[attr-defined]
     chart = page.locator("svg#chart")  # type: ignore[attr-defined]
@@ -215,8 +215,8 @@ def test_player_page_shows_the_chart(page: object, site: str) -> None:
 
 @pytest.fixture(scope="module")
 def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The site of the embedded default (every bundled file: bridge, go, preferans), served
-    from 127.0.0.1; yields its base URL."""
+    """The site of the embedded default (every bundled file: bridge, go, preferans, and the
+    quality page of docs/quality.json), served from 127.0.0.1; yields its base URL."""
     import shutil
 
     from flows import load_config
@@ -227,6 +227,8 @@ def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     shutil.copytree(repo / "fixtures", root / "fixtures")
     shutil.copytree(repo / "identity", root / "identity")
     shutil.copy(repo / "clubratings.toml", root / "clubratings.toml")
+    (root / "docs").mkdir()
+    shutil.copy(repo / "docs" / "quality.json", root / "docs" / "quality.json")
     cfg = load_config(root / "clubratings.toml")
     with Project.open(cfg, command="test") as project:
         project.run()  # the nightly job: ingest, recompute, report, publish, snapshot
@@ -272,7 +274,7 @@ def test_go_edition_shows_deviation_interval_and_grade(browser: object,
         assert headings[3:7] == ["Rating", "Deviation", "95% interval", "Grade"]
         page.goto(bundled_site + "go/2024-03-16-Bratislava-Spring-Open-2024/index.html")
         # the 2017 tournament's players are not listed as inactive in the 2024 edition
-        assert page.locator("#inactive-players tbody a").count() == 0
+        assert page.locator("#inactive-players tbody a[href^='../players/']").count() == 0
         assert page.locator("#inactive-count").text_content().startswith("22 players rated")
         page.goto(bundled_site + "go/2017-02-11-Test-Participation-et-Licence-FFG/index.html")
         first = page.locator("#list tbody tr").first.locator("td").all_text_contents()
@@ -361,5 +363,105 @@ def test_change_is_against_the_players_previous_edition(browser: object,
         assert checked > 20
         movers = page.locator("#gains tbody tr td:last-child").all_text_contents()
         assert movers and all(m.startswith("+") for m in movers)
+    finally:
+        page.close()
+
+
+def _get(url: str) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(url) as response:
+        return response.read().decode("utf-8")  # type: ignore[no-any-return]
+
+
+def _every_page_kind(base: str) -> dict[str, str]:
+    """One page of every kind of the bundled site, by kind: found through the pools'
+    ``editions.json`` and lists, not guessed."""
+    import csv
+    import json
+
+    pages = {"index": "index.html", "how": "bridge/how.html", "quality": "quality.html",
+             "report": "reports/latest.html", "club index": "bridge/clubs/index.html"}
+    for pool in ("bridge", "go", "preferans"):
+        editions = json.loads(_get(f"{base}{pool}/editions.json"))["editions"]
+        slug = editions[-1]["slug"]
+        pages[f"{pool} edition"] = f"{pool}/{slug}/index.html"
+        rows = list(csv.DictReader(_get(f"{base}{pool}/{slug}/list.csv").splitlines()))
+        if pool in ("bridge", "go"):  # the player with the most events: the longest page
+            top = max(rows, key=lambda r: (int(r.get("history_events") or 0), r["player_id"]))
+            pages[f"{pool} player"] = f"{pool}/players/{top['player_id']}.html"
+        if pool == "go":
+            pages["crosstable"] = f"go/{editions[0]['slug']}/crosstable.html"
+    club = max(_get(base + "bridge/clubs/index.html").split('<td><a href="')[1:],
+               key=len).split('"')[0]  # the club with the longest row: most players
+    pages["club"] = f"bridge/clubs/{club}"
+    return pages
+
+
+def test_every_page_kind_fits_a_phone_without_sideways_scrolling(
+        browser: object, bundled_site: str) -> None:
+    """At 390 px (a phone) no page scrolls sideways: wide tables scroll in their own box, the
+    chart shrinks."""
+    pages = _every_page_kind(bundled_site)
+    assert len(pages) == 12
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    page = context.new_page()
+    try:
+        for kind, path in sorted(pages.items()):
+            response = page.goto(bundled_site + path)
+            assert response is not None and response.ok, (kind, path)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            inner = page.evaluate("window.innerWidth")
+            assert width <= inner, (kind, path, width, inner)
+            assert page.locator("h1").is_visible(), (kind, path)
+            if kind.endswith("player"):
+                box = page.locator("svg#chart").bounding_box()
+                assert box is not None and 0 < box["width"] <= inner, (kind, box)
+    finally:
+        context.close()
+
+
+def test_club_page_from_the_edition_list(browser: object, bundled_site: str) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.goto(bundled_site + "bridge/2015Q1/index.html")
+        link = page.locator("#list tbody td a[href^='../clubs/']").first  # drawn by site.js
+        club = link.text_content()
+        player = link.locator("xpath=../..").locator("td").nth(1).text_content()
+        link.click()
+        page.wait_for_url("**/bridge/clubs/*.html")
+        assert page.locator("h1").text_content() == club
+        players = page.locator("#club-players tbody a").all_text_contents()
+        assert player.strip() in players
+        dates = page.locator("#club-events tbody td.date").all_text_contents()
+        assert dates == sorted(dates, reverse=True)
+        page.get_by_role("link", name="All bridge clubs").click()
+        page.wait_for_url("**/bridge/clubs/index.html")
+        assert club in page.locator("#clubs tbody a").all_text_contents()
+        page.goto(bundled_site + "bridge/clubs/singleton-warszawa.html")
+        assert page.locator("#club-events tbody tr").count() > 50  # the club's Thursday nights
+        assert page.locator("#club-events tbody tr").first.locator("td").first.text_content() \
+            == "2015-03-26"
+    finally:
+        page.close()
+
+
+def test_quality_page_leads_with_the_verdict(browser: object, bundled_site: str) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.goto(bundled_site + "index.html")
+        page.get_by_role("link", name="How well do the lists measure strength?").click()
+        page.wait_for_url("**/quality.html")
+        verdict = page.locator("#verdict")
+        assert verdict.is_visible()
+        assert "follows the true strength best" in verdict.text_content()
+        means = page.locator("#means")
+        assert means.is_visible() and means.locator("tbody tr").count() >= 5
+        assert verdict.bounding_box()["y"] < means.bounding_box()["y"]
+        details = page.locator("section.quality details").first
+        table = details.locator("table")
+        assert not table.is_visible()  # folded until asked for
+        details.locator("summary").click()
+        assert table.is_visible()
     finally:
         page.close()

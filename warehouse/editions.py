@@ -13,7 +13,7 @@ from ._errors import translated
 
 __all__ = [
     "boards_by_period", "clubs_by_date", "crosstable_games", "registered_clubs",
-    "run_explanations", "run_games", "run_partners",
+    "organiser_events", "run_created", "run_explanations", "run_games", "run_partners",
 ]
 
 
@@ -118,3 +118,40 @@ def registered_clubs(wh: Warehouse) -> dict[int, str]:
     """The club a member register gives each player (players without one left out)."""
     return {int(pid): str(club) for pid, club in wh.con.execute(
         "SELECT player_id, club FROM players WHERE club IS NOT NULL AND club <> ''").fetchall()}
+
+
+@translated
+def run_created(wh: Warehouse, run_id: int) -> date | None:
+    """The day a rating run was made: the site's "last updated" (a run reused because nothing
+    changed keeps its day, so the site's bytes stay the same)."""
+    row = wh.con.execute(
+        "SELECT CAST(created_at AS DATE) FROM rating_runs WHERE run_id = ?", [run_id]).fetchone()
+    return None if row is None or row[0] is None else row[0]
+
+
+@translated
+def organiser_events(wh: Warehouse, game: str, *, per_game: bool = False) -> pd.DataFrame:
+    """The game's events in force with their organiser, newest first (a club page lists the
+    events its club organised): ``organiser, event_date, title, section, n_units, games``.
+    ``per_game`` (go, preferans: an event is one game): one row per organiser, day and
+    tournament (``parent``; ``""`` for a club's games without one), ``games`` counting them,
+    ``n_units`` the players who played."""
+    if per_game:
+        return wh.query(
+            """
+            SELECT e.organiser, e.event_date, e.parent AS title, '' AS section,
+                   count(DISTINCT m.canonical_id) AS n_units,
+                   count(DISTINCT e.event_id) AS games
+            FROM active_events e LEFT JOIN members_resolved m USING (event_id)
+            WHERE e.game = ? AND e.organiser <> ''
+            GROUP BY e.organiser, e.event_date, e.parent
+            ORDER BY e.event_date DESC, e.parent, e.organiser
+            """, [game])
+    return wh.query(
+        """
+        SELECT organiser, event_date, coalesce(title, '') AS title,
+               coalesce(section, '') AS section, n_units, 1 AS games
+        FROM active_events
+        WHERE game = ? AND organiser <> ''
+        ORDER BY event_date DESC, event_id DESC
+        """, [game])

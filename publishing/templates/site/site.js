@@ -9,6 +9,7 @@
   var data = JSON.parse(source.textContent);
   var rows = data.rows;
   var before = data.before || [], after = data.after || [];  // the scheme's own columns
+  var clubs = data.clubs || {};  // club name -> its page's name (clubs/<slug>.html)
   var body = table.tBodies[0];
   var club = document.getElementById("filter-club");
   var name = document.getElementById("filter-name");
@@ -46,7 +47,15 @@
       td.appendChild(document.createTextNode(" "));
       td.appendChild(flag);
     }
-    cell(tr, row.club, "wide");
+    var clubCell = cell(tr, "", "wide");
+    if (Object.prototype.hasOwnProperty.call(clubs, row.club)) {
+      var clubLink = document.createElement("a");
+      clubLink.href = "../clubs/" + encodeURIComponent(clubs[row.club]) + ".html";
+      clubLink.textContent = row.club;
+      clubCell.appendChild(clubLink);
+    } else {
+      clubCell.textContent = row.club;
+    }
     cell(tr, row.ratingText, "num");
     before.forEach(function (key) { cell(tr, row[key] || "", key === "grade" ? "num" : "num wide"); });
     var change = row.changeText;
