@@ -159,7 +159,7 @@ def withdraw_file(wh: Warehouse, file_id: int, *, reason: str = "",
     if (current := _in_force(wh, file_id)) is not None:
         raise WarehouseError(f"file {file_id} is already withdrawn (since "
                              f"{current.withdrawn_at:%Y-%m-%d %H:%M})")
-    stamp = now or dt.datetime.now().replace(microsecond=0)
+    stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
     with wh.transaction() as con:
         new_id = int(con.execute(
             "SELECT coalesce(max(withdrawal_id), 0) + 1 FROM file_withdrawals").fetchall()[0][0])
@@ -177,7 +177,7 @@ def restore_file(wh: Warehouse, file_id: int, *, now: dt.datetime | None = None)
     current = _in_force(wh, file_id)
     if current is None:
         raise WarehouseError(f"file {file_id} is not withdrawn")
-    stamp = now or dt.datetime.now().replace(microsecond=0)
+    stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
     with wh.transaction() as con:
         con.execute("UPDATE file_withdrawals SET undone_at = ? WHERE withdrawal_id = ?",
                     [stamp, current.withdrawal_id])
@@ -203,7 +203,7 @@ def release_file(wh: Warehouse, file_id: int, *, now: dt.datetime | None = None)
                           "IS NULL", [file_id]).fetchall()
     if not rows:
         raise WarehouseError(f"file {file_id} is not held")
-    stamp = now or dt.datetime.now().replace(microsecond=0)
+    stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
     with wh.transaction() as con:
         con.execute("UPDATE file_holds SET released_at = ? WHERE file_id = ?", [stamp, file_id])
         record_action(con, file_id, "released", stamp, str(rows[0][0]))
