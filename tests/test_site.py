@@ -507,6 +507,7 @@ def _rows(soup: BeautifulSoup, table: str) -> list[list[str]]:
 
 def test_club_pages_list_the_clubs_players_and_events_newest_first(public: Path) -> None:
     from publishing._site import club_slug
+    from publishing._standing import STATUSES
 
     clubs = public / "bridge" / "clubs"
     index = _soup(clubs / "index.html")
@@ -554,6 +555,10 @@ def test_club_pages_list_the_clubs_players_and_events_newest_first(public: Path)
                    f"{_player_id(public, 'Zuzana Testova')}.html")
     assert player.select_one("p.meta a")["href"] == "../clubs/bk-test-co.html"
     assert _soup(public / "index.html").select_one("a[href='bridge/clubs/index.html']")
+    # the status filter offers the statuses the rows have
+    statuses = [o["value"] for o in edition.select("#filter-status option")]
+    assert statuses == ["", *STATUSES]
+    assert {r["status"] for r in latest} <= set(STATUSES)
 
     assert club_slug("Łódź Bridge-Club ") == "lodz-bridge-club"
     assert club_slug("../../etc") == "etc"
