@@ -252,14 +252,15 @@ def test_preferans_list_shows_games_deals_and_vists_per_deal(browser: object,
         page.locator("a[href='preferans/2013-03/index.html']").first.click()
         page.wait_for_url("**/preferans/2013-03/index.html")
         headings = page.locator("#list thead th").all_text_contents()
-        assert headings == ["Rank", "Player", "Club", "Rating", "Change", "Games", "Deals",
-                            "Vists per deal", "Last played", "Federation id"]
+        assert headings == ["Rank", "Player", "Club", "Rating", "Change", "Games in period",
+                            "In last year", "Deals", "Vists per deal", "Last played",
+                            "Federation id"]
         assert page.locator("#list tbody tr").count() == 9
         page.locator("th[data-key=vists_per_deal] button").click()
         vists = [float(x) for x in page.locator(
-            "#list tbody tr td:nth-child(8)").all_text_contents()]
+            "#list tbody tr td:nth-child(9)").all_text_contents()]
         assert vists == sorted(vists, reverse=True) and vists[0] > vists[-1]
-        deals = [int(x) for x in page.locator("#list tbody tr td:nth-child(7)").all_text_contents()]
+        deals = [int(x) for x in page.locator("#list tbody tr td:nth-child(8)").all_text_contents()]
         assert all(d > 0 for d in deals)
     finally:
         page.close()
