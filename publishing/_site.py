@@ -242,12 +242,13 @@ def _club_pages(
     for r in latest.rows:
         if r.club in slugs:
             members.setdefault(r.club, []).append(r)
-    per_game = _game(run).per_game
+    per_game = _game(run).counts == "games"  # an event is one game: a line per day
     events: dict[str, list[dict[str, object]]] = {}
     frame = organiser_events(wh, _game(run).name, per_game=per_game)
     keys = {_club_key(name) for name in slugs}
+    organisers = {str(o): _club_key(str(o)) for o in frame["organiser"].unique()}
     for organiser, day, title, section, units, games in frame.itertuples(index=False):
-        key = _club_key(str(organiser))
+        key = organisers[str(organiser)]
         if key in keys:
             events.setdefault(key, []).append({
                 "date": pd.Timestamp(day).strftime("%Y-%m-%d"),
