@@ -8,7 +8,7 @@ A block is runnable when the line just before its opening fence is ``<!-- runnab
   a trailing ``# comment`` allowed, ``\\`` continues a line, a leading ``$ `` stripped) runs with
   bash in a fresh copy of the scratch project, in order, with ``clubratings`` (and
   ``.venv/bin/clubratings``) resolving to this checkout's command; each must exit 0, or the
-  code a trailing ``# exit: N`` names. In a ``console`` block the lines starting with ``$ `` are
+  code ``exit: N`` in its trailing comment names. In a ``console`` block the lines starting with ``$ `` are
   the commands and the other lines are the output they print: each of those lines must appear
   in that command's output (``...`` matches anything).
 - ``sql``: each statement runs with duckdb against the project's ``data/clubratings.duckdb``
@@ -158,7 +158,7 @@ class Command:
     output: list[str] = field(default_factory=list)
 
 
-_EXIT = re.compile(r"#\s*exit:\s*(\d+)\s*$")
+_EXIT = re.compile(r"#.*\bexit:\s*(\d+)")
 
 
 def commands_of(block: Block) -> list[Command]:
