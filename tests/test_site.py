@@ -655,3 +655,19 @@ def test_quality_page_leads_with_a_verdict_and_the_means(tmp_path: Path) -> None
     assert body.index('id="verdict"') < body.index('id="means"') < body.index("<details")
     assert len(soup.select("section.quality details")) == len(data["reports"])
     assert len(soup.select("details table")) == len(data["reports"])
+
+
+def test_federation_name_is_read_from_the_configuration(tmp_path: Path) -> None:
+    from flows import ConfigError
+
+    path = tmp_path / "clubratings.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    assert load_config(path).federation == "Rating lists"  # none named
+    path.write_text('[federation]\nname = " Example Federation "\n' + CONFIG, encoding="utf-8")
+    assert load_config(path).federation == "Example Federation"
+    for wrong in ('name = ""', "name = 3", 'title = "X"'):
+        path.write_text(f"[federation]\n{wrong}\n" + CONFIG, encoding="utf-8")
+        with pytest.raises(ConfigError, match=r"\[federation\]"):
+            load_config(path)
+    repo = load_config(Path(__file__).parents[1] / "clubratings.toml", schemes=False)
+    assert repo.federation == "Bundled example federation"
