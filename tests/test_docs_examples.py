@@ -4,7 +4,8 @@ docs/rules/*.md marked runnable is executed against a scratch project on which
 
 A block is runnable when the line just before its opening fence is ``<!-- runnable -->``:
 
-- ``sh`` / ``bash`` / ``console``: each command line (blank lines and ``#`` comments skipped,
+- ``sh`` / ``bash`` / ``console`` (or a block without a language whose first line starts with
+  ``$ ``, read as ``console``): each command line (blank lines and ``#`` comments skipped,
   a trailing ``# comment`` allowed, ``\\`` continues a line, a leading ``$ `` stripped) runs with
   bash in a fresh copy of the scratch project, in order, with ``clubratings`` (and
   ``.venv/bin/clubratings``) resolving to this checkout's command; each must exit 0, or the
@@ -84,7 +85,10 @@ def blocks_of(doc: Path) -> list[Block]:
             indent = len(opening["indent"])
             body = "\n".join(line[indent:] if line[:indent].isspace() else line
                              for line in lines[i + 1:end])
-            found.append(Block(doc, i + 1, opening["lang"].lower(), body + "\n", options))
+            lang = opening["lang"].lower()
+            if not lang and body.startswith("$ "):
+                lang = "console"  # a plain block of a session: prompts and output
+            found.append(Block(doc, i + 1, lang, body + "\n", options))
         i = end + 1
     return found
 
