@@ -199,3 +199,22 @@ def test_a_refusal_crosses_back_from_the_worker_in_a_process_that_imported_dask(
     notes.write_bytes(b"no results tonight\n")
     (outcome,) = parse_files([notes], Limits(), workers=1)
     assert isinstance(outcome, UnknownFormat), outcome
+
+
+def test_run_no_scrape_fetches_nothing_and_publishes_what_it_loaded(
+    project: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The inbox job (`run --no-scrape`) leaves the configured sources alone, even when one is
+    due, and still loads, rates and publishes."""
+    (project / "clubratings.toml").write_text(SMALL, encoding="utf-8")
+    (project / "sources.toml").write_text(
+        'allow = ["127.0.0.1"]\nretries = 0\n\n[[source]]\nclub = "Nowhere"\n'
+        'url = "http://127.0.0.1:9/results.html"\nschedule = "always"\n', encoding="utf-8")
+    code = main(["run", "--no-scrape", "--config", str(project / "clubratings.toml")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "127.0.0.1" not in out and "Nowhere" not in out
+    assert re.search(r"^run ok: 5 files \(5 loaded\), 1 pools rated, \d+ files published", out,
+                     re.MULTILINE), out
+    assert not (project / "data" / "scrape").exists() or not any(
+        (project / "data" / "scrape").rglob("*.html"))
