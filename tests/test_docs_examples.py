@@ -139,10 +139,17 @@ def _env(project: Path) -> dict[str, str]:
 
 @pytest.fixture
 def project(scratch: Path, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
-    """A copy of the scratch project for one block, with the example files of the blocks
-    before it in the same document."""
+    """A copy of the scratch project for one shell block, with the example files of the
+    blocks before it in the same document (a SQL block reads the scratch project itself)."""
     block: Block = request.getfixturevalue("block")
+    if block.lang == "sql":  # read-only: the scratch project itself
+        yield scratch
+        return
     dest = tmp_path / "project"
+    if block.lang == "toml":  # only a folder to write the configuration into
+        dest.mkdir()
+        yield dest
+        return
     shutil.copytree(scratch, dest, symlinks=True)
     for earlier in ALL:
         if earlier.doc == block.doc and earlier.line < block.line and "file" in earlier.options:
