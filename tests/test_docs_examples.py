@@ -274,3 +274,16 @@ def test_doc_example_runs(block: Block, project: Path) -> None:
         _run_toml(block, project)
     else:
         pytest.fail(f"{block.id}: cannot run a {block.lang or 'plain'} block")
+
+
+def test_readme_format_table_lists_every_format() -> None:
+    """README's table of result formats has one row for every format `clubratings parse
+    --list-formats` prints, and no other."""
+    from parsers import FORMATS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Result formats"):]
+    section = section[:section.index("\n## ", 1)]
+    rows = re.findall(r"^\| `(\w+)` \|", section, re.MULTILINE)
+    assert sorted(rows) == sorted(FORMATS), (sorted(set(FORMATS) - set(rows)),
+                                             sorted(set(rows) - set(FORMATS)))
