@@ -20,7 +20,6 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-import os
 import re
 import sys
 import time
@@ -31,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from warehouse import Warehouse, atomic_write, file_sha256
+from warehouse import Warehouse, atomic_write, file_sha256, utc_now
 from warehouse.corrections import held_corrections, held_versions
 from warehouse.files import file_details, list_files
 from warehouse.history import Action, actions_since
@@ -293,12 +292,8 @@ def _actions_new(wh: Warehouse, since: str | Since) -> list[Action]:
 
 
 def _clock() -> dt.datetime:
-    """Now, in UTC; ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds
-    convention) pins it, so a recorded run gives the same bytes."""
-    pinned = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if pinned.isdigit():
-        return dt.datetime.fromtimestamp(int(pinned), dt.UTC)
-    return dt.datetime.now(dt.UTC)
+    """Now, in UTC (:func:`warehouse.utc_now`: ``SOURCE_DATE_EPOCH`` pins it)."""
+    return utc_now().replace(tzinfo=dt.UTC)
 
 
 _DONE = {"released": ("released", "its dates confirmed: its events are rated"),

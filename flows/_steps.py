@@ -249,7 +249,8 @@ def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
     site = SiteSettings(optout=optout, quality=cfg.root / QUALITY_FILE,
                         provisional_events=pool.min_events, active_days=pool.active_days,
                         max_deviation=pool.max_deviation)
-    return publish_site(wh, pool.name, cfg.public, settings=site, grade=grade)
+    return publish_site(wh, pool.name, cfg.public, settings=site, grade=grade,
+                        federation=cfg.federation)
 
 
 def snapshot(wh: Warehouse, cfg: Config) -> Snapshot:

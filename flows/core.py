@@ -242,6 +242,7 @@ class Project:
             run = latest_run(self.wh, pool.name)
             digest.update(f"{pool!r}|{run.run_id if run else None}\n".encode())
         digest.update(people_state(self.wh).encode())
+        digest.update(f"federation {self.cfg.federation!r}\n".encode())
         for extra in (self.cfg.root / "optout.txt", self.cfg.root / _steps.QUALITY_FILE):
             digest.update(extra.read_bytes() if extra.is_file() else b"-")
         report = self.cfg.public / "reports" / "latest.html"  # the index links it once it exists

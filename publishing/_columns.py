@@ -164,7 +164,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("events_period", "int32", "Events in period", 70, "num", "events",
            game_headers=MappingProxyType({g.name: f"{g.counts.capitalize()} in period"
                                           for g in GAMES.values() if g.counts != "events"})),
-    Column("events_year", "int32", "In last year", 75, "num", "eventsYear"),
+    Column("events_year", "int32", "In last year", 75, "num wide", "eventsYear"),
     Column("events_total", "int32", key="history"),
     Column("last_played", "text", "Last played", 90, "wide", "lastPlayed", nullable=True),
     Column("status", "text", key="status"),
@@ -175,7 +175,7 @@ COLUMNS: tuple[Column, ...] = (
 _BY_NAME = {c.name: c for c in COLUMNS}
 
 _SCRIPT_DRAWS = frozenset({"rank", "player", "club", "rating", "change", "events_period",
-                           "last_played", "federation_id"})
+                           "events_year", "last_played", "federation_id"})
 """The columns ``site.js`` draws by name; it draws every other column of the table from the
 data's ``before`` (the columns before ``change``) and ``after`` (those after ``events``)
 lists, with the class ``num wide`` (``num`` for ``grade``) and ``num``."""

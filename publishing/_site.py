@@ -52,7 +52,7 @@ from games import Game, game
 from warehouse import RunRecord, Warehouse, latest_run, run_tables
 from warehouse.editions import (
     boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
-    run_games, run_partners,
+    organisers_by_date, run_games, run_partners, store_list_entries,
 )
 
 from warehouse.editions import organiser_events, run_created
@@ -61,7 +61,7 @@ from ._columns import Column, file_columns, json_row, script_slots, table_column
 from ._lists import _write_if_changed
 from ._standing import (
     STATUSES, EditionRow, SiteSettings, _Edition, _editions, _hidden_ids,
-    edition_rows, read_optout,
+    edition_rows, list_entries, read_optout,
 )
 
 __all__ = [
@@ -845,6 +845,7 @@ def publish_site(
     if run is None:
         # nothing of the pool in force (every file withdrawn): what an earlier publication
         # wrote for it goes, so no list shows results that no longer count
+        store_list_entries(wh, pool, list_entries(0, pool, []))
         out = public / pool
         if (out / MANIFEST).is_file():
             _remove_stale(out, [], set())
@@ -856,7 +857,10 @@ def publish_site(
     registered = registered_clubs(wh)
     placement = _game(run).placements
     editions = _editions(table, hidden, settings, grade, clubs_by_date(wh), registered,
-                         boards_by_period(wh, run.run_id) if placement else None)
+                         boards_by_period(wh, run.run_id) if placement else None,
+                         organisers_by_date(wh, _game(run).name)
+                         if _game(run).club_nights else None)
+    store_list_entries(wh, pool, list_entries(run.run_id, pool, editions))
     out = public / pool
     written: list[Path] = []
     slugs = _club_slugs({r.club for r in editions[-1].rows}) if editions else {}

@@ -13,6 +13,8 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +42,14 @@ def _outputs(public: Path) -> dict[str, str]:
             for p in sorted(public.rglob("*")) if p.is_file() and p.name not in STAMPS}
 
 
-def test_the_default_run_publishes_the_recorded_bytes(tmp_path: Path) -> None:
+PINNED = "1798761600"
+"""2027-01-01 00:00 UTC: the clock of the recorded run (``SOURCE_DATE_EPOCH``: the rating
+runs' day on the index, the import report's date)."""
+
+
+def test_the_default_run_publishes_the_recorded_bytes(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", PINNED)
     project = _default_project(tmp_path)
     assert main(["run", "--config", str(project / "clubratings.toml")]) == 0
     outputs = _outputs(project / "public")

@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._atomic import TEMP_PREFIX, atomic_write, sweep
+    from ._atomic import TEMP_PREFIX, atomic_write, sweep, utc_now
     from ._db import DEFAULT_PATH, Warehouse, open_warehouse
     from ._errors import LoadError, TransientWarehouseError, WarehouseError
     from ._load import Loader, LoadReport, Parsed, file_sha256, is_loaded, load_result, raw_bytes
@@ -41,6 +41,7 @@ _WHERE = {
     "TEMP_PREFIX": "_atomic",
     "atomic_write": "_atomic",
     "sweep": "_atomic",
+    "utc_now": "_atomic",
     "DEFAULT_PATH": "_db",
     "IdentityResolver": "identity",
     "IdentitySettings": "identity",

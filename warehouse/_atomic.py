@@ -11,11 +11,12 @@ them at the start of the next run (under the run lock, so no writer of ours is a
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["TEMP_PREFIX", "atomic_write", "sweep", "temp_path"]
+__all__ = ["TEMP_PREFIX", "atomic_write", "sweep", "temp_path", "utc_now"]
 
 TEMP_PREFIX = ".clubratings-tmp-"
 """How every temporary file of the project begins."""
@@ -54,3 +55,14 @@ def sweep(folders: Iterable[Path], *, below: Iterable[Path] = ()) -> int:
             os.unlink(path)
             removed += 1
     return removed
+
+
+def utc_now() -> dt.datetime:
+    """Now, in UTC without a zone, to the second: the time every record of a run carries (a
+    rating run's creation, the import report's date). ``SOURCE_DATE_EPOCH`` (seconds since
+    1970, the reproducible-builds convention) pins it, so a recorded run gives the same bytes
+    on any day."""
+    pinned = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if pinned.isdigit():
+        return dt.datetime.fromtimestamp(int(pinned), dt.UTC).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)

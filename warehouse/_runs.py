@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ._atomic import utc_now
 from ._db import Warehouse
 
 __all__ = [
@@ -162,7 +163,7 @@ def store_run(
     now: dt.datetime | None = None,
 ) -> int:
     """Record a run and its per-period ratings in one transaction; returns the run id."""
-    now = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    now = now or utc_now()
     periods = sorted(ratings["period"].unique()) if not ratings.empty else []
     with wh.transaction() as con:
         run_id = int(con.execute(

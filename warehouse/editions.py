@@ -12,8 +12,10 @@ from ._db import Warehouse
 from ._errors import translated
 
 __all__ = [
-    "boards_by_period", "clubs_by_date", "crosstable_games", "registered_clubs",
-    "organiser_events", "run_created", "run_explanations", "run_games", "run_partners",
+    "LIST_ENTRY_COLUMNS", "boards_by_period", "clubs_by_date", "crosstable_games",
+    "organiser_events", "organisers_by_date", "registered_clubs", "run_created",
+    "run_explanations", "run_games", "run_partners",
+    "store_list_entries",
 ]
 
 
@@ -93,6 +95,22 @@ def clubs_by_date(wh: Warehouse) -> dict[int, tuple[list[date], list[str]]]:
 
 
 @translated
+def organisers_by_date(wh: Warehouse, game: str) -> dict[int, tuple[list[date], list[str]]]:
+    """Every player's organisers of the game's events in force, by event date: the club of a
+    player whose files and register name none, where events are club nights."""
+    out: dict[int, tuple[list[date], list[str]]] = {}
+    for pid, day, club in wh.con.execute(
+            "SELECT m.canonical_id, e.event_date, e.organiser FROM members_resolved m "
+            "JOIN active_events e USING (event_id) WHERE e.game = ? "
+            "AND e.organiser IS NOT NULL AND e.organiser <> '' "
+            "ORDER BY 1, 2, e.event_id", [game]).fetchall():
+        days, clubs = out.setdefault(int(pid), ([], []))
+        days.append(day)
+        clubs.append(str(club))
+    return out
+
+
+@translated
 def boards_by_period(wh: Warehouse, run_id: int) -> dict[tuple[str, int], int]:
     """Boards each player played per period of a placement run (events with a known number of
     boards; phantoms left out)."""
@@ -118,6 +136,25 @@ def registered_clubs(wh: Warehouse) -> dict[int, str]:
     """The club a member register gives each player (players without one left out)."""
     return {int(pid): str(club) for pid, club in wh.con.execute(
         "SELECT player_id, club FROM players WHERE club IS NOT NULL AND club <> ''").fetchall()}
+
+
+LIST_ENTRY_COLUMNS = (
+    "run_id", "pool", "edition", "period_start", "period_end", "player_id", "rank", "standing",
+    "status", "rating", "change", "events_period", "events_year", "events_total",
+    "last_played", "club",
+)
+"""The columns of ``list_entries`` (migration 018), in the order :func:`store_list_entries`
+takes them."""
+
+
+@translated
+def store_list_entries(wh: Warehouse, pool: str, entries: pd.DataFrame) -> None:
+    """Keep the pool's published lists row by row (``list_entries``, read through the view
+    ``edition_entries``): the pool's rows are replaced together, in one transaction."""
+    entries = entries.loc[:, list(LIST_ENTRY_COLUMNS)].reset_index(drop=True)
+    with wh.transaction() as con:
+        con.execute("DELETE FROM list_entries WHERE pool = ?", [pool])
+        wh.insert_frame("list_entries", entries)
 
 
 @translated

@@ -15,8 +15,8 @@
   var name = document.getElementById("filter-name");
   var status = document.getElementById("filter-status");
   var count = document.getElementById("row-count");
-  var numeric = { rank: true, rating: true, change: true, events: true, deviation: true,
-                  deals: true, vists_per_deal: true };
+  var numeric = { rank: true, rating: true, change: true, events: true, eventsYear: true,
+                  deviation: true, deals: true, vists_per_deal: true };
   var order = { key: "rank", descending: false };
 
   function fold(text) {
@@ -61,6 +61,7 @@
     var change = row.changeText;
     cell(tr, change, "num" + (change.charAt(0) === "+" ? " up" : change.charAt(0) === "-" ? " down" : ""));
     cell(tr, String(row.events), "num");
+    cell(tr, String(row.eventsYear), "num wide");
     after.forEach(function (key) { cell(tr, row[key] || "", "num"); });
     cell(tr, row.lastPlayed, "wide");
     cell(tr, row.federationId || "", "wide");
