@@ -13,7 +13,8 @@ reads it; docs/rules/inputs.md, "Other games"):
   and later lines of a tie: the number is then the previous one plus one), surname and given
   name (parts of one name joined with ``_``, read as a space; a name of placeholders only,
   ``? ??`` in an online tournament, is no player: their games are left out with a warning),
-  grade (``3d``, ``12k``, ``1p``; also upper case, or a bare number = kyu), country code, club,
+  grade (``3d``, ``12k``, ``1p``; also upper case, or a bare number = kyu: kept as the grade the
+  player declared, ``go_grades``; 1-30 kyu, 1-9 dan or pro, else a warning), country code, club,
   then program-specific columns (wins, MMS, SOS, SOSOS, ... - numbers, sometimes a ``0=``), then
   one result per round, and optionally ``|`` and the player's EGD pin;
 - a round result is ``<opponent's place><+|-|=>[/<b|w>[<handicap>]]``: ``12+/w3`` won with white
@@ -54,6 +55,7 @@ from ._issues import IssueLog, source_name
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._registry import Format
 from ._text import decode_bytes, normalise_space
+from .go_grades import declared
 
 __all__ = [
     "FORMAT",
@@ -486,7 +488,10 @@ def _split_line(row: int, text: str, log: IssueLog, previous: int | None = None)
     if rest and not _NUMBER.match(rest[0]):
         club = rest[0]
     name = normalise_space(" ".join(tokens[1:grade_at]).replace("_", " "))
-    player = PlayerAsWritten(name=name, federation_id=pin, club=club)
+    # the grade column is the grade the player declared; a bare number is a kyu grade
+    grade = tokens[grade_at] + ("k" if tokens[grade_at].isdigit() else "")
+    player = declared(PlayerAsWritten(name=name, federation_id=pin, club=club), grade, log,
+                      row=row)
     return _Line(row=row, player=CrossPlayer(int(tokens[0]), player, row),
                  tokens=tuple(tokens[len(tokens) - n_results:]))
 

@@ -21,6 +21,10 @@ numbers are unique, else by the row's position in the table.
 Each game is listed twice; ``egd_table.cross_table_events`` emits it once and checks the halves
 (an ``InconsistentResult`` names the row and round column of the first half).
 
+Grades: the ``Grade`` / ``Rank`` / ``Str`` / ``Level`` / ``Разряд`` column, when some of its
+cells read as grades (``2d``, ``12k``, ``2д``; ``go_grades``), is the grade each player
+declared; a cell that does not read is a warning and the player is kept without a grade.
+
 Names: the grade (``Grade``, ``Rank``, ``Str``, ``Level``) and club columns are never the name;
 ``_`` joins the parts of one name as in the EGD files (``le_Calve`` is ``le Calve``); a bracket
 left open at the end is a nickname the program cut off at its name width
@@ -61,6 +65,7 @@ from ._limits import LimitExceeded, html_document
 from ._model import ParseResult, PlayerAsWritten
 from ._registry import Format
 from ._text import decode_bytes, html_declared_charset, normalise_space
+from .go_grades import declared, read_grade
 from .egd_table import (
     Colour,
     CrossPlayer,
@@ -87,6 +92,8 @@ _NAME_WORDS = ("name", "имя", "фамилия", "игрок", "участни
 _CLUB_HEADERS = frozenset({"club", "cl", "клуб", "город", "klub", "oddil", "mesto", "miasto",
                            "city", "town"})
 _PIN_HEADERS = frozenset({"egd", "pin", "egf", "egd pin", "egf pin"})
+_GRADE_HEADERS = frozenset({"grade", "rank", "rk", "str", "level", "разряд", "ранг", "sila",
+                            "stopien", "kyu/dan"})
 _ROUND = re.compile(
     r"^(?:r|round|тур|kolo|runda|k)?\s*(\d{1,2})\s*(?:r|тур|kolo|runda|k|kolo)?$"
 )
@@ -177,6 +184,9 @@ class _Header:
     place: int | None
     club: int | None
     pin: int | None
+    grade: int | None = None
+    """The column of the declared grade, when the header has one (taken only if some of its
+    cells read as grades: a ``Rank`` column may hold places)."""
 
 
 def _header(row: Sequence[str], at: int) -> _Header | None:
@@ -194,7 +204,8 @@ def _header(row: Sequence[str], at: int) -> _Header | None:
         return next((i for i, f in enumerate(folded) if f in headers), None)
 
     return _Header(at=at, names=row, name=name, rounds=rounds, number=find(_NUMBER_HEADERS),
-                   place=find(_PLACE_HEADERS), club=find(_CLUB_HEADERS), pin=find(_PIN_HEADERS))
+                   place=find(_PLACE_HEADERS), club=find(_CLUB_HEADERS), pin=find(_PIN_HEADERS),
+                   grade=find(_GRADE_HEADERS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,12 +371,22 @@ def absent_reason(name: str) -> str | None:
     return f"is {filler}" if filler else None
 
 
-def _player(table: _GoTable, row: Sequence[str]) -> PlayerAsWritten:
+def _player(table: _GoTable, row: Sequence[str], row_no: int, grades: bool,
+            log: IssueLog) -> PlayerAsWritten:
     header = table.header
-    return PlayerAsWritten(
+    player = PlayerAsWritten(
         name=clean_name(_cell(row, header.name)), federation_id=_cell(row, header.pin) or None,
         club=_cell(row, header.club) or None,
     )
+    if not grades or absent_reason(player.name) is not None:
+        return player
+    return declared(player, _cell(row, header.grade), log, where=table.label, row=row_no)
+
+
+def _has_grades(table: _GoTable, data: Sequence[tuple[int, list[str]]]) -> bool:
+    """Whether the table's grade column holds grades (some cell reads as one)."""
+    column = table.header.grade
+    return column is not None and any(read_grade(_cell(row, column)) for _, row in data)
 
 
 def _data_rows(table: _GoTable) -> list[tuple[int, list[str]]]:
@@ -385,8 +406,9 @@ def _read_table(table: _GoTable, log: IssueLog) -> tuple[list[CrossPlayer], list
     players: list[CrossPlayer] = []
     halves: list[HalfGame] = []
     absent: set[int] = set()
+    grades = _has_grades(table, data)
     for number, (row_no, row) in zip(numbers, data):
-        player = _player(table, row)
+        player = _player(table, row, row_no, grades, log)
         why = absent_reason(player.name)
         if why is not None:
             absent.add(number)

@@ -3,7 +3,8 @@
 The file (OpenGotha's ``tournament.dtd``; docs/rules/inputs.md, "Other games"):
 
     <Tournament dataVersion="201" ...>
-      <Players><Player name="Chauvin" firstName="Robin" rank="2D" country="FR" club="69Ly"
+      <Players><Player name="Chauvin" firstName="Robin" rank="2D" grade="2D" country="FR"
+                       club="69Ly" rating="2200" ratingOrigin="EGF"
                        egfPin="15662482" ffgLicence="0800145" agaId="" .../></Players>
       <Games><Game roundNumber="1" tableNumber="2" blackPlayer="CHAUVINROBIN"
                    whitePlayer="DUCHAUFOURQUENTIN" handicap="0" knownColor="true"
@@ -21,6 +22,9 @@ The file (OpenGotha's ``tournament.dtd``; docs/rules/inputs.md, "Other games"):
   game to rate, each is an info issue; a ``ByePlayer`` is an info issue too;
 - ``knownColor="false"``: the colours were not recorded, the units carry no colour;
 - the player's federation id is the EGD pin, else the FFG licence, else the AGA id;
+- the declared grade is ``grade`` (else ``rank``), read by ``go_grades.read_grade`` (``2D``,
+  ``30K``, ``1P``); one that does not read is a warning and the player is kept without a grade.
+  The stated ``rating`` and its ``ratingOrigin`` are kept as written (``go_grades``);
 - the file has no date per round: every game is dated on ``beginDate`` (``end_date`` =
   ``endDate``), said once in an info issue. No ``beginDate`` is a ``MalformedFile``;
 - ``komi`` is the komi of even games; a handicap game's komi is left unknown.
@@ -49,6 +53,7 @@ from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._registry import Format
 from ._text import normalise_space
 from .egd_table import Colour
+from .go_grades import declared
 
 __all__ = ["FORMAT", "detect", "parse", "player_key"]
 
@@ -145,10 +150,16 @@ def _players(root: ET.Element, log: IssueLog) -> dict[str, PlayerAsWritten]:
             log.report(MalformedFile("two players with the same key; the first one is kept",
                                      table=f"Player {index}", column="name", value=key))
             continue
-        players[key] = PlayerAsWritten(
+        base = PlayerAsWritten(
             name=" ".join(p for p in (surname, first) if p), federation_id=federation_id,
             club=_attr(element, "club") or None,
         )
+        # the declared grade: ``grade`` (OpenGotha 3.48 on), else ``rank`` (what older files
+        # and the pairing use); the stated rating and where it comes from kept as written
+        grade = _attr(element, "grade") or _attr(element, "rank")
+        players[key] = declared(base, grade, log, where=f"Player {index}",
+                                rating=_attr(element, "rating"),
+                                rating_origin=_attr(element, "ratingOrigin"))
     return players
 
 
