@@ -187,7 +187,8 @@ def format_games(gx: Any) -> list[str]:
     change = gx.rating - gx.rating_before
     lines = [f"player {gx.player_id} {gx.name}, pool {gx.pool}, rating run {gx.run_id} "
              f"({gx.scheme}), period {gx.period}",
-             f"rating {gx.rating_before:.1f} -> {gx.rating:.1f} ({change:+.1f})", ""]
+             f"rating {gx.rating_before:.1f} -> {gx.rating:.1f} ({change:+.1f})",
+             _go_start(gx) if gx.game == "go" else ""]
     if gx.game == "go":
         results = {1.0: "win", 0.0: "loss", 0.5: "jigo"}
         rows = [[str(r.opponent), "black" if r.colour == "b" else "white", str(int(r.handicap)),
@@ -213,11 +214,45 @@ def format_games(gx: Any) -> list[str]:
     return lines
 
 
+def _go_start(gx: Any) -> str:
+    """One line on what a go player's period started from (docs/rules/go-rfg.md "First
+    entry"): newcomer or not, the grade declared and its rating, the deviation before and after
+    and the RFG ``K`` every game's change is made of."""
+    from ratings._go import grade_rating
+
+    parts: list[str] = []
+    best = max(gx.grades, key=grade_rating) if gx.grades else None
+    declared = f"{best} = {grade_rating(best):.1f}" if best else ""
+    if gx.entry and best and abs(grade_rating(best) - gx.rating_before) < 0.05:
+        parts.append(f"new: starts at the grade declared, {declared}")
+    elif gx.entry:
+        source = ("the rating its games against rated players give" if gx.scheme == "rfg"
+                  else "the scheme's default")
+        parts.append(f"new: starts at {source} "
+                     + (f"(declared {declared})" if best else "(no grade declared)"))
+    elif best:
+        parts.append(f"declared {declared}")
+    if not math.isnan(gx.deviation_before):
+        star = " = S* = (3000 - R) / 4" if gx.entry else ""
+        parts.append(f"deviation S {gx.deviation_before:.1f}{star} -> {gx.deviation:.1f}")
+    if not math.isnan(gx.k):
+        parts.append(f"K {gx.k:.1f}: a game's change is K B (result - expected), "
+                     "B the opponent's weight (--json)")
+    return "; ".join(parts)
+
+
 def _games_json(gx: Any) -> dict[str, object]:
-    return {"player_id": gx.player_id, "name": gx.name, "pool": gx.pool, "run_id": gx.run_id,
-            "scheme": gx.scheme, "period": gx.period, "periods": list(gx.periods),
-            "rating_before": gx.rating_before, "rating": gx.rating,
-            "games": _records(gx.rows)}
+    out = {"player_id": gx.player_id, "name": gx.name, "pool": gx.pool, "run_id": gx.run_id,
+           "scheme": gx.scheme, "period": gx.period, "periods": list(gx.periods),
+           "rating_before": gx.rating_before, "rating": gx.rating,
+           "games": _records(gx.rows)}
+    if gx.game == "go":
+        out |= {"entry": gx.entry, "grades": list(gx.grades),
+                "deviation_before": None if math.isnan(gx.deviation_before)
+                else gx.deviation_before,
+                "deviation": None if math.isnan(gx.deviation) else gx.deviation,
+                "k": None if math.isnan(gx.k) else gx.k}
+    return out
 
 
 # --- the command ---------------------------------------------------------------------------------

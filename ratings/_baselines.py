@@ -37,7 +37,7 @@ import pandas as pd
 
 from ._errors import InputError, RatingError
 from ._frames import RATINGS_COLUMNS, RatingRun, empty_normalisations
-from ._go import check_games, group_sum
+from ._go import check_games, declared_ratings, group_sum
 from ._options import Number, check_options, option
 
 __all__ = [
@@ -92,7 +92,9 @@ class EloParams:
     scale: float = option(400.0, Number(integer=False, minimum=0.0, minimum_exclusive=True))
     """Rating difference at which the stronger side is expected to score 10:1."""
     initial: float = option(1500.0, Number(integer=False, minimum=0.0))
-    """Start rating of a player not in the initial frame."""
+    """Start rating of a newcomer who declared no grade (1500 = 6 kyu on the grade scale); one
+    who declared a grade starts at its rating on that scale (2d = 2200; docs/rules/go-rfg.md
+    "First entry")."""
     handicap_points: float = option(0.0, Number(integer=False, minimum=0.0))
     """Rating points per handicap stone added to black's rating for the expectation only;
     0 ignores handicaps."""
@@ -108,7 +110,9 @@ class Glicko2Params:
     tau: float = option(0.5, Number(integer=False, minimum=0.0, minimum_exclusive=True))
     """System constant tau (step 1: reasonable between 0.3 and 1.2; the example uses 0.5)."""
     initial: float = option(1500.0, Number(integer=False, minimum=0.0))
-    """Start rating of an unrated player (step 1: 1500)."""
+    """Start rating of an unrated player who declared no grade (step 1: 1500, a 6 kyu on the
+    grade scale); one who declared a grade starts at its rating on that scale (2d = 2200;
+    docs/rules/go-rfg.md "First entry"), with the start RD."""
     initial_deviation: float = option(
         350.0, Number(integer=False, minimum=0.0, minimum_exclusive=True))
     """Start RD of an unrated player (step 1: 350)."""
@@ -127,8 +131,10 @@ class EgfParams:
     """Options of the EGF GoR (2021) baseline. A period is one tournament."""
 
     initial: float = option(0.0, Number(integer=False, minimum=EGF_MIN_RATING))
-    """Start rating of a player not in the initial frame (0 = 21 kyu); the EGD starts a
-    newcomer at the rating of their declared grade, which belongs in the initial frame."""
+    """Start rating of a newcomer who declared no grade (0 = 21 kyu). The EGD starts a
+    newcomer at the GoR of their declared grade (``2100 - 100 n`` for n kyu, ``2000 + 100 n``
+    for n dan, ``2670 + 30 n`` for n pro; docs/rules/go-rfg.md "First entry"), and so does
+    this scheme when the games frame carries ``rank`` / ``opponent_rank``."""
 
     def __post_init__(self) -> None:
         check_options(self)
@@ -254,13 +260,18 @@ _Rule: TypeAlias = Callable[[_State, _Games], _Update]
 _Newcomer: TypeAlias = tuple[float, float, float]
 
 
-def _admit(state: _State, players: pd.Index, start: _Start, newcomer: _Newcomer) -> _State:
-    """Add the period's players without a rating: from the initial frame, else the scheme's
-    start values (NaN in the frame falls back to the start value too)."""
+def _admit(state: _State, players: pd.Index, start: _Start, newcomer: _Newcomer,
+           declared: pd.Series | None = None) -> _State:
+    """Add the period's players without a rating: from the initial frame, else from the grade
+    they declared in the period (``declared``, on the grade scale; docs/rules/go-rfg.md "First
+    entry"), else the scheme's start values (NaN in the frame falls back too)."""
     new = players.difference(state.players)
     if new.empty:
         return state
-    rating = start.rating.reindex(new).fillna(newcomer[0]).to_numpy(np.float64)
+    rating = start.rating.reindex(new)
+    if declared is not None and not declared.empty:
+        rating = rating.fillna(declared.reindex(new))
+    rating = rating.fillna(newcomer[0]).to_numpy(np.float64)
     deviation = start.deviation.reindex(new).fillna(newcomer[1]).to_numpy(np.float64)
     volatility = start.volatility.reindex(new).fillna(newcomer[2]).to_numpy(np.float64)
     merged = state.players.append(new)
@@ -282,11 +293,16 @@ def _initial_state(start: _Start, newcomer: _Newcomer) -> _State:
 
 def _run(games: pd.DataFrame, initial: pd.DataFrame | None, newcomer: _Newcomer, rule: _Rule,
          *, deviation: bool, extras: tuple[str, ...] = (),
-         contribution_extras: tuple[str, ...] = ()) -> RatingRun:
+         contribution_extras: tuple[str, ...] = (),
+         bounds: tuple[float, float] | None = None) -> RatingRun:
     """The period loop shared by the baselines; ``rule`` rates one period from its input
     state. ``deviation``: report the state's deviation (Glicko-2) or NaN. ``extras`` and
-    ``contribution_extras`` name the scheme's additional columns (for empty frames)."""
+    ``contribution_extras`` name the scheme's additional columns (for empty frames).
+    A newcomer who declared a grade starts at its rating (``_go.grade_rating``), kept within
+    ``bounds`` when given (EGF: ``[-900, 3300)``)."""
     checked = check_games(games)
+    declared = {str(p): _within(declared_ratings(chunk), bounds)
+                for p, chunk in checked.groupby("period", sort=False)}
     start = _check_initial(initial)
     sides = _sides(checked)
     state = _initial_state(start, newcomer)
@@ -295,7 +311,8 @@ def _run(games: pd.DataFrame, initial: pd.DataFrame | None, newcomer: _Newcomer,
     contribution_frames: list[pd.DataFrame] = []
     for label in _period_order(checked):
         rows = by_period[label]
-        state = _admit(state, pd.Index(rows["player"].unique(), dtype=object), start, newcomer)
+        state = _admit(state, pd.Index(rows["player"].unique(), dtype=object), start, newcomer,
+                       declared.get(label))
         period = _Games(
             own=state.players.get_indexer(rows["player"]).astype(np.intp),
             opp=state.players.get_indexer(rows["opponent"]).astype(np.intp),
@@ -315,6 +332,12 @@ def _run(games: pd.DataFrame, initial: pd.DataFrame | None, newcomer: _Newcomer,
                      else _empty_contributions(contribution_extras))
     return RatingRun(ratings=ratings, contributions=contributions,
                      normalisations=empty_normalisations())
+
+
+def _within(ratings: pd.Series, bounds: tuple[float, float] | None) -> pd.Series:
+    if bounds is None or ratings.empty:
+        return ratings
+    return ratings.clip(bounds[0], np.nextafter(bounds[1], -np.inf))
 
 
 def _ratings_rows(label: str, rows: pd.DataFrame, before: _State, after: _State,
@@ -564,4 +587,5 @@ def rate_egf(games: pd.DataFrame, params: EgfParams, initial: pd.DataFrame | Non
             frame="initial",
         )
     return _run(games, initial, (params.initial, math.nan, math.nan), _egf_period,
-                deviation=False, contribution_extras=("change", "con", "bonus"))
+                deviation=False, contribution_extras=("change", "con", "bonus"),
+                bounds=(EGF_MIN_RATING, EGF_MAX_RATING))

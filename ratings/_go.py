@@ -23,12 +23,15 @@ from ._errors import InputError
 
 __all__ = [
     "GAMES_COLUMNS",
+    "GRADE_FLOOR",
     "IDEAL",
     "MIN_DISTANCE",
     "TITLES",
     "Distance",
     "check_games",
     "check_go_initial",
+    "declared_rating",
+    "declared_ratings",
     "distance",
     "grade",
     "grade_floor",
@@ -77,32 +80,88 @@ def _grade_name(step: int) -> str:
     return f"{step - 20}d" if step >= 21 else f"{21 - step}k"
 
 
+GRADE_FLOOR = -900.0
+"""30 kyu, the weakest grade written (the EGD's floor); a lower rating is shown as 30k."""
+
+
 def grade(rating: float) -> str:
     """The kyu/dan grade of ``rating``, rounded to the nearest multiple of 100.
 
-    docs/rules/go-rfg.md "Scale": 0 = 21k, 1800 = 3k, 2000 = 1k, 2100 = 1d, 2200 = 2d. A rating exactly
-    between two grades rounds up (2050 -> "1d"; the source allows either reading: "a strong
-    1 kyu or a weak 1 dan"); :func:`grade_floor` gives the other reading.
+    docs/rules/go-rfg.md "Scale": 0 = 21k, 1800 = 3k, 2000 = 1k, 2100 = 1d, 2200 = 2d, the inverse
+    of :func:`grade_rating` (``grade(grade_rating(g)) == g`` for 30k..9d). A rating exactly
+    between two grades rounds up (2050 -> "1d", 2150 -> "2d"; the source allows either reading:
+    "a strong 1 kyu or a weak 1 dan"); :func:`grade_floor` gives the other reading. Below 30k
+    (-950) the grade shown is 30k.
     """
-    return _grade_name(math.floor(float(rating) / 100.0 + 0.5))
+    return _grade_name(max(math.floor(float(rating) / 100.0 + 0.5), -9))
 
 
 def grade_floor(rating: float) -> str:
     """The highest grade whose rating ``rating`` has reached (2050 -> "1k", 2100 -> "1d")."""
-    return _grade_name(math.floor(float(rating) / 100.0))
+    return _grade_name(max(math.floor(float(rating) / 100.0), -9))
 
 
-_GRADE = re.compile(r"^\s*(\d+)\s*([kKdD])\s*$")
+_GRADE = re.compile(r"^\s*(\d{1,2})\s*(k|kyu|d|dan|p|pro|кю|к|дан|д)\.?\s*$", re.IGNORECASE)
+_KINDS = {"k": "k", "d": "d", "p": "p", "к": "k", "д": "d"}
+_LIMITS = {"k": 30, "d": 9, "p": 9}
 
 
 def grade_rating(text: str) -> float:
-    """The rating of a grade written ``"5k"`` / ``"2d"`` (the inverse of :func:`grade`):
-    ``n k -> 2100 - 100 n``, ``n d -> 2000 + 100 n``. Raises ``ValueError`` otherwise."""
+    """The rating of a declared grade (the inverse of :func:`grade`; docs/rules/go-rfg.md
+    "Scale" and "First entry"): ``n kyu -> 2100 - 100 n`` (30k = -900, 21k = 0, 7k = 1400),
+    ``n dan -> 2000 + 100 n`` (1d = 2100, 2d = 2200), ``n pro -> 2670 + 30 n`` (1p = 2700,
+    9p = 2940: the EGF's professional grades, 30 points apart). Written ``"30K"``, ``"9k"``,
+    ``"2D"``, ``"1P"``, ``"7 kyu"``, ``"7 dan"``, ``"2д"`` alike; kyu 1-30, dan and pro 1-9.
+    Raises ``ValueError`` otherwise."""
     match = _GRADE.match(text)
-    if match is None or int(match.group(1)) < 1:
+    if match is None:
         raise ValueError(f"not a grade: {text!r}")
-    n = int(match.group(1))
-    return 2100.0 - 100.0 * n if match.group(2).lower() == "k" else 2000.0 + 100.0 * n
+    n, kind = int(match.group(1)), _KINDS[match.group(2)[0].lower()]
+    if not 1 <= n <= _LIMITS[kind]:
+        raise ValueError(f"not a grade: {text!r}")
+    if kind == "k":
+        return 2100.0 - 100.0 * n
+    if kind == "d":
+        return 2000.0 + 100.0 * n
+    return 2670.0 + 30.0 * n
+
+
+def declared_rating(text: str, column: str = "rank", row: object = None,
+                    frame: str = "games") -> float:
+    """The start rating a ``rank`` cell of the games frame declares: a grade
+    (:func:`grade_rating`) or a number (a rating on the same scale). Raises
+    :class:`InputError` naming row and column for anything else."""
+    try:
+        return grade_rating(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not np.isfinite(value):
+        raise InputError(f"row {row!r}, column {column!r}: {text!r} is not a grade like '5k' "
+                         "or '2d' nor a rating", frame=frame)
+    return value
+
+
+def declared_ratings(games: pd.DataFrame, frame: str = "games") -> pd.Series:
+    """Per player, the highest rating the grades declared in ``games`` give (columns ``rank``
+    and ``opponent_rank`` of a checked games frame; empty cells declare nothing). A player
+    who declared nothing is not in the result."""
+    declared = pd.concat([
+        pd.DataFrame({"player": games["player"], "rank": games["rank"], "column": "rank"}),
+        pd.DataFrame({"player": games["opponent"], "rank": games["opponent_rank"],
+                      "column": "opponent_rank"}),
+    ])
+    declared = declared[declared["rank"] != ""]
+    if declared.empty:
+        return pd.Series([], index=pd.Index([], dtype=object, name="player"), dtype=float)
+    values = np.array([declared_rating(text, column, row, frame) for text, column, row in zip(
+        declared["rank"], declared["column"], declared.index, strict=True)], dtype=np.float64)
+    best = pd.Series(values).groupby(declared["player"].to_numpy()).max()
+    best.index.name = "player"
+    return best.astype(float)
 
 
 def title(rating: float) -> str:

@@ -67,8 +67,8 @@ from ._go import (
     Distance,
     check_games,
     check_go_initial,
+    declared_ratings,
     distance,
-    grade_rating,
     group_sum,
     handicap_points,
 )
@@ -414,40 +414,18 @@ def _period_order(games: pd.DataFrame) -> list[str]:
 
 
 def _provisional(games: pd.DataFrame, players: pd.Index, rules: _Rules) -> Floats:
-    """Each player's provisional rating: the highest grade declared in the period, else
-    ``entry_rating`` (docs/rules/go-rfg.md "First entry": set by the organiser)."""
+    """Each player's provisional rating: the highest grade declared in the period on the grade
+    scale (``_go.grade_rating``: 2d = 2200, 7k = 1400), else ``entry_rating``
+    (docs/rules/go-rfg.md "First entry")."""
     out = np.full(len(players), rules.entry_rating)
     if rules.provisional != "rank":
         return out
-    declared = pd.concat([
-        pd.DataFrame({"player": games["player"], "rank": games["rank"], "column": "rank"}),
-        pd.DataFrame({"player": games["opponent"], "rank": games["opponent_rank"],
-                      "column": "opponent_rank"}),
-    ])
-    declared = declared[declared["rank"] != ""]
-    if declared.empty:
+    best = declared_ratings(games)
+    if best.empty:
         return out
-    values = np.array([_rank_value(text, column, row) for text, column, row in zip(
-        declared["rank"], declared["column"], declared.index, strict=True)])
-    best = pd.Series(values).groupby(declared["player"].to_numpy()).max()
     at = players.get_indexer(best.index)
     out[at] = np.minimum(best.to_numpy(np.float64), _TOP)
     return out
-
-
-def _rank_value(text: str, column: str, row: object) -> float:
-    try:
-        return grade_rating(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not np.isfinite(value):
-        raise InputError(f"row {row!r}, column {column!r}: {text!r} is not a grade like '5k' "
-                         "or '2d' nor a rating", frame="games")
-    return value
 
 
 def _months(dates: pd.Series | pd.DatetimeIndex) -> Floats:

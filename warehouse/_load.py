@@ -24,6 +24,7 @@ import pandas as pd
 from games import GAMES
 from parsers import Event, ParseResult
 from parsers._gate import check as gate_check
+from parsers.go_grades import GoPlayerAsWritten
 
 from ._atomic import atomic_write
 from ._db import Warehouse
@@ -197,7 +198,7 @@ class Parsed:
 _TABLES = (
     "source_files", "events", "units", "players", "player_aliases", "unit_members",
     "event_replacements", "review_items", "file_holds", "correction_holds", "event_twins",
-    "file_versions",
+    "file_versions", "go_declared",
 )
 CORRECTION_HOLD = 0.1
 """Default share of an event's units or players a correction may drop and still replace it
@@ -231,6 +232,8 @@ _DTYPES: dict[str, dict[str, str]] = {
     "unit_members": {"federation_id": "object", "club": "object", "evidence": "object",
                      "review_key": "object"},
     "review_items": {"club": "object", "decision_id": "object"},
+    "go_declared": {"grade": "object", "grade_as_written": "object",
+                    "stated_rating": "float64", "rating_origin": "object"},
     "file_holds": {"released_at": "datetime64[us]"},
     "correction_holds": {"decision": "object", "decided_at": "datetime64[us]"},
     "file_versions": {"previous": "Int64", "decision": "object",
@@ -767,6 +770,12 @@ class Loader:
                          initials=p.initials, how=res.how,
                          evidence=_json(res.evidence) if res.evidence else None,
                          review_key=res.review_key)
+                    if isinstance(p, GoPlayerAsWritten) and (
+                            p.grade_as_written or p.rating is not None):
+                        # go: what the file says of the player's strength (migration 020)
+                        _add(rows["go_declared"], event_id=event_id, unit_no=unit_no,
+                             seat=seat, grade=p.grade, grade_as_written=p.grade_as_written,
+                             stated_rating=p.rating, rating_origin=p.rating_origin)
         for new in self._resolver.new_players:
             created += 1
             _add(rows["players"], player_id=new.player_id, name=new.name,

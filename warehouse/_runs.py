@@ -67,14 +67,24 @@ def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
 
 def games_frame(wh: Warehouse, period: str = "month") -> pd.DataFrame:
     """Go games in force as the games frame of the go schemes: ``period, player, opponent,
-    result, handicap, colour, date, komi`` (one row per game, black's side).
+    result, handicap, colour, date, komi, rank, opponent_rank`` (one row per game, black's
+    side). ``rank`` / ``opponent_rank`` are the grades black and white declared for the game
+    (view ``go_entries``; ``""`` when the file gave none): the go schemes start a newcomer from
+    them (docs/rules/go-rfg.md "First entry").
 
     ``period`` labels the rating periods: ``tournament`` (the tournament a game belongs to),
     ``month``, ``quarter`` or ``year`` of the game's date.
     """
     games = wh.query(
-        "SELECT event_id, date, tournament, black, white, black_result, handicap, komi "
-        "FROM go_games ORDER BY date, event_id"
+        "SELECT g.event_id, g.date, g.tournament, g.black, g.white, g.black_result, "
+        "g.handicap, g.komi, coalesce(b.grade, '') AS black_grade, "
+        "coalesce(w.grade, '') AS white_grade "
+        "FROM go_games g "
+        "LEFT JOIN (SELECT event_id, player_id, max(grade) AS grade FROM go_entries "
+        "           GROUP BY ALL) b ON b.event_id = g.event_id AND b.player_id = g.black "
+        "LEFT JOIN (SELECT event_id, player_id, max(grade) AS grade FROM go_entries "
+        "           GROUP BY ALL) w ON w.event_id = g.event_id AND w.player_id = g.white "
+        "ORDER BY g.date, g.event_id"
     )
     dates = pd.to_datetime(games["date"])
     if period == "tournament":
@@ -94,6 +104,8 @@ def games_frame(wh: Warehouse, period: str = "month") -> pd.DataFrame:
         "colour": "b",
         "date": dates,
         "komi": games["komi"].astype(float),
+        "rank": games["black_grade"].astype(str),
+        "opponent_rank": games["white_grade"].astype(str),
     })
 
 

@@ -387,8 +387,22 @@ class GameExplanation:
     rating_before: float
     rating: float
     rows: pd.DataFrame
-    """go: ``opponent_id, opponent, colour, handicap, expected, result, change``; preferans:
-    ``date, game, segment, deals, table_rating, vists, change``."""
+    """go: ``opponent_id, opponent, colour, handicap, expected, weight, result, change``
+    (``weight``: the opponent's influence the scheme used, RFG's ``B``, 1 elsewhere);
+    preferans: ``date, game, segment, deals, table_rating, vists, change``."""
+    entry: bool | None = None
+    """go: the player's first period in the run (a newcomer): the scheme's entry flag, else
+    whether no earlier period of the run rated them."""
+    grades: tuple[str, ...] = ()
+    """go: the grades the player declared in the period's games (docs/rules/go-rfg.md "First
+    entry": a newcomer starts from the highest)."""
+    deviation_before: float = math.nan
+    """go, schemes with a deviation: the period's input deviation ``S`` (after decay)."""
+    deviation: float = math.nan
+    """... and the deviation after the period."""
+    k: float = math.nan
+    """go, RFG schemes: how far the rating may move, ``K`` (``change = K B (r - P)`` for each
+    game): recovered from the games' changes."""
 
 
 def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | None = None,
@@ -416,7 +430,7 @@ def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | Non
     if per_game:
         rows = wh.query(
             "SELECT g.opponent_id, p.name AS opponent, g.colour, g.handicap, g.expected, "
-            "g.result, g.change FROM game_contributions g JOIN players p "
+            "g.weight, g.result, g.change FROM game_contributions g JOIN players p "
             "ON p.player_id = g.opponent_id WHERE g.run_id = ? AND g.player_id = ? "
             "AND g.period = ? ORDER BY g.rowid", [run, canonical, period])
     else:
@@ -428,8 +442,48 @@ def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | Non
         "SELECT rating_before, rating FROM ratings WHERE run_id = ? AND period = ? "
         "AND player_id = ?", [run, period, canonical]).fetchall()
     before, after = (float(rating[0][0]), float(rating[0][1])) if rating else (math.nan, math.nan)
+    if game != "go":
+        return GameExplanation(canonical, name, pool, run, scheme, game, period, periods,
+                               before, after, rows)
     return GameExplanation(canonical, name, pool, run, scheme, game, period, periods, before,
-                           after, rows)
+                           after, rows, **_go_start(wh, run, period, canonical, scheme, rows))
+
+
+def _go_start(wh: Warehouse, run: int, period: str, player: int, scheme: str,
+              rows: pd.DataFrame) -> dict[str, object]:
+    """What a go player's period started from: newcomer or not, the grades declared in the
+    period's games (view ``go_entries``), the deviation before and after, and the RFG ``K``."""
+    found = wh.con.execute(
+        "SELECT entry, deviation_before, deviation, period_start, period_end FROM ratings "
+        "WHERE run_id = ? AND period = ? AND player_id = ?", [run, period, player]).fetchall()
+    if not found:
+        return {}
+    entry, s_before, s_after, start, end = found[0]
+    if entry is None:
+        # schemes that keep no entry flag: new when no earlier period of the run rated them
+        (first,) = wh.con.execute("SELECT min(period_start) FROM ratings WHERE run_id = ? "
+                                  "AND player_id = ?", [run, player]).fetchone() or (None,)
+        entry = first == start
+    # the period's games of the player: between its first and last day
+    grades = [str(r[0]) for r in wh.con.execute(
+        "SELECT DISTINCT d.grade FROM go_entries d JOIN events e USING (event_id) "
+        "WHERE d.player_id = ? AND d.grade IS NOT NULL AND e.event_date BETWEEN ? AND ? "
+        "ORDER BY 1", [player, start, end]).fetchall()]
+    k = math.nan
+    if scheme.startswith("rfg") and len(rows):
+        # docs/rules/go-rfg.md "One rating period": a game's change is K B (r - P)
+        moved = rows["weight"].astype(float) * (rows["result"].astype(float)
+                                                - rows["expected"].astype(float))
+        usable = moved.abs() > 1e-9
+        if usable.any():
+            k = float((rows["change"].astype(float)[usable] / moved[usable]).median())
+    return {
+        "entry": None if entry is None else bool(entry),
+        "grades": tuple(grades),
+        "deviation_before": math.nan if s_before is None else float(s_before),
+        "deviation": math.nan if s_after is None else float(s_after),
+        "k": k,
+    }
 
 
 def pool_of(wh: Warehouse, player_id: int, pools: list[str]) -> str | None:
