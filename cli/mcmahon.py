@@ -1,6 +1,10 @@
 """``clubratings mcmahon``: run a McMahon tournament with dynamic levels (docs/rules/go-mcmahon-levels.md).
 
     mcmahon start PLAYERS.csv --rounds N --essential K [--bars "2100:0,1800:-1"] --out STATE.json
+    mcmahon start --from TOURNAMENT.xml [--rounds N] [--set NAME=VALUE ...] --out STATE.json
+                                                    players and OpenGotha's pairing settings from
+                                                    an OpenGotha file (docs/rules/go-mcmahon-pairing.md)
+    mcmahon start PLAYERS.csv ... --pairing opengotha [--set NAME=VALUE ...]
     mcmahon pair STATE.json [--absent ID ...]       next round's pairs, kept in the state
     mcmahon result STATE.json RESULTS.csv           record a round (the state file is replaced
                                                     atomically)
@@ -107,10 +111,59 @@ def _rating(value: str, where: str) -> float:
     return number
 
 
+def _settings(args: argparse.Namespace, base: Any) -> Any:
+    """``base`` with the ``--set NAME=VALUE`` options applied."""
+    lib = _lib()
+    values: dict[str, str] = {}
+    for item in args.set:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            fail(f"--set {item!r}: expected NAME=VALUE (e.g. paiMaSeedSystem1=SPLITANDFOLD)")
+        values[name.strip()] = value.strip()
+    try:
+        return lib.PairingSettings.from_names(values, base)
+    except lib.TournamentError as exc:
+        fail(f"--set: {exc}")
+
+
+def _start_from_opengotha(args: argparse.Namespace) -> int:
+    lib = _lib()
+    if args.players is not None:
+        fail("start takes PLAYERS.csv or --from TOURNAMENT.xml, not both")
+    try:
+        text = args.source.read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read {args.source}: {exc.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{args.source}: an OpenGotha file must be UTF-8 XML")
+    try:
+        og = lib.read_opengotha(text)
+    except lib.TournamentError as exc:
+        fail(f"{args.source}: {exc}")
+    settings = _settings(args, og.settings)
+    try:
+        state = lib.start_tournament(og.entrants, rounds=args.rounds or og.rounds,
+                                     essential_places=args.essential or 1, settings=settings)
+    except lib.TournamentError as exc:
+        fail(f"{args.source}: {exc}")
+    _write_state(args.out, state)
+    print(f"{len(state.players)} players, {state.rounds} rounds, {settings.system} pairing "
+          f"with the file's settings; state written to {args.out}")
+    return Exit.OK
+
+
 def cmd_start(args: argparse.Namespace) -> int:
     lib = _lib()
     if args.out.exists():
         fail(f"{args.out} exists; remove it or choose another --out")
+    if args.source is not None:
+        return _start_from_opengotha(args)
+    if args.players is None:
+        fail("start needs PLAYERS.csv or --from TOURNAMENT.xml")
+    if args.rounds is None or args.essential is None:
+        fail("start PLAYERS.csv needs --rounds and --essential")
+    if args.set and args.pairing != "opengotha":
+        fail("--set applies to the weighted pairing: add --pairing opengotha")
     rows = _read_csv(args.players, "players")
     if not rows or not {"name", "rating"} <= set(rows[0]):
         fail(f"{args.players}: players need columns name,rating[,id]")
@@ -120,11 +173,21 @@ def cmd_start(args: argparse.Namespace) -> int:
         if not row["name"]:
             fail(f"{where}, column name: empty name")
         pid = row.get("id") or row["name"]
-        entrants.append(lib.Entrant(id=pid, name=row["name"], rating=_rating(row["rating"], where)))
+        rank = None
+        if row.get("rank"):
+            try:
+                rank = lib.parse_rank(row["rank"])
+            except lib.TournamentError as exc:
+                fail(f"{where}, column rank: {exc}")
+        entrants.append(lib.Entrant(id=pid, name=row["name"], rating=_rating(row["rating"], where),
+                                    rank=rank, club=row.get("club", ""),
+                                    country=row.get("country", "")))
+    settings = _settings(args, None) if args.pairing == "opengotha" else None
     try:
         bars = lib.parse_bars(args.bars)
         state = lib.start_tournament(entrants, rounds=args.rounds,
-                                     essential_places=args.essential, bars=bars)
+                                     essential_places=args.essential, bars=bars,
+                                     settings=settings)
     except lib.TournamentError as exc:
         fail(f"{args.players}: {exc}")
     _write_state(args.out, state)
@@ -170,6 +233,11 @@ def cmd_pair(args: argparse.Namespace) -> int:
     levels, points = state.levels(), state.points()
     print(f"round {pairing.round}")
     for table, (a, b) in enumerate(pairing.pairs, start=1):
+        if pairing.handicaps:  # weighted pairing: white first, then black and the handicap
+            stones = pairing.handicaps[table - 1]
+            print(f"{table:>3}  white {state.player(a).name} - black {state.player(b).name}"
+                  + (f"  handicap {stones}" if stones else ""))
+            continue
         print(f"{table:>3}  {_describe(state, a, levels, points)} - "
               f"{_describe(state, b, levels, points)}")
     if pairing.bye is not None:
@@ -383,12 +451,23 @@ def add_mcmahon_commands(sub: Any) -> None:
     )
     cmds = top.add_subparsers(dest="mcmahon_command", required=True, metavar="STEP")
 
-    p = cmds.add_parser("start", help="create the state file from a players CSV",
-                        description="PLAYERS.csv has columns name,rating[,id]; rating is an "
-                        "RFG rating or a grade (3k, 1d).")
-    p.add_argument("players", type=Path, metavar="PLAYERS.csv")
-    p.add_argument("--rounds", type=int, required=True, help="number of rounds")
-    p.add_argument("--essential", type=int, required=True,
+    p = cmds.add_parser("start", help="create the state file from a players CSV or an "
+                        "OpenGotha tournament file",
+                        description="PLAYERS.csv has columns name,rating[,id][,rank,club,"
+                        "country]; rating is an RFG rating or a grade (3k, 1d). --from reads "
+                        "players and pairing settings from an OpenGotha file instead.")
+    p.add_argument("players", type=Path, nargs="?", metavar="PLAYERS.csv")
+    p.add_argument("--from", dest="source", type=Path, metavar="TOURNAMENT.xml",
+                   help="an OpenGotha tournament file: its players and pairing settings "
+                   "(weighted pairing, docs/rules/go-mcmahon-pairing.md)")
+    p.add_argument("--pairing", choices=("levels", "opengotha"), default="levels",
+                   help="levels: the level pairing (default); opengotha: the weighted pairing "
+                   "with OpenGotha's default settings (implied by --from)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="a weighted-pairing setting by OpenGotha's name (paiMaSeedSystem1="
+                   "SPLITANDFOLD) or ours (seed_system1=SPLITANDFOLD); repeatable")
+    p.add_argument("--rounds", type=int, help="number of rounds (with --from: the file's)")
+    p.add_argument("--essential", type=int,
                    help="essential places (prizes, qualifiers); the top group needs twice as many")
     p.add_argument("--bars", default="", metavar="R:P,...",
                    help='McMahon bars, e.g. "2100:0,1800:-1": rating from R starts with P points')
