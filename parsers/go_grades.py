@@ -78,7 +78,8 @@ def declared(base: PlayerAsWritten, grade_text: str, log: IssueLog, *, where: st
     if text and grade is None:
         log.report(MalformedFile(
             f"{base.name}: grade {text!r} is not a grade like 9k, 2d or 1p; the player starts "
-            "at the scheme's default rating", table=where or None, row=row, column="grade", value=text))
+            "at the scheme's default rating", table=where or None, row=row, column="grade",
+            value=text))
     return GoPlayerAsWritten(
         name=base.name, federation_id=base.federation_id, club=base.club,
         initials=base.initials, handle=base.handle, grade=grade,
