@@ -1830,22 +1830,28 @@ class _Weights:
                 or self.h.main[pid] >= self.s.rank_threshold - MIN_RANK)
 
     def __call__(self, p: PlayerId, q: PlayerId) -> int:
+        return _java_round(1.0 + sum(self.parts(p, q).values()))
+
+    def parts(self, p: PlayerId, q: PlayerId) -> dict[str, float]:
+        """The weight's terms by OpenGotha's names (its weight dumps use the same ones)."""
         s, h = self.s, self.h
         p1, p2 = self.players[p], self.players[q]
-        total = 1.0
+        out = dict.fromkeys(("baseDuplicateGame", "baseRandom", "baseBWBalance",
+                             "mainScoreDiff", "mainDUDD", "mainSeed", "secGeo"), 0.0)
         if frozenset((p, q)) not in h.met:
-            total += s.avoid_duplicate
-        if s.random:
-            total += _det_random(s.random, p1, p2, True) if s.deterministic else 0.0
+            out["baseDuplicateGame"] = s.avoid_duplicate
+        if s.random and s.deterministic:
+            out["baseRandom"] = _det_random(s.random, p1, p2, True)
         if max(self.handicap(p, q), self.handicap(q, p)) == 0:
             wb1, wb2 = h.colour[p], h.colour[q]
             if wb1 * wb2 < 0:
-                total += s.balance_wb
+                out["baseBWBalance"] = s.balance_wb
             elif (wb1 == 0 and abs(wb2) >= 2) or (wb2 == 0 and abs(wb1) >= 2):
-                total += s.balance_wb / 2
+                out["baseBWBalance"] = s.balance_wb / 2
         g1, g2 = self.group[p], self.group[q]
         if self.groups_count:
-            total += self.concavity(abs(g1 - g2) / self.groups_count, s.score_difference)
+            out["mainScoreDiff"] = self.concavity(abs(g1 - g2) / self.groups_count,
+                                                  s.score_difference)
         if g1 != g2:
             upper, lower = (q, p) if g1 < g2 else (p, q)
             scenario = 2
@@ -1866,7 +1872,7 @@ class _Weights:
                 score += 3 * w
             elif scenario == 4:
                 score += 4 * w
-            total += max(0.0, score)
+            out["mainDUDD"] = max(0.0, score)
         else:
             (c1, size), (c2, _) = self.place[p], self.place[q]
             system = s.seed_system1 if self.number <= s.last_round_seed_system1 else s.seed_system2
@@ -1880,9 +1886,9 @@ class _Weights:
                 seed = top - top * x / (size - 1) * x / (size - 1) if size > 1 else top
             elif (2 * c1 < size) != (2 * c2 < size):
                 seed = top - _det_random(top * 0.2, p1, p2, True)
-            total += _java_round(seed)
-        total += self.geo(p, q)
-        return _java_round(total)
+            out["mainSeed"] = _java_round(seed)
+        out["secGeo"] = self.geo(p, q)
+        return out
 
     def geo(self, p: PlayerId, q: PlayerId) -> float:
         s = self.s
