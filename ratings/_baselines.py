@@ -301,8 +301,9 @@ def _run(games: pd.DataFrame, initial: pd.DataFrame | None, newcomer: _Newcomer,
     A newcomer who declared a grade starts at its rating (``_go.grade_rating``), kept within
     ``bounds`` when given (EGF: ``[-900, 3300)``)."""
     checked = check_games(games)
+    graded = (checked["rank"] != "") | (checked["opponent_rank"] != "")
     declared = {str(p): _within(declared_ratings(chunk), bounds)
-                for p, chunk in checked.groupby("period", sort=False)}
+                for p, chunk in checked[graded].groupby("period", sort=False)}
     start = _check_initial(initial)
     sides = _sides(checked)
     state = _initial_state(start, newcomer)
