@@ -13,6 +13,11 @@ Pure: no I/O. A tournament is a frozen :class:`TournamentState`; every step retu
 - :func:`pair_round` -- the next round's pairs (docs/rules/go-mcmahon-levels.md "Pairing a round");
 - :func:`standings` -- final places with every criterion shown (docs/rules/go-mcmahon-levels.md "Final places");
 - :func:`level_history` -- the level of every player after every round;
+- weighted pairing as OpenGotha pairs (docs/rules/go-mcmahon-pairing.md): a tournament whose
+  state carries :class:`PairingSettings` is paired by :func:`pair_round` with a round-wide
+  maximum-weight matching (:func:`max_weight_matching`, Edmonds' blossom method) over
+  OpenGotha's criteria; :func:`read_opengotha` reads an OpenGotha tournament file (players,
+  settings, rounds as played);
 - :func:`state_to_json` / :func:`state_from_json` -- the state as plain JSON data.
 
 Decisions where the source (docs/rules/go-mcmahon-levels.md) leaves a gap:
@@ -36,8 +41,9 @@ Decisions where the source (docs/rules/go-mcmahon-levels.md) leaves a gap:
   without a bye yet; a second bye is preferred to a repeated game.
 - **Rounds remaining** for the top-group rule count the round being paired.
 - **Last tie-break.** Equal start ratings are separated by the start number.
-- **Colours and handicaps** are not assigned by :func:`pair_round`: a pair lists the
-  higher-placed player first.
+- **Colours and handicaps** are not assigned by the level pairing: a pair lists the
+  higher-placed player first. The weighted pairing assigns both (white first,
+  ``Pairing.handicaps``).
 """
 
 from __future__ import annotations
@@ -55,6 +61,13 @@ from ._go import grade_rating
 
 __all__ = [
     "CRITERIA",
+    "OpenGothaTournament",
+    "PairingSettings",
+    "max_weight_matching",
+    "opengotha_key",
+    "parse_rank",
+    "rank_from_rating",
+    "read_opengotha",
     "STANDINGS_COLUMNS",
     "Entrant",
     "Game",
@@ -1381,7 +1394,7 @@ _CRITERIA = ("NULL", "MMS", "NBW", "SOSM", "SOSW", "SOSOSM", "SOSOSW", "SOSMM1",
 
 
 def parse_rank(text: str) -> int:
-    """``"3d"`` -> 2, ``"1D"`` -> 0, ``"1k"`` -> -1, ``"30K"`` -> -30 (the weighted-pairing rank)."""
+    """``"3d"`` -> 2, ``"1D"`` -> 0, ``"1k"`` -> -1, ``"30K"`` -> -30 (weighted-pairing rank)."""
     token = text.strip().lower()
     for word, letter in (("kyu", "k"), ("dan", "d")):
         if token.endswith(word):
