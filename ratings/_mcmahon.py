@@ -95,6 +95,7 @@ __all__ = [
     "start_tournament",
     "state_from_json",
     "state_to_json",
+    "weight_terms",
 ]
 
 PlayerId: TypeAlias = str
@@ -1925,10 +1926,21 @@ class _Weights:
         return nominal
 
 
-def _pair_weighted(state: TournamentState, s: PairingSettings,
-                   away: tuple[PlayerId, ...]) -> Pairing:
-    """OpenGotha's pairing: the present players matched for the greatest total weight
-    (docs/rules/go-mcmahon-pairing.md)."""
+def weight_terms(state: TournamentState, *, absent: Iterable[PlayerId] = (),
+                 ) -> dict[tuple[PlayerId, PlayerId], dict[str, float]]:
+    """The weight of every pair the next round could hold, by its terms (OpenGotha's names;
+    docs/rules/go-mcmahon-pairing.md "Weights"), for a state with weighted pairing. The
+    player given the bye is left out, as in the pairing."""
+    if state.settings is None:
+        raise TournamentError("this tournament uses the level pairing: it has no weights")
+    weights, _, by_name, bye = _weighting(state, state.settings, tuple(absent))
+    paired = [pid for pid in by_name if pid != bye]
+    return {(p, q): weights.parts(p, q) for i, p in enumerate(paired) for q in paired[i + 1:]}
+
+
+def _weighting(state: TournamentState, s: PairingSettings, away: tuple[PlayerId, ...],
+               ) -> tuple[_Weights, list[PlayerId], list[PlayerId], PlayerId | None]:
+    """The weights of the next round, the pairing order, the name order and the bye."""
     number = len(state.played) + 1
     h = _history(state, s)
     players = {p.id: p for p in state.players}
@@ -1967,6 +1979,16 @@ def _pair_weighted(state: TournamentState, s: PairingSettings,
         groups_count = number
     weights = _Weights(s=s, h=h, number=number, rounds=state.rounds, players=players,
                        group=group, place=place, groups_count=groups_count)
+    return weights, order, by_name, bye
+
+
+def _pair_weighted(state: TournamentState, s: PairingSettings,
+                   away: tuple[PlayerId, ...]) -> Pairing:
+    """OpenGotha's pairing: the present players matched for the greatest total weight
+    (docs/rules/go-mcmahon-pairing.md)."""
+    number = len(state.played) + 1
+    weights, order, by_name, bye = _weighting(state, s, away)
+    h = weights.h
     paired = [pid for pid in by_name if pid != bye]
     edges = [(i, j, weights(paired[i], paired[j]))
              for i in range(len(paired)) for j in range(i + 1, len(paired))]

@@ -31,6 +31,7 @@ from ratings._mcmahon import (
     start_tournament,
     state_from_json,
     state_to_json,
+    weight_terms,
 )
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "opengotha_pairgoth"
@@ -135,6 +136,48 @@ def test_malavasi_whole_field_round2_and_round1_rule() -> None:
     print(f"\nmalavasi R1: same-group pairs ours {same_group(pairing.pairs)}, "
           f"OpenGotha {same_group(og.pairs[1])} of {len(og.pairs[1])}")
     assert same_group(pairing.pairs) >= same_group(og.pairs[1])
+
+
+# ---------------------------------------------------------------- OpenGotha's weight dumps
+
+DUMP_TERMS = ("baseDuplicateGame", "baseRandom", "baseBWBalance", "mainCategory",
+              "mainScoreDiff", "mainDUDD", "mainSeed", "secHandi", "secGeo", "total")
+
+
+def _dump(path: Path) -> dict[frozenset[str], dict[str, float]]:
+    """OpenGotha's weight dump: two header lines, then per pair two names and ten terms."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = {}
+    for i in range(2, len(lines) - 11, 12):
+        names = frozenset(line.split("=", 1)[1] for line in lines[i:i + 2])
+        out[names] = {term: float(line.split("=", 1)[1])
+                      for term, line in zip(DUMP_TERMS, lines[i + 2:i + 12])}
+    return out
+
+
+@pytest.mark.parametrize("dump", sorted(p.name for p in (FIXTURES / "weights").glob("*.txt")))
+def test_weights_equal_opengotha_dumps(dump: str) -> None:
+    """Every term of every pair's weight equals OpenGotha's own dump of that round (to 10
+    units, as Pairgoth compares them)."""
+    name, _, rnd = dump.removesuffix(".txt").rpartition("_weights_R")
+    number = int(rnd)
+    og = read_opengotha((FIXTURES / f"{name}.xml").read_text(encoding="utf-8"))
+    state = start_tournament(og.entrants, rounds=og.rounds, essential_places=1,
+                             settings=og.settings)
+    for n in range(1, number):
+        state = apply_round(state, og.results[n])
+    present = {pid for pq in og.pairs[number] for pid in pq} | set(og.byes.get(number, ()))
+    terms = weight_terms(state, absent=[p.id for p in state.players if p.id not in present])
+    full = {p.id: p.full_name(" ") for p in state.players}
+    theirs = _dump(FIXTURES / "weights" / dump)
+    compared = 0
+    for (p, q), ours in terms.items():
+        expected = theirs[frozenset((full[p], full[q]))]
+        for term, value in ours.items():
+            assert abs(value - expected[term]) <= 10, (p, q, term, value, expected[term])
+        assert abs(1 + sum(ours.values()) - expected["total"]) <= 10
+        compared += 1
+    assert compared == len(theirs)  # the dump, like the pairing, leaves the bye out
 
 
 # ---------------------------------------------------------------- the matching
