@@ -1989,18 +1989,18 @@ def _pair_weighted(state: TournamentState, s: PairingSettings,
     number = len(state.played) + 1
     weights, order, by_name, bye = _weighting(state, s, away)
     h = weights.h
-    paired = [pid for pid in by_name if pid != bye]
-    edges = [(i, j, weights(paired[i], paired[j]))
-             for i in range(len(paired)) for j in range(i + 1, len(paired))]
-    mate = max_weight_matching(edges, max_cardinality=True) if edges else []
     rank_of_place = {pid: i for i, pid in enumerate(order)}
     pairs: list[tuple[PlayerId, PlayerId]] = []
     handicaps: list[int] = []
-    for i, j in enumerate(mate):
-        if j > i:
-            white, black = _colours(weights, paired[i], paired[j])
-            pairs.append((white, black))
-            handicaps.append(weights.handicap(white, black))
+    for chunk in _chunks([pid for pid in by_name if pid != bye], h.main):
+        edges = [(i, j, weights(chunk[i], chunk[j]))
+                 for i in range(len(chunk)) for j in range(i + 1, len(chunk))]
+        mate = max_weight_matching(edges, max_cardinality=True) if edges else []
+        for i, j in enumerate(mate):
+            if j > i:
+                white, black = _colours(weights, chunk[i], chunk[j])
+                pairs.append((white, black))
+                handicaps.append(weights.handicap(white, black))
     table = sorted(range(len(pairs)),
                    key=lambda t: min(rank_of_place[pairs[t][0]], rank_of_place[pairs[t][1]]))
     pairs = [pairs[t] for t in table]
@@ -2014,6 +2014,39 @@ def _pair_weighted(state: TournamentState, s: PairingSettings,
         notes.append(f"{bye} gets a second bye")
     return Pairing(round=number, pairs=tuple(pairs), bye=bye, absent=away, repeats=repeats,
                    notes=tuple(notes), handicaps=tuple(handicaps))
+
+
+CHUNK_MIN = 200
+CHUNK_MAX = 3 * CHUNK_MIN
+"""A field of more than ``CHUNK_MAX`` players is matched in parts of ``CHUNK_MIN`` to
+``CHUNK_MAX`` players, best scores first, as OpenGotha does (docs/rules/go-mcmahon-pairing.md
+"The matching")."""
+
+
+def _chunks(players: list[PlayerId], main: Mapping[PlayerId, float]) -> list[list[PlayerId]]:
+    """``players`` (name order) in the parts that are matched apart: one part up to
+    ``CHUNK_MAX`` players; beyond, parts taken from the top score down, each closed at an
+    even size of at least ``CHUNK_MIN`` after a whole score, or when it reaches ``CHUNK_MAX``
+    or leaves no more than ``CHUNK_MIN`` players."""
+    remaining = list(players)
+    parts: list[list[PlayerId]] = []
+    while len(remaining) > CHUNK_MAX:
+        part: list[PlayerId] = []
+        for score in sorted({int(main[p]) for p in remaining}, reverse=True):
+            full = False
+            for pid in [p for p in remaining if int(main[p]) >= score]:
+                part.append(pid)
+                remaining.remove(pid)
+                if len(part) >= CHUNK_MAX or len(remaining) <= CHUNK_MIN:
+                    full = True
+                    break
+            if full or (len(part) >= CHUNK_MIN and len(part) % 2 == 0):
+                break
+        if len(part) % 2:  # an odd part would leave a player out: the next part takes them
+            remaining.insert(0, part.pop())
+        parts.append(part)
+    parts.append(remaining)
+    return parts
 
 
 def _colours(w: _Weights, p: PlayerId, q: PlayerId) -> tuple[PlayerId, PlayerId]:

@@ -24,6 +24,7 @@ from ratings._mcmahon import (
     PairingSettings,
     TournamentError,
     apply_round,
+    _chunks,
     max_weight_matching,
     pair_round,
     parse_rank,
@@ -225,6 +226,18 @@ def test_matching_is_optimal_on_small_graphs() -> None:
             total = sum(weight[(v, mate[v])] for v in range(n) if mate[v] > v)
             got = (count, total) if max_cardinality else (total,)
             assert got == _brute(n, edges, max_cardinality)
+
+
+def test_a_big_field_is_matched_in_parts_from_the_top_score_down() -> None:
+    rng = random.Random(3)
+    players = [f"p{i:03d}" for i in range(711)]
+    main = {p: float(rng.randint(10, 16)) for p in players}
+    parts = _chunks(players, main)
+    assert sorted(p for part in parts for p in part) == sorted(players)
+    assert all(len(part) % 2 == 0 for part in parts[:-1])
+    assert all(200 <= len(part) <= 600 for part in parts)
+    assert min(main[p] for p in parts[0]) >= max(main[p] for p in parts[-1])
+    assert _chunks(players[:600], main) == [players[:600]]
 
 
 def test_matching_takes_a_round_wide_optimum_not_the_greedy_pairs() -> None:
