@@ -246,6 +246,34 @@ def test_matching_takes_a_round_wide_optimum_not_the_greedy_pairs() -> None:
     assert max_weight_matching(edges, max_cardinality=True) == [2, 3, 0, 1]
 
 
+def test_weighted_pairing_properties_on_random_tournaments() -> None:
+    """Everyone present plays once (one bye when odd, never twice to one player while
+    others had none), nobody absent plays, and no pair meets twice while rounds remain."""
+    from ratings._mcmahon import Entrant, Game, RoundResults
+
+    rng = random.Random(11)
+    for trial in range(30):
+        n = rng.randint(2, 13)
+        entrants = [Entrant(id=f"p{i}", name=f"P{i}", rating=float(rng.randint(500, 2600)),
+                            club=rng.choice(["A", "B", "C"])) for i in range(n)]
+        system = rng.choice(["mcmahon", "swiss"])
+        settings = PairingSettings.from_names({"system": system})
+        state = start_tournament(entrants, rounds=4, essential_places=1, settings=settings)
+        for _ in range(4):
+            away = [e.id for e in entrants if rng.random() < 0.15]
+            pairing = pair_round(state, absent=away)
+            seen = [pid for pq in pairing.pairs for pid in pq]
+            present = [e.id for e in entrants if e.id not in away]
+            assert sorted(seen + ([pairing.bye] if pairing.bye else [])) == sorted(present)
+            assert (pairing.bye is not None) == (len(present) % 2 == 1)
+            if len(present) >= 8:  # at most 3 earlier opponents each: a pairing without
+                assert not pairing.repeats  # repeats exists (Dirac), so the weights find it
+            games = tuple(Game(a=a, b=b, score_a=1.0, score_b=0.0) if rng.random() < 0.5
+                          else Game(a=a, b=b, score_a=0.0, score_b=1.0) for a, b in pairing.pairs)
+            byes = (pairing.bye,) if pairing.bye else ()
+            state = apply_round(state, RoundResults(games=games, byes=byes))
+
+
 # ---------------------------------------------------------------- settings and the CLI
 
 
