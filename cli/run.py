@@ -113,8 +113,6 @@ def _run_here(project: Project, *, scrape: bool = True) -> dict[str, object]:
     from flows._inbox import FileOutcome
 
     def step(name: str, func: Callable[[], Any]) -> Any:
-        if name == "scrape" and not scrape:
-            return []
         result = func()
         if name == "scrape":
             for line in result:
@@ -124,7 +122,7 @@ def _run_here(project: Project, *, scrape: bool = True) -> dict[str, object]:
     def line(k: int, n: int, outcome: FileOutcome) -> None:
         print(f"{k:>{len(str(n))}}/{n} {outcome.message}")
 
-    return project.run(step=step, on_file=line, command="run")
+    return project.run(step=step, on_file=line, command="run", scrape=scrape)
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:

@@ -40,7 +40,8 @@ def add_schedule_commands(sub: Any) -> None:
         "schedule", parents=[config_parent()],
         help="print crontab lines for the nightly, inbox and quarterly jobs",
         description="Print crontab lines that run the nightly pipeline (clubratings run), the "
-        "inbox every N minutes (clubratings ingest) and the quarterly edition (recompute && "
+        "inbox every N minutes (clubratings run --no-scrape: load what was dropped and, when that "
+        "changed anything, rate, report and publish) and the quarterly edition (recompute && "
         "publish) from the project folder, with absolute paths, appending output to "
         "data/logs/<job>.log. With a Prefect server use prefect.yaml instead "
         "(scripts/deploy_server.sh).",

@@ -312,9 +312,10 @@ class Project:
     def run(
         self, *, step: StepRunner | None = None,
         on_file: Callable[[int, int, FileOutcome], None] | None = None,
-        command: str = "pipeline",
+        command: str = "pipeline", scrape: bool = True,
     ) -> dict[str, object]:
-        """The nightly job, in this order: scrape (when sources are configured), registers and
+        """The nightly job, in this order: scrape (when sources are configured and ``scrape``;
+        the inbox job, ``clubratings run --no-scrape``, fetches nothing), registers and
         decisions, ingest, recompute, the import report, publish, the snapshot. Each step is
         one line of the run log (``data/logs/runs.jsonl``). ``step(name, func)`` runs each
         step (the Prefect flow passes one that makes it a task); ``on_file`` is told of each
@@ -328,7 +329,7 @@ class Project:
 
         log = RunLog(self.cfg, command)
         scraped = (timed(log, "scrape", run_step, "scrape", self.scrape)
-                   if _scrape.has_sources(self.cfg) else [])
+                   if scrape and _scrape.has_sources(self.cfg) else [])
         outcomes, _ = self.load(log=log, step=step, on_file=on_file)
         runs = timed(log, "recompute", run_step, "recompute", self.recompute)
         report = run_step("report", lambda: self.report(outcomes, runs))  # the site links it

@@ -148,14 +148,13 @@ def pipeline(cfg: Config, scrape: bool = True) -> dict[str, object]:
     file's outcome is logged, and the outcomes and the import report become artifacts.
     ``scrape=False`` (the inbox job, ``clubratings run --no-scrape``) fetches nothing."""
     def step(name: str, func: Callable[[], Any]) -> Any:
-        if name == "scrape" and not scrape:
-            return []
         if name == "ingest" and cfg.task_runner == "dask":  # parse on the Dask workers
             return ingest_parallel.with_options(task_runner=_dask_runner())(cfg)
         return _as_task(name, func)
 
     with Project.open(cfg, command="flow pipeline") as project:
-        summary = project.run(step=step, on_file=lambda k, n, outcome: _log_outcome(outcome))
+        summary = project.run(step=step, on_file=lambda k, n, outcome: _log_outcome(outcome),
+                              scrape=scrape)
     for line in summary["scraped"]:  # type: ignore[attr-defined]
         (get_run_logger().warning if ": error: " in line else get_run_logger().info)(line)
     outcomes = summary["files"]

@@ -306,6 +306,16 @@ def read_results_csv(data: bytes, source: str = "") -> pd.DataFrame:
         place = place.copy()
         place[rows] = place[rows] + (sharing - 1) / 2
 
+    # a place within 1..n, n the event's units, named by its row (as the reader's gate does)
+    units = pd.DataFrame({"event": codes, "unit": unit.to_numpy(zero_copy_only=False)})
+    n_units = units.groupby("event")["unit"].transform("nunique").to_numpy()
+    outside = np.flatnonzero((place < 1) | (place > n_units))
+    if outside.size:
+        record = int(outside[0])
+        n = int(n_units[record])
+        raise f.error(f"a place is outside 1-{n} (the event has {n} units)", record=record,
+                      column="place", value=text("place")[record].as_py())
+
     out = pa.table({
         "event_id": pc.cast(pa.array(codes + 1), pa.string()),
         "date": dates.cast(pa.timestamp("ns")),

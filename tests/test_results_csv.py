@@ -60,11 +60,25 @@ def test_averaged_and_repeated_ties() -> None:
         "C,Pairs,2013-10-03,pairs,MP,24,4,4,50,D1", "C,Pairs,2013-10-03,pairs,MP,24,4,4,50,D2",
         "C,Pairs,2013-10-03,pairs,MP,24,5,4,50,E1", "C,Pairs,2013-10-03,pairs,MP,24,5,4,50,E2",
         "C,Pairs,2013-10-03,pairs,MP,24,6,6-7,45,F1", "C,Pairs,2013-10-03,pairs,MP,24,6,6-7,45,F2",
+        "C,Pairs,2013-10-03,pairs,MP,24,7,6-7,45,G1", "C,Pairs,2013-10-03,pairs,MP,24,7,6-7,45,G2",
     )
     frame = read_results_csv(data, "ties.csv")
     place = dict(zip(frame["player"], frame["place"], strict=True))
     assert place == {"A1": 1, "A2": 1, "B1": 2.5, "B2": 2.5, "C1": 2.5, "C2": 2.5,
-                     "D1": 4.5, "D2": 4.5, "E1": 4.5, "E2": 4.5, "F1": 6.5, "F2": 6.5}
+                     "D1": 4.5, "D2": 4.5, "E1": 4.5, "E2": 4.5, "F1": 6.5, "F2": 6.5,
+                     "G1": 6.5, "G2": 6.5}
+
+
+def test_a_place_beyond_the_units_is_refused_with_its_row() -> None:
+    """The README's first example had a tie 2-3 written by one pair of two: refused where it
+    is, not by the rating engine after the rows are gone."""
+    data = _csv("C,Pairs,2013-10-03,pairs,MP,24,1,1,60,A1", "C,Pairs,2013-10-03,pairs,MP,24,1,1,60,A2",
+                "C,Pairs,2013-10-03,pairs,MP,24,2,2-3,55,B1",
+                "C,Pairs,2013-10-03,pairs,MP,24,2,2-3,55,B2")
+    with pytest.raises(MalformedFile) as refused:
+        read_results_csv(data, "tie.csv")
+    assert str(refused.value) == ("a place is outside 1-2 (the event has 2 units): value '2-3' "
+                                  "(file tie.csv, row 4, column place)")
 
 
 def test_the_engines_optional_columns_are_read() -> None:

@@ -19,6 +19,11 @@ __all__ = [
 ]
 
 
+_HELD = "(SELECT file_id FROM file_holds WHERE released_at IS NULL)"
+"""Files held for confirmation (a future date, a mistyped year): their events are not rated,
+so they name nobody's club and are no club's events until released."""
+
+
 @translated
 def run_explanations(wh: Warehouse, run_id: int, scheme: str) -> pd.DataFrame:
     """Per player the events of the run with place, n and the scheme's two explaining numbers:
@@ -87,6 +92,7 @@ def clubs_by_date(wh: Warehouse) -> dict[int, tuple[list[date], list[str]]]:
     for pid, day, club in wh.con.execute(
             "SELECT m.canonical_id, e.event_date, m.club FROM members_resolved m "
             "JOIN active_events e USING (event_id) WHERE m.club IS NOT NULL AND m.club <> '' "
+            f"AND e.file_id NOT IN {_HELD} "
             "ORDER BY 1, 2, e.event_id").fetchall():
         days, clubs = out.setdefault(int(pid), ([], []))
         days.append(day)
@@ -103,6 +109,7 @@ def organisers_by_date(wh: Warehouse, game: str) -> dict[int, tuple[list[date], 
             "SELECT m.canonical_id, e.event_date, e.organiser FROM members_resolved m "
             "JOIN active_events e USING (event_id) WHERE e.game = ? "
             "AND e.organiser IS NOT NULL AND e.organiser <> '' "
+            f"AND e.file_id NOT IN {_HELD} "
             "ORDER BY 1, 2, e.event_id", [game]).fetchall():
         days, clubs = out.setdefault(int(pid), ([], []))
         days.append(day)
@@ -180,7 +187,7 @@ def organiser_events(wh: Warehouse, game: str, *, per_game: bool = False) -> pd.
                    count(DISTINCT m.canonical_id) AS n_units,
                    count(DISTINCT e.event_id) AS games
             FROM active_events e LEFT JOIN members_resolved m USING (event_id)
-            WHERE e.game = ? AND e.organiser <> ''
+            WHERE e.game = ? AND e.organiser <> '' AND e.file_id NOT IN (SELECT file_id FROM file_holds WHERE released_at IS NULL)
             GROUP BY e.organiser, e.event_date, e.parent
             ORDER BY e.event_date DESC, e.parent, e.organiser
             """, [game])
@@ -189,6 +196,6 @@ def organiser_events(wh: Warehouse, game: str, *, per_game: bool = False) -> pd.
         SELECT organiser, event_date, coalesce(title, '') AS title,
                coalesce(section, '') AS section, n_units, 1 AS games
         FROM active_events
-        WHERE game = ? AND organiser <> ''
+        WHERE game = ? AND organiser <> '' AND file_id NOT IN (SELECT file_id FROM file_holds WHERE released_at IS NULL)
         ORDER BY event_date DESC, event_id DESC
         """, [game])
