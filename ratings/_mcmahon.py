@@ -1621,7 +1621,7 @@ def read_opengotha(text: str) -> OpenGothaTournament:
         if element is None:
             continue
         for key, value in element.attrib.items():
-            if key in _OPENGOTHA_NAMES and key != "paiSeMinimizeHandicap":
+            if key in _OPENGOTHA_NAMES:
                 names[key] = value
     criteria = root.find("./TournamentParameterSet/PlacementParameterSet/PlacementCriteria")
     if criteria is not None:
@@ -1635,7 +1635,8 @@ def read_opengotha(text: str) -> OpenGothaTournament:
         family, given = el.get("name", ""), el.get("firstName", "")
         key = opengotha_key(family, given)
         rank = parse_rank(el.get("rank") or el.get("grade") or "20k")
-        rating = float(el.get("rating") or rank_from_rating_inverse(rank))
+        # a rating is kept below the ideal player's, which has no start level
+        rating = min(float(el.get("rating") or _rating_of_rank(rank)), IDEAL - 1.0)
         entrants.append(Entrant(
             id=key, name=f"{given} {family}".strip(), rating=rating, rank=rank,
             club=el.get("club", ""), country=el.get("country", ""),
@@ -1680,7 +1681,7 @@ def read_opengotha(text: str) -> OpenGothaTournament:
         results=MappingProxyType(results))
 
 
-def rank_from_rating_inverse(rank: int) -> float:
+def _rating_of_rank(rank: int) -> float:
     """The RFG rating at the middle of a rank (1d = 2100): for a file without ratings."""
     return 2100.0 + 100.0 * rank
 
