@@ -181,6 +181,24 @@ def test_weights_equal_opengotha_dumps(dump: str) -> None:
     assert compared == len(theirs)  # the dump, like the pairing, leaves the bye out
 
 
+def test_worked_numbers_of_the_rules() -> None:
+    """docs/rules/go-mcmahon-pairing.md "Worked numbers"."""
+    from ratings._mcmahon import Entrant, _Weights, _weighting
+
+    entrants = [Entrant(id=f"p{i}", name=f"P{i}", rating=2100.0 - 100 * i, club=club)
+                for i, club in enumerate(["A", "A", "B", "B", "C", "C", "D", "D"])]
+    settings = PairingSettings.from_names({"genMMBar": "1d", "genMMFloor": "20k"})
+    state = start_tournament(entrants, rounds=5, essential_places=1, settings=settings)
+    weights, *_ = _weighting(state, settings, ())
+    assert isinstance(weights, _Weights)
+    weights.groups_count = 26  # as in round 3
+    assert round(weights.concavity(1 / 26, 1e11)) == 98_002_958_580
+    assert [round(1e11 - weights.concavity(g / 26, 1e11)) for g in (1, 2, 4, 5)] == [
+        1_997_041_420, 4_142_011_834, 8_875_739_645, 11_464_497_041]
+    assert round(weights.geo("p4", "p6")) == 9_127_958_580  # two 2k-5k players, other clubs
+    assert weights.geo("p4", "p5") == 0.0  # clubmates below the thresholds
+
+
 # ---------------------------------------------------------------- the matching
 
 
