@@ -130,6 +130,9 @@ def _start_from_opengotha(args: argparse.Namespace) -> int:
     lib = _lib()
     if args.players is not None:
         fail("start takes PLAYERS.csv or --from TOURNAMENT.xml, not both")
+    if args.bars:
+        fail("--bars does not apply with --from: the file's bar and floor (genMMBar, "
+             "genMMFloor) give the start scores; change them with --set")
     try:
         text = args.source.read_text(encoding="utf-8")
     except OSError as exc:
