@@ -41,12 +41,13 @@ def test_pipeline_twice_loads_once_and_publishes_identical_bytes(
     header = (project / "public" / "go" / go[0] / "list.csv").read_text(
         encoding="utf-8").splitlines()[0]
     assert header == ("rank,player_id,federation_id,player,club,rating,deviation,interval,"
-                      "grade,change,events,history_events,last_played,status,standing")
+                      "grade,change,events_period,events_year,events_total,last_played,status,"
+                      "standing")
     preferans = (project / "public" / "preferans" / "2013-03" / "list.csv").read_text(
         encoding="utf-8")
     assert preferans.splitlines()[0] == (
-        "rank,player_id,federation_id,player,club,rating,deals,vists_per_deal,change,events,"
-        "history_events,last_played,status,standing")
+        "rank,player_id,federation_id,player,club,rating,deals,vists_per_deal,change,"
+        "events_period,events_year,events_total,last_played,status,standing")
     header, *rows = (public / "2013Q4" / "list.csv").read_text(encoding="utf-8").splitlines()
     assert header.startswith("rank,player_id,federation_id,player,club,rating,boards,change,"
                              "events")

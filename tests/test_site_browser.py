@@ -389,7 +389,7 @@ def _every_page_kind(base: str) -> dict[str, str]:
         pages[f"{pool} edition"] = f"{pool}/{slug}/index.html"
         rows = list(csv.DictReader(_get(f"{base}{pool}/{slug}/list.csv").splitlines()))
         if pool in ("bridge", "go"):  # the player with the most events: the longest page
-            top = max(rows, key=lambda r: (int(r.get("history_events") or 0), r["player_id"]))
+            top = max(rows, key=lambda r: (int(r.get("events_total") or 0), r["player_id"]))
             pages[f"{pool} player"] = f"{pool}/players/{top['player_id']}.html"
         if pool == "go":
             pages["crosstable"] = f"go/{editions[0]['slug']}/crosstable.html"
