@@ -55,7 +55,9 @@ from warehouse.editions import (
     organisers_by_date, run_games, run_partners, store_list_entries,
 )
 
-from warehouse.editions import organiser_events, run_created
+from warehouse.editions import (
+    crosstable_marks, crosstable_rounds, go_written_names, organiser_events, run_created,
+)
 
 from ._columns import Column, file_columns, json_row, script_slots, table_columns
 from ._lists import _write_if_changed
@@ -508,55 +510,128 @@ def _crosstables(run: RunRecord) -> bool:
             and run.options.get("pool.periods", "tournament") in ("tournament", ""))
 
 
+_RESULTS = {1.0: "+", 0.0: "\u2212", 0.5: "="}
+_MARKS = {"win by default": ("+!", "won by default (forfeit)"),
+          "loss by default": ("\u2212!", "lost by default (forfeit)"),
+          "not played": ("?", "paired, not played")}
+"""How a crosstable writes a round that is no game (``go_round_marks``): after the opponent's
+number, and what its title says."""
+
+
+def _round_cell(g: dict[str, object], number: dict[int, int], hidden: set[int],
+                contribution: dict[str, object] | None) -> dict[str, object]:
+    """One played game of a crosstable row: ``12+/b2`` (beat #12 with black, 2 stones)."""
+    opponent = int(g["opponent_id"])  # type: ignore[call-overload]
+    stones = int(g["handicap"])  # type: ignore[call-overload]
+    colour = str(g["colour"]) if g["colours"] else ""
+    mark = colour + (str(stones) if stones and colour else "")
+    result = _RESULTS.get(float(g["result"]), _num(g["result"], 1))  # type: ignore[arg-type]
+    shown = None if opponent in hidden else number.get(opponent)
+    side = {"b": "black", "w": "white"}.get(colour, "colour not recorded")
+    words = {"+": "won", "\u2212": "lost", "=": "jigo"}.get(result, result)
+    expected = change = ""
+    if contribution is not None:
+        expected = _num(contribution["expected"], 2)
+        value = contribution["change"]
+        change = "" if value is None or pd.isna(value) else f"{float(value):+.1f}"  # type: ignore[arg-type]
+    title = (f"round {g['round']}: {words} against "
+             + (f"#{shown}" if shown else "a player not listed") + f", {side}"
+             + (f", {stones} stone{'s' if stones != 1 else ''} handicap" if stones else "")
+             + (f"; expected {expected}" if expected else "")
+             + (f", change {change}" if change else ""))
+    return {"kind": "game", "opponent": shown, "result": result,
+            "mark": f"/{mark}" if mark else "", "expected": expected, "change": change,
+            "title": title}
+
+
 def _crosstable_pages(
     wh: Warehouse, pool: str, run: RunRecord, table: pd.DataFrame, editions: list[_Edition],
     out: Path, hidden: set[int], written: list[Path],
 ) -> None:
     """Go, one period per tournament: ``<edition>/crosstable.html``, every player of the
-    tournament with the rating before and after, and each game with the opponent, colour,
-    result, expected result and the game's part of the change."""
-    games = crosstable_games(wh, run.run_id)
+    tournament with the rating before and after and one column per round: the opponent's
+    place in the crosstable, the result, the colour and handicap (``12+/b2``), a bye, a
+    result by default or an absence (docs/site.md "The go crosstable")."""
+    contributions = crosstable_games(wh, run.run_id)
+    rounds_all = crosstable_rounds(wh)
+    marks_all = crosstable_marks(wh)
     names = dict(zip(table["player_id"].astype(int), table["name"].astype(str), strict=False))
-    results = {1.0: "+", 0.0: "\u2212", 0.5: "="}
     for ed in editions:
-        mine = games[(games["period"] == ed.period)
-                     & ~games["player_id"].astype(int).isin(hidden)]
-        if mine.empty:
-            continue
+        rated = contributions[contributions["period"] == ed.period]
+        mine = rounds_all[rounds_all["period"] == ed.period]
         ratings = table[table["period"] == ed.period].set_index("player_id")
-        per: dict[int, list[dict[str, object]]] = {}
+        # every game from each side, with the round it was played in
+        sides = []
         for g in mine.to_dict("records"):
-            per.setdefault(int(g["player_id"]), []).append(g)
-        order = sorted(per, key=lambda pid: (-sum(float(g["result"]) for g in per[pid]),
-                                            -float(ratings.loc[pid, "rating"]),
+            black, white, res = int(g["black"]), int(g["white"]), float(g["black_result"])
+            base = {"round": int(g["round"]) if pd.notna(g["round"]) else 0,
+                    "handicap": g["handicap"], "colours": bool(g["colours"])}
+            sides.append({**base, "player_id": black, "opponent_id": white, "colour": "b",
+                          "result": res})
+            sides.append({**base, "player_id": white, "opponent_id": black, "colour": "w",
+                          "result": 1.0 - res})
+        per: dict[int, list[dict[str, object]]] = {}
+        for g in sides:
+            pid = int(g["player_id"])  # type: ignore[call-overload]
+            if pid not in hidden and pid in ratings.index:
+                per.setdefault(pid, []).append(g)
+        if not per:
+            continue
+        # the scheme's expected result and the game's part of the change, by pairing
+        parts: dict[tuple[int, int, float], list[dict[str, object]]] = {}
+        for c in rated.to_dict("records"):
+            parts.setdefault((int(c["player_id"]), int(c["opponent_id"]),
+                              float(c["result"])), []).append(c)
+        marks: dict[int, dict[int, dict[str, object]]] = {}
+        for m in marks_all[marks_all["period"] == ed.period].to_dict("records"):
+            marks.setdefault(int(m["player_id"]), {})[int(m["round"])] = m
+        points = {pid: sum(float(g["result"]) for g in gs)  # type: ignore[arg-type]
+                  for pid, gs in per.items()}
+        order = sorted(per, key=lambda pid: (-points[pid], -float(ratings.loc[pid, "rating"]),
                                             names.get(pid, ""), pid))
         number = {pid: i for i, pid in enumerate(order, 1)}
+        last = max([int(g["round"]) for g in sides]  # type: ignore[call-overload]
+                   + [int(r) for m in marks.values() for r in m] + [1])
         players = []
         for pid in order:
             before, after = (float(ratings.loc[pid, "rating_before"]),
                              float(ratings.loc[pid, "rating"]))
-            cells = []
+            by_round: dict[int, list[dict[str, object]]] = {}
             for g in per[pid]:
-                opponent = int(g["opponent_id"])
-                stones = int(g["handicap"])
-                cells.append({
-                    "opponent": None if opponent in hidden else number.get(opponent),
-                    "colour": str(g["colour"]) + (f"{stones}" if stones else ""),
-                    "result": results.get(float(g["result"]), _num(g["result"], 1)),
-                    "expected": _num(g["expected"], 2),
-                    "change": "" if g["change"] is None or pd.isna(g["change"])
-                    else f"{float(g['change']):+.1f}",
-                })
+                by_round.setdefault(int(g["round"]), []).append(g)  # type: ignore[call-overload]
+            cells = []
+            for r in range(1, last + 1):
+                played = by_round.get(r, [])
+                mark = marks.get(pid, {}).get(r)
+                if played:
+                    for g in played:
+                        left = parts.get((pid, int(g["opponent_id"]),  # type: ignore[call-overload]
+                                          float(g["result"])), [])  # type: ignore[arg-type]
+                        cells.append(_round_cell(g, number, hidden, left.pop(0) if left else None))
+                elif mark is not None and mark["mark"] == "bye":
+                    cells.append({"kind": "bye", "title": f"round {r}: bye"})
+                elif mark is not None and str(mark["mark"]) in _MARKS:
+                    sign, words = _MARKS[str(mark["mark"])]
+                    other = mark["opponent_id"]
+                    shown = (None if other is None or pd.isna(other) or int(other) in hidden
+                             else number.get(int(other)))
+                    cells.append({"kind": "default", "opponent": shown, "result": sign,
+                                  "title": f"round {r}: {words}"
+                                  + (f" against #{shown}" if shown else "")})
+                else:
+                    cells.append({"kind": "absent", "title": f"round {r}: did not play"})
             change = f"{after - before:+.1f}"
             players.append({
                 "number": number[pid], "player_id": pid, "name": names.get(pid, str(pid)),
                 "before": _num(before, 1), "after": _num(after, 1),
                 "change": "0.0" if change in ("+0.0", "-0.0") else change,
-                "score": _place(sum(float(g["result"]) for g in per[pid])), "games": cells,
+                "score": _place(points[pid]),
+                "wins": sum(1 for g in per[pid] if float(g["result"]) == 1.0),  # type: ignore[arg-type]
+                "rounds": cells,
             })
         html = _ENV.get_template("crosstable.html").render(
-            pool=pool, edition=ed, players=players, games=len(mine) // 2 or len(mine),
-            rounds=max(len(p["games"]) for p in players), root="../../")  # type: ignore[arg-type]
+            pool=pool, edition=ed, players=players, games=len(mine), rounds=last,
+            root="../../")  # type: ignore[arg-type]
         _write(out / ed.slug / "crosstable.html", html.encode("utf-8"), written)
 
 

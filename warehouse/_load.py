@@ -198,7 +198,7 @@ class Parsed:
 _TABLES = (
     "source_files", "events", "units", "players", "player_aliases", "unit_members",
     "event_replacements", "review_items", "file_holds", "correction_holds", "event_twins",
-    "file_versions", "go_declared",
+    "file_versions", "go_declared", "go_round_marks",
 )
 CORRECTION_HOLD = 0.1
 """Default share of an event's units or players a correction may drop and still replace it
@@ -232,6 +232,7 @@ _DTYPES: dict[str, dict[str, str]] = {
     "unit_members": {"federation_id": "object", "club": "object", "evidence": "object",
                      "review_key": "object"},
     "review_items": {"club": "object", "decision_id": "object"},
+    "go_round_marks": {"opponent_key": "object"},
     "go_declared": {"grade": "object", "grade_as_written": "object",
                     "stated_rating": "float64", "rating_origin": "object"},
     "file_holds": {"released_at": "datetime64[us]"},
@@ -776,6 +777,11 @@ class Loader:
                         _add(rows["go_declared"], event_id=event_id, unit_no=unit_no,
                              seat=seat, grade=p.grade, grade_as_written=p.grade_as_written,
                              stated_rating=p.rating, rating_origin=p.rating_origin)
+        if result.format == "opengotha":
+            # go: the rounds that are no game (a bye, a forfeit), for the crosstable
+            for round_, key, mark, opponent in _opengotha_round_marks(f.data):
+                _add(rows["go_round_marks"], file_id=file_id, round=round_, player_key=key,
+                     mark=mark, opponent_key=opponent)
         for new in self._resolver.new_players:
             created += 1
             _add(rows["players"], player_id=new.player_id, name=new.name,
@@ -901,6 +907,48 @@ class _Taken:
 
 def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+_MARKS_BY_DEFAULT = {
+    "RESULT_BLACKWINS_BYDEF": ("win by default", "loss by default"),
+    "RESULT_WHITEWINS_BYDEF": ("loss by default", "win by default"),
+    "RESULT_EQUAL_BYDEF": ("not played", "not played"),
+    "RESULT_BOTHWIN": ("win by default", "win by default"),
+    "RESULT_BOTHLOSE": ("loss by default", "loss by default"),
+    "RESULT_UNKNOWN": ("not played", "not played"),
+}
+"""OpenGotha's results that are no game: (black's mark, white's mark) in ``go_round_marks``."""
+
+
+def _opengotha_round_marks(data: bytes) -> list[tuple[int, str, str, str | None]]:
+    """The rounds of an OpenGotha file that are no game (migration 021): ``(round, player's
+    key, mark, opponent's key)`` for each ``<ByePlayer>`` and each ``<Game>`` whose result is
+    by default, decided by the director or not known. The parser has read the file already;
+    what does not read here (no round number) is left out."""
+    import defusedxml.ElementTree as SafeET  # noqa: PLC0415 - go files only
+
+    try:
+        root = SafeET.fromstring(data)
+    except Exception:  # noqa: BLE001 - the parser reported it
+        return []
+    marks: dict[tuple[int, str], tuple[str, str | None]] = {}
+    for element in root.iterfind("Games/Game"):
+        result = (element.get("result") or "RESULT_UNKNOWN").strip()
+        number = (element.get("roundNumber") or "").strip()
+        if result not in _MARKS_BY_DEFAULT or not number.isdigit():
+            continue
+        black, white = ((element.get(f"{c}Player") or "").strip().upper()
+                        for c in ("black", "white"))
+        for key, other, mark in ((black, white, _MARKS_BY_DEFAULT[result][0]),
+                                 (white, black, _MARKS_BY_DEFAULT[result][1])):
+            if key:
+                marks.setdefault((int(number), key), (mark, other or None))
+    for element in root.iterfind("ByePlayers/ByePlayer"):
+        key = (element.get("player") or "").strip().upper()
+        number = (element.get("roundNumber") or "").strip()
+        if key and number.isdigit():
+            marks.setdefault((int(number), key), ("bye", None))
+    return [(r, k, m, o) for (r, k), (m, o) in sorted(marks.items())]
 
 
 def _add(table: dict[str, list[object]], **values: object) -> None:

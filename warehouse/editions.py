@@ -13,6 +13,7 @@ from ._errors import translated
 
 __all__ = [
     "LIST_ENTRY_COLUMNS", "boards_by_period", "clubs_by_date", "crosstable_games",
+    "crosstable_marks", "crosstable_rounds", "go_written_names",
     "organiser_events", "organisers_by_date", "registered_clubs", "run_created",
     "run_explanations", "run_games", "run_partners",
     "store_list_entries",
@@ -136,6 +137,71 @@ def crosstable_games(wh: Warehouse, run_id: int) -> pd.DataFrame:
         FROM game_contributions WHERE run_id = ?
         ORDER BY period, player_id, opponent_id, colour, result
         """, [run_id])
+
+
+_TOURNAMENT_LABEL = """
+    strftime(min(g.date) OVER (PARTITION BY g.tournament), '%Y-%m-%d') || ' ' || g.tournament
+"""
+"""A go tournament's period label, as ``warehouse._runs`` names it: its first day and name."""
+
+
+@translated
+def crosstable_rounds(wh: Warehouse) -> pd.DataFrame:
+    """Go: every game in force of a tournament with its round, black's side: ``period`` (the
+    tournament's label, as a run names it), ``round``, ``black``, ``white``, ``black_result``,
+    ``handicap`` and ``colours`` (false when the file did not write who took black)."""
+    return wh.query(
+        f"""
+        SELECT {_TOURNAMENT_LABEL} AS period, g.round, g.black, g.white, g.black_result,
+               g.handicap,
+               NOT EXISTS (SELECT 1 FROM units u WHERE u.event_id = g.event_id
+                           AND u.colour IS NULL) AS colours
+        FROM go_games g WHERE g.tournament <> ''
+        ORDER BY period, g.round, g.event_id
+        """)
+
+
+@translated
+def crosstable_marks(wh: Warehouse) -> pd.DataFrame:
+    """Go: the rounds of a tournament that are no game for a player (``go_round_marks``: a
+    bye, a result by default, a pairing not played), by canonical player: ``period``,
+    ``round``, ``player_id``, ``mark``, ``opponent_id`` (NULL for a bye or an opponent of no
+    game in force). A player is known by the key the file's games give them."""
+    return wh.query(
+        f"""
+        WITH keys AS (
+            SELECT DISTINCT e.file_id, e.parent, u.label, m.canonical_id
+            FROM active_events e
+            JOIN units u ON u.event_id = e.event_id
+            JOIN members_resolved m ON m.event_id = u.event_id AND m.unit_no = u.unit_no
+            WHERE e.game = 'go' AND e.parent <> ''
+        ), labels AS (
+            SELECT DISTINCT g.tournament, {_TOURNAMENT_LABEL} AS period FROM go_games g
+            WHERE g.tournament <> ''
+        )
+        SELECT l.period, r.round, p.canonical_id AS player_id, r.mark,
+               o.canonical_id AS opponent_id
+        FROM go_round_marks r
+        JOIN keys p ON p.file_id = r.file_id AND p.label = r.player_key
+        JOIN labels l ON l.tournament = p.parent
+        LEFT JOIN keys o ON o.file_id = r.file_id AND o.label = r.opponent_key
+        ORDER BY l.period, r.round, player_id
+        """)
+
+
+@translated
+def go_written_names(wh: Warehouse) -> pd.DataFrame:
+    """Go: each player's names as the go files in force wrote them, newest first:
+    ``player_id``, ``name_as_written``, ``format`` (a go federation's files write the
+    surname first)."""
+    return wh.query(
+        """
+        SELECT m.canonical_id AS player_id, m.name_as_written, max(e.format) AS format,
+               max(e.event_date) AS last_date
+        FROM active_events e JOIN members_resolved m ON m.event_id = e.event_id
+        WHERE e.game = 'go'
+        GROUP BY ALL ORDER BY player_id, last_date DESC, m.name_as_written
+        """)
 
 
 @translated
