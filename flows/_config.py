@@ -76,6 +76,16 @@ class PoolConfig:
     periods: str = "tournament"
     """Go pools: what one rating period is (docs/rules/go-rfg.md "One rating period"): a
     ``tournament``, or the ``month`` / ``quarter`` / ``year`` of the game."""
+    names: str = ""
+    """``names``: the order names are written in on the pool's lists, pages and files:
+    ``surname-first`` (``Horváthová Mária``, as a go federation's register writes them) or
+    ``as-written`` (as the player's record has it); ``""``: the game's default, surname-first
+    for go, as-written for the other games (docs/site.md, "Name order")."""
+
+    @property
+    def name_order(self) -> str:
+        """``names``, or the game's default when not set."""
+        return self.names or ("surname-first" if self.game == "go" else "as-written")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +149,17 @@ def _periods(pool: Mapping[str, Any], where: str) -> str:
     if value not in ("tournament", "month", "quarter", "year"):
         raise ConfigError(f"{where}: periods must be tournament, month, quarter or year, "
                           f"got {value!r}")
+    return value
+
+
+NAME_ORDERS = ("surname-first", "as-written")
+"""The values of a pool's ``names``."""
+
+
+def _names(pool: Mapping[str, Any], where: str) -> str:
+    value = _expect(pool, "names", str, where) if "names" in pool else ""
+    if value and value not in NAME_ORDERS:
+        raise ConfigError(f"{where}: names must be surname-first or as-written, got {value!r}")
     return value
 
 
@@ -257,6 +278,7 @@ def load_config(path: Path | str | None = None, *, schemes: bool = True) -> Conf
             if "kinds" in pool else (),
             abroad={str(k): (None if v == "" else float(v)) for k, v in abroad.items()},
             periods=_periods(pool, where),
+            names=_names(pool, where),
             **_list_policy(pool, where),
         ))
     if schemes:

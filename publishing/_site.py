@@ -50,6 +50,7 @@ import pyarrow.parquet as pq
 
 from games import Game, game
 from warehouse import RunRecord, Warehouse, latest_run, run_tables
+from warehouse.identity import name_key
 from warehouse.editions import (
     boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
     organisers_by_date, run_games, run_partners, store_list_entries,
@@ -904,16 +905,57 @@ def write_site_index(public: Path, quality: Path | None = None, *,
     return written
 
 
+def surname_first(name: str) -> str:
+    """A name as written with its surname moved first, by the rule the lists sort by
+    (``warehouse.identity.surname_key``): the surname is a word written in capitals
+    (``Ján NOVÁK``), else the last word (``Mária Horváthová`` -> ``Horváthová Mária``)."""
+    words = name.split()
+    if len(words) < 2:
+        return name.strip()
+    capitals = [i for i, w in enumerate(words)
+                if len(w) > 1 and w.isupper() and not all(x.isupper() for x in words)]
+    at = capitals[0] if capitals else len(words) - 1
+    return " ".join([words[at], *words[:at], *words[at + 1:]])
+
+
+def _names_in_order(wh: Warehouse, table: pd.DataFrame, game_name: str,
+                    order: str) -> pd.DataFrame:
+    """``table`` with its ``name`` in the pool's name order (docs/site.md "Name order"):
+    ``as-written`` keeps the player's record; ``surname-first`` writes each go player as the
+    newest go file wrote them when it has the same words as the record (go files write the
+    surname first: OpenGotha, the EGD tables), else the record's name with its surname moved
+    first (:func:`surname_first`)."""
+    if order != "surname-first" or table.empty:
+        return table
+    written: dict[int, list[str]] = {}
+    if game_name == "go":
+        for r in go_written_names(wh).itertuples(index=False):
+            written.setdefault(int(r.player_id), []).append(str(r.name_as_written))
+    names = {}
+    for pid, name in zip(table["player_id"].astype(int), table["name"].astype(str),
+                         strict=False):
+        if pid in names:
+            continue
+        key = name_key(name)
+        same = [w for w in written.get(pid, []) if name_key(w) == key]
+        names[pid] = same[0] if same else surname_first(name)
+    table = table.copy()
+    table["name"] = table["player_id"].astype(int).map(names).astype(str)
+    return table
+
+
 def publish_site(
     wh: Warehouse, pool: str, public: Path, *, settings: SiteSettings | None = None,
     grade: Callable[[float], str] | None = None, federation: str | None = None,
+    names: str | None = None,
 ) -> list[Path]:
     """Write the pool's editions, player and club pages from its latest run, then the site's
     index.
 
     Returns the files written or kept (unchanged bytes are not rewritten). ``grade`` names a
     rating's grade (go: kyu/dan) in lists with a deviation; ``federation`` heads the index
-    (the configuration's ``[federation] name``).
+    (the configuration's ``[federation] name``); ``names`` is the pool's name order
+    (``surname-first`` or ``as-written``; none: surname-first for go, as-written otherwise).
     """
     settings = settings or SiteSettings()
     run = latest_run(wh, pool)
@@ -929,6 +971,9 @@ def publish_site(
         return write_site_index(public, settings.quality, federation=federation)
     table = run_tables(wh, run.run_id)
     hidden = _hidden_ids(table, settings.optout)
+    table = _names_in_order(
+        wh, table, _game(run).name,
+        names or ("surname-first" if _game(run).name == "go" else "as-written"))
     registered = registered_clubs(wh)
     placement = _game(run).placements
     editions = _editions(table, hidden, settings, grade, clubs_by_date(wh), registered,
