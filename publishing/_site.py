@@ -91,6 +91,40 @@ _ENV = jinja2.Environment(
 _ASSETS = ("site.css", "site.js")
 
 
+def _played(label: object, links: dict[str, tuple[str, str]] | None = None) -> Markup:
+    """A row's "Last played" (the ``played`` filter): a go tournament as the day it began,
+    linked to its edition (``links``: period label -> (day, slug)); else the period label."""
+    text = "" if label is None else str(label)
+    if links and text in links:
+        day, slug = links[text]
+        return Markup(f'<a href="../{escape(slug)}/index.html" title="{escape(text)}">'
+                      f"{escape(day)}</a>")
+    return Markup(escape(text))
+
+
+_ENV.filters["played"] = _played
+
+
+def _played_links(run: RunRecord, editions: list[_Edition]) -> dict[str, tuple[str, str]]:
+    """Go, one edition per tournament: each tournament's label -> (its first day, its
+    edition's slug), what "Last played" shows and links to; empty for the other pools."""
+    if not _crosstables(run):
+        return {}
+    return {ed.period: (ed.start, ed.slug) for ed in editions}
+
+
+def _played_cell(column: Column, links: dict[str, tuple[str, str]],
+                 ) -> Callable[[EditionRow], Markup]:
+    """The ranked table's "Last played" cell, a go tournament's day linked to its edition."""
+    css = Markup(' class="{}"').format(column.css) if column.css else Markup("")
+
+    def td(row: EditionRow) -> Markup:
+        if row.last_played not in links:
+            return column.td(row)
+        return Markup(f"<td{css}>{_played(row.last_played, links)}</td>")
+    return td
+
+
 
 @dataclass(frozen=True, slots=True)
 class ChartPoint:
@@ -265,7 +299,8 @@ def _club_pages(
         organised = events.get(_club_key(name), [])
         html = template.render(
             pool=pool, club=name, edition=latest, players=players, events=organised,
-            per_game=per_game, unit=_game(run).counts, quality=quality, root="../../")
+            per_game=per_game, unit=_game(run).counts, quality=quality, root="../../",
+            played=_played_links(run, editions))
         path = out / CLUBS_DIR / f"{slug}.html"
         _write(path, html.encode("utf-8"), written)
         pages.add(path)
@@ -313,9 +348,19 @@ def _parquet_bytes(rows: Sequence[EditionRow], columns: Sequence[Column]) -> byt
     return buf.getvalue()
 
 
-def _json_rows(rows: Sequence[EditionRow]) -> list[dict[str, object]]:
-    """The ranked players, as the list's script filters and sorts them."""
-    return [json_row(r) for r in rows if r.standing == "ranked"]
+def _json_rows(rows: Sequence[EditionRow],
+               played: dict[str, tuple[str, str]] | None = None) -> list[dict[str, object]]:
+    """The ranked players, as the list's script filters and sorts them; a go tournament's
+    "Last played" as its day with its edition's slug (``lastPlayedSlug``)."""
+    out = []
+    for r in rows:
+        if r.standing != "ranked":
+            continue
+        row = json_row(r)
+        if played and r.last_played in played:
+            row["lastPlayed"], row["lastPlayedSlug"] = played[r.last_played]
+        out.append(row)
+    return out
 
 
 def _movers(rows: Sequence[EditionRow], count: int) -> tuple[list[EditionRow], list[EditionRow]]:
@@ -339,10 +384,13 @@ def _edition_pages(
 ) -> None:
     options = sorted(run.options.items())
     slugs = slugs or {}
+    played = _played_links(run, editions)
     for i, ed in enumerate(editions):
         present = {k for r in ed.rows for k in r.extra}
         table = table_columns(present)
-        draw = [_club_cell(c, slugs) if c.name == "club" and slugs else c.td for c in table]
+        draw = [_club_cell(c, slugs) if c.name == "club" and slugs
+                else _played_cell(c, played) if c.name == "last_played" and played
+                else c.td for c in table]
         before, after = script_slots(table)
         ranked = [r for r in ed.rows if r.standing == "ranked"]
         linked = {r.club: slugs[r.club] for r in ed.rows if r.club in slugs}
@@ -350,14 +398,14 @@ def _edition_pages(
         by_name = sorted(ed.rows, key=lambda r: (r.sort_name, r.player_id))
         html = _ENV.get_template("edition.html").render(
             pool=pool, edition=ed, rows=ranked,
-            data={"rows": _json_rows(ed.rows), "before": before, "after": after,
+            data={"rows": _json_rows(ed.rows, played), "before": before, "after": after,
                   "clubs": {c: linked[c] for c in sorted({r.club for r in ranked}
                                                         & linked.keys())}},
             table=table,
             # each ranked row's cells, drawn here in one pass (a call per cell from the
             # template costs as much again as the rest of the page)
             cells=[Markup("".join(td(r) for td in draw)) for r in ranked],
-            club_pages=linked,
+            club_pages=linked, played=played,
             pool_game=str(run.options.get("pool.game", "bridge")),
             crosstable=_crosstables(run),
             scheme=run.scheme, options=options, gains=gains, losses=losses,
@@ -398,6 +446,7 @@ def _player_pages(
     games = _group(run_games(wh, run.run_id)) if _game(run).per_game else {}
     pages: set[Path] = set()
     template = _ENV.get_template("player.html")
+    played = _played_links(run, editions)
     with_page = set(per_player)
     newest = {ed.period: -i for i, ed in enumerate(editions)}  # games: newest period first
     for pid, history in per_player.items():
@@ -410,7 +459,7 @@ def _player_pages(
             events=events.get(pid, ""), games=_game_rows(games.get(pid), hidden, newest),
             whole_history=run.scheme == "whr", club_slug=slugs.get(latest.club),
             partners=_partner_rows(partners.get(pid), hidden, with_page),
-            root="../../",
+            root="../../", played=played,
         )
         path = out / PLAYERS_DIR / f"{pid}.html"
         _write(path, html.encode("utf-8"), written)

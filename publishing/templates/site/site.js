@@ -63,7 +63,13 @@
     cell(tr, String(row.events), "num");
     cell(tr, String(row.eventsYear), "num wide");
     after.forEach(function (key) { cell(tr, row[key] || "", "num"); });
-    cell(tr, row.lastPlayed, "wide");
+    var played = cell(tr, row.lastPlayedSlug ? "" : row.lastPlayed, "wide");
+    if (row.lastPlayedSlug) {  // a go tournament: its day, linked to its edition
+      var playedLink = document.createElement("a");
+      playedLink.href = "../" + row.lastPlayedSlug + "/index.html";
+      playedLink.textContent = row.lastPlayed;
+      played.appendChild(playedLink);
+    }
     cell(tr, row.federationId || "", "wide");
     return tr;
   }
