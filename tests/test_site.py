@@ -671,3 +671,119 @@ def test_federation_name_is_read_from_the_configuration(tmp_path: Path) -> None:
             load_config(path)
     repo = load_config(Path(__file__).parents[1] / "clubratings.toml", schemes=False)
     assert repo.federation == "Bundled example federation"
+
+
+# ---------------------------------------------------------------- the go crosstable
+
+BRATISLAVA = "2024-03-16-Bratislava-Spring-Open-2024"
+"""The bundled OpenGotha tournament with a handicap game, a jigo, a game without colours,
+results by default, a pairing not played and two byes (fixtures/opengotha/
+handicap-jigo-forfeit-unplayed-bye.xml)."""
+
+
+def _crosstable(public: Path) -> tuple[list[str], dict[str, list[str]], BeautifulSoup]:
+    soup = _soup(public / "go" / BRATISLAVA / "crosstable.html")
+    heads = [th.text for th in soup.select("#crosstable thead th")]
+    rows = {tr.select("td")[1].text: [td.text for td in tr.select("td")]
+            for tr in soup.select("#crosstable tbody tr")}
+    return heads, rows, soup
+
+
+def test_go_crosstable_has_one_column_per_round(public: Path) -> None:
+    heads, rows, soup = _crosstable(public)
+    assert heads == ["#", "Player", "Before", "R1", "R2", "R3", "R4", "Points", "Wins",
+                     "After", "Change"]
+    number = {name: cells[0] for name, cells in rows.items()}
+    # round 1: Kováč (black, 3 stones) beat Novák; Szabóová (black) and Horváthová jigo
+    kovac, novak = rows["Kováč Peter"], rows["Novák Ján"]
+    assert kovac[3].startswith(f"{number['Novák Ján']}+/b3")
+    assert novak[3].startswith(f"{number['Kováč Peter']}\u2212/w3")
+    assert rows["Szabóová Eva"][3].startswith(f"{number['Horváthová Mária']}=/b")
+    # round 3: a game whose file did not record the colours has no colour letter
+    assert rows["Szabóová Eva"][5].startswith(f"{number['van der Berg Tomáš']}\u2212")
+    assert "/" not in rows["Szabóová Eva"][5]
+    # byes in their round: van der Berg in round 1, Novák in round 3; his round-2 game is
+    # still in the round-2 column (no shift left)
+    assert rows["van der Berg Tomáš"][3] == "bye" and novak[5] == "bye"
+    assert rows["van der Berg Tomáš"][4].startswith(f"{number['Novák Ján']}+/w")
+    # an absence: Szabóová has no pairing in round 2
+    assert rows["Szabóová Eva"][4] == "-"
+    # a result by default and a pairing not played
+    assert rows["Horváthová Mária"][4] == f"{number['Kováč Peter']}\u2212!"
+    assert kovac[4] == f"{number['Horváthová Mária']}+!"
+    assert rows["Horváthová Mária"][6] == f"{number['Novák Ján']}?"
+    # points and wins count the games played only
+    assert (kovac[7], kovac[8]) == ("1", "1")
+    assert (rows["Horváthová Mária"][7], rows["Horváthová Mária"][8]) == ("0.5", "0")
+    # every opponent's number links to their row; a game's title says it in words
+    for a in soup.select("#crosstable td.game a"):
+        assert soup.select_one(f"tr{a['href']}") is not None
+    cell = soup.select("#crosstable tbody tr")[int(number["Kováč Peter"]) - 1].select("td")[3]
+    assert "black, 3 stones handicap" in cell["title"] and "expected" in cell["title"]
+    assert soup.select_one("div.scroll > table#crosstable") is not None
+
+
+def test_go_names_are_written_surname_first(public: Path) -> None:
+    _, rows, _ = _crosstable(public)
+    assert set(rows) == {"van der Berg Tomáš", "Kováč Peter", "Horváthová Mária",
+                         "Szabóová Eva", "Novák Ján"}
+    listed = {r["player"] for r in _csv(public / "go" / BRATISLAVA / "list.csv")}
+    assert set(rows) <= listed
+    soup = _soup(public / "go" / "players" / f"{_player_id(public, 'Horváthová Mária')}.html")
+    assert soup.select_one("h1").text.startswith("Horváthová Mária")
+
+
+def test_a_record_written_first_name_first_is_listed_surname_first(tmp_path: Path) -> None:
+    from publishing._site import surname_first
+
+    assert surname_first("Mária Horváthová") == "Horváthová Mária"
+    assert surname_first("Ján NOVÁK") == "NOVÁK Ján"
+    assert surname_first("Novák") == "Novák"
+    public = build_site_project(tmp_path)
+    with open_warehouse(_warehouse(public)) as wh:
+        # a record named first name first (as a bridge file wrote it): the go pages write the
+        # name as the go file did, the configured "as-written" keeps the record
+        wh.con.execute("UPDATE players SET name = 'Mária Horváthová' "
+                       "WHERE name = 'Horváthová Mária'")
+        cfg = load_config(public.parent / "clubratings.toml")
+        go = next(p for p in cfg.pools if p.name == "go")
+        assert go.name_order == "surname-first"
+        publish_site(wh, "go", public, settings=SiteSettings())
+        _, rows, _ = _crosstable(public)
+        assert "Horváthová Mária" in rows
+        publish_site(wh, "go", public, settings=SiteSettings(), names="as-written")
+        _, rows, _ = _crosstable(public)
+        assert "Mária Horváthová" in rows and "Kováč Peter" in rows
+        before = {r["player"] for r in _csv(public / "bridge" / "2012Q2" / "list.csv")}
+        publish_site(wh, "bridge", public, settings=SiteSettings(), names="surname-first")
+    after = {r["player"] for r in _csv(public / "bridge" / "2012Q2" / "list.csv")}
+    assert "Olga Dawna" in before and "Dawna Olga" in after  # bridge only when configured
+
+
+def test_pool_names_option_is_read_and_checked(tmp_path: Path) -> None:
+    from flows._config import ConfigError
+
+    path = tmp_path / "clubratings.toml"
+    path.write_text(CONFIG + GO_POOL, encoding="utf-8")
+    bridge, go = load_config(path).pools
+    assert (bridge.name_order, go.name_order) == ("as-written", "surname-first")
+    path.write_text(CONFIG + 'names = "surname-first"\n' + GO_POOL + 'names = "as-written"\n',
+                    encoding="utf-8")
+    bridge, go = load_config(path).pools
+    assert (bridge.name_order, go.name_order) == ("surname-first", "as-written")
+    path.write_text(CONFIG + 'names = "first-surname"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="names must be surname-first or as-written"):
+        load_config(path)
+
+
+def test_go_last_played_is_the_tournaments_day_linked_to_its_edition(public: Path) -> None:
+    soup = _soup(public / "go" / BRATISLAVA / "index.html")
+    links = soup.select("td.wide a[href^='../2']")  # five games: all provisional here
+    assert len(links) == 5 and {a.text for a in links} == {"2024-03-16"}
+    assert {a["href"] for a in links} == {f"../{BRATISLAVA}/index.html"}
+    assert {a["title"] for a in links} == {"2024-03-16 Bratislava Spring Open 2024"}
+    player = _soup(public / "go" / "players" / f"{_player_id(public, 'Novák Ján')}.html")
+    assert player.select_one("p.meta a[href^='../2']").text == "2024-03-16"
+    # bridge keeps the period label
+    bridge = _soup(sorted((public / "bridge").glob("2*/index.html"))[-1])
+    assert all(not td.select("a") for td in bridge.select("#list tbody td:nth-last-child(2)"))
