@@ -322,13 +322,52 @@ def test_go_tournament_crosstable(browser: object, bundled_site: str) -> None:
             for link in rows.nth(i).locator("td.game a").all():
                 target = link.get_attribute("href")
                 assert page.locator(f"tr{target}").count() == 1  # an opponent of the table
-        games = page.locator("#crosstable td.game").all_text_contents()
+        games = page.locator(
+            "#crosstable td.game:not(.bye):not(.absent):not(.default)").all_text_contents()
         assert games and all(any(r in g for r in "+\u2212=") for g in games)
         scores = [float(x) for x in page.locator(
-            "#crosstable tbody tr td:nth-last-child(3)").all_text_contents()]
+            "#crosstable tbody tr td:nth-last-child(4)").all_text_contents()]
         assert scores == sorted(scores, reverse=True)  # by score, then rating after
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_go_crosstable_by_round_with_a_bye_an_absence_and_a_handicap_game(
+        browser: object, bundled_site: str, width: int) -> None:
+    """The bundled tournament with byes (fixtures/opengotha/handicap-jigo-forfeit-unplayed-
+    bye.xml): one column per round; a bye, an absence and a handicap game in their rounds;
+    an opponent's number jumps to their row; at 390 px only the table's box scrolls."""
+    context = browser.new_context(viewport={"width": width, "height": 844})  # type: ignore[attr-defined]
+    page = context.new_page()
+    try:
+        page.goto(bundled_site + "go/2024-03-16-Bratislava-Spring-Open-2024/index.html")
+        page.get_by_role("link", name="Crosstable").click()
+        page.wait_for_url("**/crosstable.html")
+        heads = page.locator("#crosstable thead th").all_text_contents()
+        assert heads[3:8] == ["R1", "R2", "R3", "R4", "Points"]
+        rows = page.locator("#crosstable tbody tr")
+        by_name = {rows.nth(i).locator("td").nth(1).text_content(): rows.nth(i)
+                   for i in range(rows.count())}
+        novak, kovac = by_name["Novák Ján"], by_name["Kováč Peter"]
+        assert novak.locator("td").nth(5).text_content() == "bye"  # round 3
+        assert by_name["van der Berg Tomáš"].locator("td").nth(3).text_content() == "bye"
+        assert by_name["Szabóová Eva"].locator("td").nth(4).text_content() == "-"  # absent
+        handicap = kovac.locator("td").nth(3)  # round 1: black with 3 stones, won
+        assert handicap.inner_text().splitlines()[0] == (
+            novak.locator("td").first.text_content() + "+/b3")
+        assert "3 stones handicap" in handicap.get_attribute("title")
+        for cell in (handicap, novak.locator("td").nth(5)):
+            assert cell.is_visible()
+        handicap.locator("a").click()
+        page.wait_for_url("**/crosstable.html#p*")
+        assert page.evaluate("location.hash") == "#p" + novak.locator("td").first.text_content()
+        width_now = page.evaluate("document.documentElement.scrollWidth")
+        assert width_now <= page.evaluate("window.innerWidth")
+        box = page.locator("div.scroll").bounding_box()
+        assert box is not None and box["width"] <= width
+    finally:
+        context.close()
 
 
 def test_change_is_against_the_players_previous_edition(browser: object,
