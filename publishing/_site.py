@@ -49,8 +49,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from games import Game, game
+from parsers.names import fold, name_key
 from warehouse import RunRecord, Warehouse, latest_run, run_tables
-from warehouse.identity import name_key
 from warehouse.editions import (
     boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
     organisers_by_date, run_games, run_partners, store_list_entries,
@@ -1020,15 +1020,19 @@ def publish_site(
         return write_site_index(public, settings.quality, federation=federation)
     table = run_tables(wh, run.run_id)
     hidden = _hidden_ids(table, settings.optout)
-    table = _names_in_order(
-        wh, table, _game(run).name,
-        names or ("surname-first" if _game(run).name == "go" else "as-written"))
+    order = names or ("surname-first" if _game(run).name == "go" else "as-written")
+    table = _names_in_order(wh, table, _game(run).name, order)
     registered = registered_clubs(wh)
     placement = _game(run).placements
     editions = _editions(table, hidden, settings, grade, clubs_by_date(wh), registered,
                          boards_by_period(wh, run.run_id) if placement else None,
                          organisers_by_date(wh, _game(run).name)
                          if _game(run).club_nights else None)
+    if order == "surname-first":
+        # the names begin with the surname: they sort as written, accents and case folded
+        editions = [dataclasses.replace(ed, rows=[
+            dataclasses.replace(r, sort_name=fold(r.player)) for r in ed.rows])
+            for ed in editions]
     store_list_entries(wh, pool, list_entries(run.run_id, pool, editions))
     out = public / pool
     written: list[Path] = []

@@ -731,6 +731,12 @@ def test_go_names_are_written_surname_first(public: Path) -> None:
     assert set(rows) <= listed
     soup = _soup(public / "go" / "players" / f"{_player_id(public, 'Horváthová Mária')}.html")
     assert soup.select_one("h1").text.startswith("Horváthová Mária")
+    # "by surname": the surname is the first word now
+    from parsers.names import fold
+
+    edition = _soup(public / "go" / BRATISLAVA / "index.html")
+    names = [r.select("td")[0].text for r in edition.select("#provisional-players tbody tr")]
+    assert len(names) >= 5 and names == sorted(names, key=fold)
 
 
 def test_a_record_written_first_name_first_is_listed_surname_first(tmp_path: Path) -> None:
