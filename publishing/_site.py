@@ -447,6 +447,7 @@ def _player_pages(
     pages: set[Path] = set()
     template = _ENV.get_template("player.html")
     played = _played_links(run, editions)
+    shown = {r.player_id: r.player for ed in editions for r in ed.rows}
     with_page = set(per_player)
     newest = {ed.period: -i for i, ed in enumerate(editions)}  # games: newest period first
     for pid, history in per_player.items():
@@ -456,7 +457,8 @@ def _player_pages(
         html = template.render(
             pool=pool, player=latest, history=history[::-1], chart=chart,
             latest_edition=history[-1][0],
-            events=events.get(pid, ""), games=_game_rows(games.get(pid), hidden, newest),
+            events=events.get(pid, ""),
+            games=_game_rows(games.get(pid), hidden, newest, shown),
             whole_history=run.scheme == "whr", club_slug=slugs.get(latest.club),
             partners=_partner_rows(partners.get(pid), hidden, with_page),
             root="../../", played=played,
@@ -499,9 +501,12 @@ def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, Markup]:
 
 
 def _game_rows(frame: pd.DataFrame | None, hidden: set[int],
-               newest: dict[str, int] | None = None) -> list[dict[str, object]]:
+               newest: dict[str, int] | None = None,
+               names: dict[int, str] | None = None) -> list[dict[str, object]]:
     """A go player's games, newest first: by ``newest`` (period: a smaller number is newer;
-    a period without an edition last), within a period in the frame's order."""
+    a period without an edition last), within a period in the frame's order; an opponent
+    named as the pool's lists name them (``names``, docs/site.md "Name order")."""
+    names = names or {}
     if frame is None:
         return []
     results = {1.0: "win", 0.0: "loss", 0.5: "jigo"}
@@ -510,7 +515,8 @@ def _game_rows(frame: pd.DataFrame | None, hidden: set[int],
         frame = frame.iloc[sorted(range(len(frame)), key=order.__getitem__)]
     return [{
         "period": str(g.period),
-        "opponent": None if int(g.opponent_id) in hidden else str(g.opponent),
+        "opponent": None if int(g.opponent_id) in hidden
+        else names.get(int(g.opponent_id), str(g.opponent)),
         "opponent_id": int(g.opponent_id),
         "result": results.get(float(g.result), _num(g.result, 1)),
         "colour": "black" if g.colour == "b" else "white",

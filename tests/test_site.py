@@ -757,6 +757,10 @@ def test_a_record_written_first_name_first_is_listed_surname_first(tmp_path: Pat
         publish_site(wh, "go", public, settings=SiteSettings())
         _, rows, _ = _crosstable(public)
         assert "Horváthová Mária" in rows
+        eva = wh.con.execute("SELECT player_id FROM players WHERE name = 'Szabóová Eva'"
+                             ).fetchall()[0][0]
+        games = _soup(public / "go" / "players" / f"{eva}.html").select("#games td")
+        assert "Horváthová Mária" in {td.text for td in games}  # an opponent, the same way
         publish_site(wh, "go", public, settings=SiteSettings(), names="as-written")
         _, rows, _ = _crosstable(public)
         assert "Mária Horváthová" in rows and "Kováč Peter" in rows
