@@ -250,7 +250,7 @@ def publish(wh: Warehouse, cfg: Config, pool: PoolConfig) -> list[Path]:
                         provisional_events=pool.min_events, active_days=pool.active_days,
                         max_deviation=pool.max_deviation)
     return publish_site(wh, pool.name, cfg.public, settings=site, grade=grade,
-                        federation=cfg.federation)
+                        federation=cfg.federation, names=pool.name_order)
 
 
 def snapshot(wh: Warehouse, cfg: Config) -> Snapshot:
