@@ -49,8 +49,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from games import Game, game
-from parsers.names import fold, name_key
 from warehouse import RunRecord, Warehouse, latest_run, run_tables
+from warehouse.identity import fold, name_key
 from warehouse.editions import (
     boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
     organisers_by_date, run_games, run_partners, store_list_entries,
