@@ -53,7 +53,7 @@ from warehouse import RunRecord, Warehouse, latest_run, run_tables
 from warehouse.identity import fold, name_key
 from warehouse.editions import (
     boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
-    organisers_by_date, run_games, run_partners, store_list_entries,
+    declared_strength, organisers_by_date, run_games, run_partners, store_list_entries,
 )
 
 from warehouse.editions import (
@@ -444,6 +444,7 @@ def _player_pages(
     events = _event_rows_by_player(run_explanations(wh, run.run_id, run.scheme))
     partners = _rows_by_player(run_partners(wh, run.run_id))
     games = _group(run_games(wh, run.run_id)) if _game(run).per_game else {}
+    declared = declared_strength(wh) if _game(run).graded else {}
     pages: set[Path] = set()
     template = _ENV.get_template("player.html")
     played = _played_links(run, editions)
@@ -461,7 +462,7 @@ def _player_pages(
             games=_game_rows(games.get(pid), hidden, newest, shown),
             whole_history=run.scheme == "whr", club_slug=slugs.get(latest.club),
             partners=_partner_rows(partners.get(pid), hidden, with_page),
-            root="../../", played=played,
+            root="../../", played=played, declared=declared.get(pid),
         )
         path = out / PLAYERS_DIR / f"{pid}.html"
         _write(path, html.encode("utf-8"), written)

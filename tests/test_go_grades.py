@@ -261,6 +261,15 @@ def test_opengotha_before_column_is_the_declared_grade(project: Path) -> None:
     chauvin = [before for _, name, before in editions[
         "2017-02-11-Test-Participation-et-Licence-FFG"] if name == "Chauvin Robin"]
     assert chauvin == [2200.0]
+    # the player page shows what the file said beside our rating
+    with open_warehouse(root / "data" / "clubratings.duckdb") as wh:
+        (novak,) = wh.con.execute(
+            "SELECT player_id FROM players WHERE name = 'Novák Ján'").fetchall()[0]
+    page = (root / "public" / "go" / "players" / f"{novak}.html").read_text(encoding="utf-8")
+    line = re.search(r'<p class="meta" id="declared">(.*?)</p>', page)
+    assert line is not None
+    assert re.fullmatch(r"Their newest file: declared grade 2d, rating stated 2200 \(EGF\); "
+                        r"ours \d+\.\d \(\d+[kd]\)\.", line.group(1)), line.group(1)
 
 
 # --- the Juvisy tournament ----------------------------------------------------------------------

@@ -13,7 +13,7 @@ from ._errors import translated
 
 __all__ = [
     "LIST_ENTRY_COLUMNS", "boards_by_period", "clubs_by_date", "crosstable_games",
-    "crosstable_marks", "crosstable_rounds", "go_written_names",
+    "crosstable_marks", "crosstable_rounds", "declared_strength", "go_written_names",
     "organiser_events", "organisers_by_date", "registered_clubs", "run_created",
     "run_explanations", "run_games", "run_partners",
     "store_list_entries",
@@ -265,3 +265,17 @@ def organiser_events(wh: Warehouse, game: str, *, per_game: bool = False) -> pd.
         WHERE game = ? AND organiser <> '' AND file_id NOT IN (SELECT file_id FROM file_holds WHERE released_at IS NULL)
         ORDER BY event_date DESC, event_id DESC
         """, [game])
+
+
+@translated
+def declared_strength(wh: Warehouse) -> dict[int, tuple[str, float | None, str]]:
+    """Go: what each player's newest file said of their strength: the grade they declared,
+    the rating the file stated and where that rating comes from (``EGF``), for the player page
+    beside our rating (docs/rules/go-rfg.md "First entry")."""
+    return {int(pid): (str(grade or ""), None if rating is None else float(rating), str(origin))
+            for pid, grade, rating, origin in wh.con.execute(
+                "SELECT g.player_id, g.grade, g.stated_rating, coalesce(g.rating_origin, '') "
+                "FROM go_entries g JOIN active_events e USING (event_id) "
+                "WHERE g.grade IS NOT NULL OR g.stated_rating IS NOT NULL "
+                "QUALIFY row_number() OVER (PARTITION BY g.player_id "
+                "ORDER BY e.event_date DESC, g.event_id DESC) = 1").fetchall()}
