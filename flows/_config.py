@@ -316,13 +316,18 @@ def load_config(path: Path | str | None = None, *, schemes: bool = True) -> Conf
     )
 
 
-def _federation(table: object, where: str) -> str:
+def _settings(table: object, where: str, known: set[str]) -> dict[str, object]:
+    """A table of settings whose names are all ``known``."""
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: must be a table, got {table!r}")
-    unknown = set(table) - {"name"}
+    unknown = set(table) - known
     if unknown:
         raise ConfigError(f"{where}: unknown setting(s) {', '.join(sorted(unknown))}")
-    name = table.get("name", "Rating lists")
+    return table
+
+
+def _federation(table: object, where: str) -> str:
+    name = _settings(table, where, {"name"}).get("name", "Rating lists")
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(f"{where}: name must be a non-empty text, got {name!r}")
     return name.strip()
@@ -338,12 +343,7 @@ def _limits(table: object, where: str) -> Limits:
 
 
 def _correction_hold(table: object, where: str) -> float:
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where}: must be a table, got {table!r}")
-    unknown = set(table) - {"correction_hold"}
-    if unknown:
-        raise ConfigError(f"{where}: unknown setting(s) {', '.join(sorted(unknown))}")
-    value = table.get("correction_hold", 0.1)
+    value = _settings(table, where, {"correction_hold"}).get("correction_hold", 0.1)
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
         raise ConfigError(f"{where}: correction_hold must be a share from 0 to below 1 "
                           f"(0.1 = 10%), got {value!r}")

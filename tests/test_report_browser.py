@@ -11,12 +11,8 @@ missing; ``CLUBRATINGS_CHROMIUM`` names another Chromium binary; with
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,27 +22,12 @@ from flows import load_config
 
 from ._csvs import club_event
 from .test_report import _drop, _project_run, _small_club
+from .test_site_browser import ARGS, CHROMIUM, serving, sync_api
 
-CHROMIUM = Path(os.environ.get("CLUBRATINGS_CHROMIUM", "/usr/bin/chromium"))
-REQUIRED = os.environ.get("CLUBRATINGS_REQUIRE_BROWSER", "") not in ("", "0")
-"""In CI: fail instead of skipping when playwright or Chromium is missing."""
-
-if REQUIRED:
-    from playwright import sync_api
-    assert CHROMIUM.exists(), f"no Chromium at {CHROMIUM}"
-else:
-    sync_api = pytest.importorskip("playwright.sync_api")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SITE_CSS = Path(__file__).resolve().parents[1] / "publishing" / "templates" / "site" / "site.css"
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -62,16 +43,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     _drop(root, "club-2013-11-14.csv", club_event("2013-11-14"))
     _project_run(cfg)
     shutil.copy(SITE_CSS, cfg.public / "site.css")
-    handler = functools.partial(_QuietHandler, directory=str(cfg.public))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(cfg.public) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

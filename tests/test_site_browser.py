@@ -12,6 +12,7 @@ missing; run it with
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -43,11 +44,10 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The site of a fixture project served from 127.0.0.1; yields its base URL."""
-    public = build_site_project(tmp_path_factory.mktemp("browser"), go=False)
-    handler = functools.partial(_QuietHandler, directory=str(public))
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """``folder`` served from 127.0.0.1 while the block runs; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -57,6 +57,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site of a fixture project served from 127.0.0.1; yields its base URL."""
+    public = build_site_project(tmp_path_factory.mktemp("browser"), go=False)
+    with serving(public) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -232,16 +240,8 @@ def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     cfg = load_config(root / "clubratings.toml")
     with Project.open(cfg, command="test") as project:
         project.run()  # the nightly job: ingest, recompute, report, publish, snapshot
-    handler = functools.partial(_QuietHandler, directory=str(cfg.public))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(cfg.public) as base:
+        yield base
 
 
 def test_preferans_list_shows_games_deals_and_vists_per_deal(browser: object,
