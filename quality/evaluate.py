@@ -19,7 +19,9 @@ b) **Next-quarter prediction.** Every event of every quarter after the first is 
    are left out): ``pair_accuracy`` is the share of pairs where the unit with the higher mean
    published rating finished ahead, a tie in the prediction counting half; ``log_loss`` is the
    mean of ``-ln P(better-placed unit ahead)`` for the schemes that state a probability
-   (:mod:`quality.baselines`), ``None`` for BELO.
+   (:mod:`quality.baselines`), ``None`` for BELO. For those schemes ``calibration`` bins the
+   same probabilities against what happened (:func:`quality.metrics.reliability`, folded to
+   the favourite, 10 bins): a reliability diagram and its expected calibration error.
 c) **Separation** (only when ``sim.settings`` has ``intra_club_events`` and
    ``inter_club_events``, the ``two-clubs`` preset of :mod:`quality.federation`, and the
    federation has exactly two clubs): the number of inter-club events after which the lowest
@@ -102,6 +104,9 @@ LAST_YEAR_QUARTERS = 4
 
 _MIN_PROBABILITY = 1e-15
 """Log loss: probabilities are clipped to [1e-15, 1 - 1e-15] so a sure miss stays finite."""
+
+CALIBRATION_BINS = 10
+"""Bins of the reliability diagram over the favourite's probability, 1/2 to 1."""
 
 
 # --- schemes ----------------------------------------------------------------------------------
@@ -207,6 +212,9 @@ class SchemeScore:
     """Inter-club events until the clubs separate; ``None``: never, or not applicable (see
     :attr:`EvaluationReport.separation_applies`)."""
     seconds: float
+    calibration: metrics.Reliability | None = None
+    """The predicted probabilities binned against the outcomes (module docstring b); ``None``
+    where :attr:`log_loss` is."""
 
 
 @dataclass(frozen=True)
@@ -319,6 +327,7 @@ def _unit_stats(run: SchemeRun, replay: _Replay) -> UnitStats:
 class _Prediction:
     pair_accuracy: float
     log_loss: float | None
+    calibration: metrics.Reliability | None = None
 
 
 def _predict(run: SchemeRun, replay: _Replay) -> _Prediction:
@@ -330,11 +339,14 @@ def _predict(run: SchemeRun, replay: _Replay) -> _Prediction:
     behind = stats.mean["rating"][replay.pair_b]
     right = (ahead > behind) + 0.5 * (ahead == behind)
     loss = None
+    calibration = None
     if run.probability is not None:
         p = run.probability(stats.take(replay.pair_a), stats.take(replay.pair_b))
         p = np.clip(p, _MIN_PROBABILITY, 1.0 - _MIN_PROBABILITY)
         loss = float(-np.log(p).mean())
-    return _Prediction(float(right.mean()), loss)
+        # every pair's first unit finished ahead; the diagram folds to the favourite
+        calibration = metrics.reliability(p, np.ones(len(p)), CALIBRATION_BINS)
+    return _Prediction(float(right.mean()), loss, calibration)
 
 
 def _active_last_year(replay: _Replay) -> pd.Index:
@@ -465,6 +477,7 @@ def evaluate(sim: Simulation, schemes: Sequence[str] = DEFAULT_SCHEMES) -> Evalu
             scheme=name, spearman=listed.spearman, kendall=listed.kendall, kn=listed.kn,
             ln=listed.ln, kn_pct=listed.kn_pct, pair_accuracy=predicted.pair_accuracy,
             log_loss=predicted.log_loss, separation=separation, seconds=seconds,
+            calibration=predicted.calibration,
         ))
     final_players = len(_active_last_year(replay).intersection(strength.index))
     inter = int(sim.events["inter_club"].astype(bool).sum()) if clubs is not None else None
@@ -569,10 +582,16 @@ def report_to_dict(report: EvaluationReport) -> dict[str, object]:
             return None
         return value
 
+    def row_dict(row: SchemeScore) -> dict[str, object]:
+        # a row without calibration has no such key (as in reports written before it)
+        plain = {f.name: clean(getattr(row, f.name)) for f in fields(SchemeScore)
+                 if f.name != "calibration"}
+        if row.calibration is not None:
+            plain["calibration"] = row.calibration.to_dict()
+        return plain
+
     head = {f.name: getattr(report, f.name) for f in fields(EvaluationReport) if f.name != "rows"}
-    rows = [{f.name: clean(getattr(row, f.name)) for f in fields(SchemeScore)}
-            for row in report.rows]
-    return {**head, "rows": rows}
+    return {**head, "rows": [row_dict(row) for row in report.rows]}
 
 
 def report_from_dict(data: dict[str, object]) -> EvaluationReport:
@@ -590,6 +609,8 @@ def report_from_dict(data: dict[str, object]) -> EvaluationReport:
             log_loss=None if row["log_loss"] is None else float(row["log_loss"]),
             separation=None if row["separation"] is None else int(row["separation"]),
             seconds=number(row["seconds"]),
+            calibration=None if row.get("calibration") is None
+            else metrics.Reliability.from_dict(row["calibration"]),
         ))
     head = {f.name: data[f.name] for f in fields(EvaluationReport) if f.name != "rows"}
     return EvaluationReport(**head, rows=tuple(rows))  # type: ignore[arg-type]

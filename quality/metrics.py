@@ -11,11 +11,14 @@ at place ``e_i`` and finished at place ``a_i`` (1 = best, ties averaged).
   (docs/rules/simulation.md, "Unfairness of a final ranking").
 
 For rating lists, :func:`list_unfairness` and :func:`rank_correlation` compare a list with the
-latent strength of the players both know.
+latent strength of the players both know; :func:`reliability` bins a scheme's win probabilities
+against what happened (a reliability diagram and its expected calibration error).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,13 +27,17 @@ import pandas as pd
 from scipy import stats
 
 __all__ = [
+    "Reliability",
+    "ReliabilityBin",
     "Unfairness",
     "kn_max",
     "list_unfairness",
     "pairwise_fairer",
     "places",
     "places_in_groups",
+    "pooled_reliability",
     "rank_correlation",
+    "reliability",
     "unfairness",
     "unfairness_arrays",
 ]
@@ -172,3 +179,123 @@ def rank_correlation(ratings: pd.Series, strength: pd.Series) -> tuple[float, fl
     rho = stats.spearmanr(rating, truth).statistic
     tau = stats.kendalltau(rating, truth).statistic
     return float(rho), float(tau)
+
+
+# --- calibration ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReliabilityBin:
+    """One bin of a reliability diagram: the favourites predicted in ``[low, high)`` (the last
+    bin includes 1), how many there are, their mean predicted probability and how often the
+    favourite finished ahead."""
+
+    low: float
+    high: float
+    count: int
+    predicted: float
+    observed: float
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """A reliability diagram: its non-empty bins, lowest first, over ``count`` predictions, and
+    the expected calibration error ``ece`` (the count-weighted mean of
+    ``|observed - predicted|`` over the bins; NaN without predictions)."""
+
+    bins: tuple[ReliabilityBin, ...]
+    count: int
+    ece: float
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON values: ``count``, ``ece`` (``None`` for NaN) and ``bins``, each with
+        ``low, high, count, predicted, observed``."""
+        return {"count": self.count, "ece": None if math.isnan(self.ece) else self.ece,
+                "bins": [{"low": b.low, "high": b.high, "count": b.count,
+                          "predicted": b.predicted, "observed": b.observed} for b in self.bins]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Reliability:
+        """Inverse of :meth:`to_dict`."""
+        bins = tuple(ReliabilityBin(float(b["low"]), float(b["high"]), int(b["count"]),
+                                    float(b["predicted"]), float(b["observed"]))
+                     for b in data["bins"])  # type: ignore[attr-defined]
+        ece = data.get("ece")
+        return cls(bins, int(data["count"]),  # type: ignore[call-overload]
+                   math.nan if ece is None else float(ece))  # type: ignore[arg-type]
+
+
+def _ece(bins: tuple[ReliabilityBin, ...]) -> float:
+    count = sum(b.count for b in bins)
+    if not count:
+        return math.nan
+    return sum(b.count * abs(b.observed - b.predicted) for b in bins) / count
+
+
+def reliability(p: npt.ArrayLike, outcome: npt.ArrayLike, bins: int = 10) -> Reliability:
+    """How well the win probabilities ``p`` match the outcomes: a reliability diagram folded to
+    the favourite.
+
+    ``p[i]`` is the stated probability that the first-listed unit of pair ``i`` finishes ahead
+    of the second; ``outcome[i]`` is 1 if it did, 0 if it finished behind, 1/2 for a tie. Every
+    pair is folded to its favourite: the predicted probability is ``max(p, 1 - p)`` and the
+    outcome is whether the unit given ``p >= 1/2`` finished ahead (``outcome`` when ``p > 1/2``,
+    ``1 - outcome`` when ``p < 1/2``). A prediction of exactly 1/2 names no favourite and counts
+    as half a finish ahead, so the diagram does not depend on which unit is listed first; this
+    matters where pairs are listed by their result (the lab lists the better-placed unit first).
+
+    The folded probabilities in ``[1/2, 1]`` fall into ``bins`` bins of equal width,
+    ``[1/2 + k w, 1/2 + (k + 1) w)`` with ``w = 1 / (2 bins)``, the last one including 1; so
+    ``p`` of 1/2 lands in the first bin and ``p`` of 0 or 1 in the last. Each non-empty bin
+    gives its range, its count, the mean folded probability (``predicted``) and the mean folded
+    outcome (``observed``, the share of its favourites that finished ahead). A well calibrated
+    scheme has ``observed`` close to ``predicted`` in every bin; :attr:`Reliability.ece` sums
+    the gaps weighted by count.
+
+    Raises ``ValueError`` when the arrays differ in length, a probability is outside
+    ``[0, 1]`` (or NaN), an outcome is not 0, 1/2 or 1, or ``bins < 1``.
+
+    >>> r = reliability([0.9, 0.2, 0.5], [1, 1, 1], bins=5)
+    >>> [(b.low, b.count, b.predicted, b.observed) for b in r.bins]
+    [(0.5, 1, 0.5, 0.5), (0.8, 1, 0.8, 0.0), (0.9, 1, 0.9, 1.0)]
+    """
+    if bins < 1:
+        raise ValueError(f"a reliability diagram needs at least one bin, not {bins!r}")
+    prob = np.asarray(p, dtype=float).ravel()
+    result = np.asarray(outcome, dtype=float).ravel()
+    if prob.shape != result.shape:
+        raise ValueError(f"probabilities and outcomes differ in length: {prob.size} vs "
+                         f"{result.size}")
+    if not np.all((prob >= 0.0) & (prob <= 1.0)):
+        raise ValueError("probabilities must lie in [0, 1]")
+    if not np.all(np.isin(result, (0.0, 0.5, 1.0))):
+        raise ValueError("outcomes must be 0, 1/2 or 1")
+    folded = np.maximum(prob, 1.0 - prob)
+    favourite = np.where(prob > 0.5, result, np.where(prob < 0.5, 1.0 - result, 0.5))
+    edges = np.round(0.5 + np.arange(bins + 1) / (2.0 * bins), 12)
+    # by the edges as reported, so a probability on an edge opens the bin above it
+    index = np.minimum(np.searchsorted(edges, folded, side="right") - 1, bins - 1)
+    count = np.bincount(index, minlength=bins)
+    predicted = np.bincount(index, weights=folded, minlength=bins)
+    observed = np.bincount(index, weights=favourite, minlength=bins)
+    found = tuple(
+        ReliabilityBin(float(edges[k]), float(edges[k + 1]), int(count[k]),
+                       float(predicted[k] / count[k]), float(observed[k] / count[k]))
+        for k in np.flatnonzero(count))
+    return Reliability(found, int(prob.size), _ece(found))
+
+
+def pooled_reliability(parts: Sequence[Reliability]) -> Reliability:
+    """One diagram of the predictions of all ``parts`` (say one per seed), made with the same
+    bins: the counts of bins with the same range summed, their means weighted by count; the
+    same as :func:`reliability` of all the predictions at once (up to rounding)."""
+    merged: dict[tuple[float, float], list[float]] = {}
+    for part in parts:
+        for b in part.bins:
+            total = merged.setdefault((b.low, b.high), [0.0, 0.0, 0.0])
+            total[0] += b.count
+            total[1] += b.count * b.predicted
+            total[2] += b.count * b.observed
+    found = tuple(ReliabilityBin(low, high, int(n), s / n, o / n)
+                  for (low, high), (n, s, o) in sorted(merged.items()))
+    return Reliability(found, sum(part.count for part in parts), _ece(found))

@@ -33,6 +33,10 @@ replays every scheme and scores how well the list published before each event or
   do not: for them ``P = 1 / (1 + exp(-b (R_A - R_B)))`` with one slope ``b`` per scheme fitted
   by maximum likelihood on the comparisons of earlier quarters only (refitted before every
   quarter; ``P = 1/2`` in the first predicted quarter), so no probability uses its own quarter.
+- **Calibration**: the same probabilities binned against what happened, a reliability diagram
+  folded to the favourite (:func:`quality.metrics.reliability`, the lab's 10 bins) with its
+  expected calibration error; for BELO and the baseline it is the fitted logistic's
+  (``fitted``).
 - **The naive baseline** (``average %``): a club secretary's average percentage so far. A
   unit's strength is the mean over its players of each player's mean percentage in all
   *earlier nights* (dates before the event's; the nights of the same quarter included), a
@@ -65,7 +69,9 @@ import pandas as pd
 from ratings import InputError
 from ratings._frames import check_results  # the engine's own input check, event by event
 
-from .evaluate import DEFAULT_SCHEMES, _MIN_PROBABILITY, _aligned, _number, _replay, _Replay
+from . import metrics
+from .evaluate import CALIBRATION_BINS, DEFAULT_SCHEMES, _MIN_PROBABILITY, _aligned, _number
+from .evaluate import _replay, _Replay
 from .evaluate import _unit_stats, run_scheme
 
 if TYPE_CHECKING:
@@ -218,6 +224,9 @@ class RealScore:
     high: float
     """The 95% bootstrap interval of :attr:`difference` over nights."""
     seconds: float
+    calibration: metrics.Reliability | None = None
+    """The probabilities of the log loss binned against the outcomes (module docstring,
+    "Calibration"; the fitted logistic's when :attr:`fitted`); ``None`` without comparisons."""
 
 
 @dataclass(frozen=True)
@@ -378,6 +387,9 @@ def _score(name: str, predicted: _Predicted, naive: _Predicted, keep: npt.NDArra
         pair_accuracy=float(right.mean()) if len(right) else math.nan,
         log_loss=float(-np.log(p).mean()) if len(p) else math.nan, fitted=predicted.fitted,
         difference=difference, low=low, high=high, seconds=predicted.seconds,
+        # every comparison's first unit finished ahead; the diagram folds to the favourite
+        calibration=metrics.reliability(p, np.ones(len(p)), CALIBRATION_BINS) if len(p)
+        else None,
     )
 
 
@@ -498,11 +510,17 @@ def real_to_dict(report: RealReport) -> dict[str, object]:
             return None
         return value
 
+    def row_dict(row: RealScore) -> dict[str, object]:
+        # a row without calibration has no such key (as in reports written before it)
+        plain = {f.name: clean(getattr(row, f.name)) for f in fields(RealScore)
+                 if f.name != "calibration"}
+        if row.calibration is not None:
+            plain["calibration"] = row.calibration.to_dict()
+        return plain
+
     head = {f.name: getattr(report, f.name) for f in fields(RealReport)
             if f.name not in ("all_rows", "rated_rows")}
-    return {**head, **{f"{choice}_rows": [{f.name: clean(getattr(row, f.name))
-                                           for f in fields(RealScore)}
-                                          for row in report.rows(choice)]
+    return {**head, **{f"{choice}_rows": [row_dict(row) for row in report.rows(choice)]
                        for choice in CHOICES}}
 
 
@@ -510,8 +528,12 @@ def real_from_dict(data: dict[str, object]) -> RealReport:
     """Inverse of :func:`real_to_dict` (``None`` numbers come back as NaN)."""
 
     def row(item: dict[str, object]) -> RealScore:
-        values = {k: (math.nan if v is None else v) for k, v in item.items()}
-        return RealScore(**values)  # type: ignore[arg-type]
+        values = {k: (math.nan if v is None else v) for k, v in item.items()
+                  if k != "calibration"}
+        bins = item.get("calibration")
+        calibration = (None if bins is None
+                       else metrics.Reliability.from_dict(bins))  # type: ignore[arg-type]
+        return RealScore(**values, calibration=calibration)  # type: ignore[arg-type]
 
     head = {f.name: data[f.name] for f in fields(RealReport)
             if f.name not in ("all_rows", "rated_rows")}

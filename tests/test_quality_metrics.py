@@ -1,7 +1,8 @@
-"""Unfairness measures and rank correlations (quality/metrics.py, docs/rules/simulation.md).
+"""Unfairness measures, rank correlations and calibration (quality/metrics.py,
+docs/rules/simulation.md).
 
 Hand-made rankings with hand-computed values, the seed's own examples, ties, and the KN_max
-formula against the reversed ranking.
+formula against the reversed ranking; reliability diagrams of synthetic predictions.
 """
 
 from __future__ import annotations
@@ -11,15 +12,20 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from quality.metrics import (
+    Reliability,
     Unfairness,
     kn_max,
     list_unfairness,
     pairwise_fairer,
     places,
     places_in_groups,
+    pooled_reliability,
     rank_correlation,
+    reliability,
     unfairness,
     unfairness_arrays,
 )
@@ -188,3 +194,129 @@ def test_places_in_groups_agrees_with_places_per_group() -> None:
     for g in np.unique(group):
         at = group == g
         assert got[at].tolist() == places(scores[at]).tolist()
+
+
+# --- calibration ------------------------------------------------------------------------------
+
+
+def test_perfectly_calibrated_predictions_are_observed_as_predicted() -> None:
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.0, 1.0, 200_000)
+    outcome = (rng.uniform(0.0, 1.0, p.size) < p).astype(float)  # the first unit ahead with p
+    got = reliability(p, outcome)
+    assert got.count == p.size and len(got.bins) == 10
+    for b in got.bins:
+        assert b.low <= b.predicted < b.high
+        assert b.observed == pytest.approx(b.predicted, abs=0.015)
+    assert got.ece < 0.01
+
+
+def test_overconfident_predictions_are_observed_below_predicted() -> None:
+    rng = np.random.default_rng(6)
+    truth = rng.uniform(0.0, 1.0, 50_000)
+    outcome = (rng.uniform(0.0, 1.0, truth.size) < truth).astype(float)
+    stated = np.clip(0.5 + 1.5 * (truth - 0.5), 0.0, 1.0)  # further from 1/2 than the truth
+    got = reliability(stated, outcome)
+    assert all(b.observed < b.predicted for b in got.bins[1:])
+    assert got.ece > 0.05
+
+
+def test_a_constant_half_gives_one_bin_observed_half() -> None:
+    # a prediction of 1/2 names no favourite: half a finish ahead, whoever is listed first
+    got = reliability(np.full(40, 0.5), np.ones(40))
+    assert len(got.bins) == 1
+    (only,) = got.bins
+    assert (only.low, only.high, only.count) == (0.5, 0.55, 40)
+    assert only.predicted == 0.5 and only.observed == 0.5
+    assert got.ece == 0.0
+
+
+def test_edges_land_in_the_first_and_last_bin() -> None:
+    got = reliability([0.0, 1.0, 0.5], [0.0, 1.0, 1.0], bins=4)
+    first, last = got.bins
+    assert (first.low, first.high, first.count) == (0.5, 0.625, 1)  # 1/2
+    assert (last.low, last.high, last.count) == (0.875, 1.0, 2)  # 0 and 1, folded to 1
+    assert last.predicted == 1.0 and last.observed == 1.0  # both favourites finished ahead
+
+
+def test_folding_to_the_favourite_ignores_which_unit_is_listed_first() -> None:
+    p = np.array([0.9, 0.7, 0.3, 0.62, 0.5])
+    outcome = np.array([1.0, 0.0, 0.0, 1.0, 0.5])
+    assert reliability(p, outcome) == reliability(1.0 - p, 1.0 - outcome)
+    got = reliability(p, outcome, bins=5)
+    # favourites: 0.9 ahead, 0.7 behind, 0.7 (the second unit of p = 0.3) ahead, 0.62 ahead
+    assert [(b.low, b.count, b.observed) for b in got.bins] == \
+        [(0.5, 1, 0.5), (0.6, 1, 1.0), (0.7, 2, 0.5), (0.9, 1, 1.0)]
+
+
+def test_a_probability_on_an_edge_opens_the_bin_above_it() -> None:
+    got = reliability([0.6, 0.4, 0.7], [1.0, 1.0, 1.0], bins=10)
+    assert [(b.low, b.count) for b in got.bins] == [(0.6, 2), (0.7, 1)]
+
+
+def test_expected_calibration_error_is_the_count_weighted_gap() -> None:
+    got = reliability([0.8, 0.8, 0.8, 0.8, 0.55], [1.0, 1.0, 0.0, 0.0, 1.0], bins=5)
+    # bin 0.8..0.9: predicted 0.8, observed 0.5 (4 pairs); bin 0.5..0.6: 0.55 vs 1 (1 pair)
+    assert got.ece == pytest.approx((4 * 0.3 + 1 * 0.45) / 5)
+
+
+def test_no_predictions_no_bins() -> None:
+    got = reliability([], [])
+    assert got.bins == () and got.count == 0 and math.isnan(got.ece)
+
+
+@pytest.mark.parametrize(("p", "outcome", "bins"), [
+    ([0.5, 0.6], [1.0], 10),
+    ([1.2], [1.0], 10),
+    ([math.nan], [1.0], 10),
+    ([0.7], [2.0], 10),
+    ([0.7], [1.0], 0),
+])
+def test_reliability_refuses_bad_input(p: list[float], outcome: list[float], bins: int) -> None:
+    with pytest.raises(ValueError):
+        reliability(p, outcome, bins)
+
+
+def test_pooled_bins_are_the_bins_of_all_predictions() -> None:
+    rng = np.random.default_rng(7)
+    p = rng.uniform(0.0, 1.0, 3000)
+    outcome = (rng.uniform(0.0, 1.0, p.size) < p).astype(float)
+    parts = [reliability(p[:1000], outcome[:1000]), reliability(p[1000:], outcome[1000:])]
+    pooled = pooled_reliability(parts)
+    whole = reliability(p, outcome)
+    assert pooled.count == whole.count
+    assert [(b.low, b.high, b.count) for b in pooled.bins] == \
+        [(b.low, b.high, b.count) for b in whole.bins]
+    for a, b in zip(pooled.bins, whole.bins, strict=True):
+        assert a.predicted == pytest.approx(b.predicted)
+        assert a.observed == pytest.approx(b.observed)
+    assert pooled.ece == pytest.approx(whole.ece)
+
+
+def test_reliability_json_round_trip() -> None:
+    got = reliability([0.9, 0.2, 0.5, 0.66], [1.0, 1.0, 1.0, 0.0])
+    assert Reliability.from_dict(got.to_dict()) == got
+    empty = reliability([], [])
+    again = Reliability.from_dict(empty.to_dict())
+    assert again.bins == () and math.isnan(again.ece)
+
+
+@given(
+    st.lists(st.tuples(st.floats(0.0, 1.0), st.sampled_from([0.0, 0.5, 1.0])), max_size=200),
+    st.integers(1, 25),
+)
+def test_reliability_counts_every_prediction_once(pairs: list[tuple[float, float]],
+                                                  bins: int) -> None:
+    p = [a for a, _ in pairs]
+    outcome = [b for _, b in pairs]
+    got = reliability(p, outcome, bins)
+    assert got.count == len(pairs)
+    assert sum(b.count for b in got.bins) == len(pairs)
+    assert len(got.bins) <= bins
+    for b in got.bins:
+        assert b.count > 0
+        assert 0.0 <= b.observed <= 1.0
+        assert 0.5 <= b.low < b.high <= 1.0
+        assert b.low - 1e-12 <= b.predicted <= b.high + 1e-12
+    assert [b.low for b in got.bins] == sorted(b.low for b in got.bins)
+    assert len(pairs) == 0 or 0.0 <= got.ece <= 1.0
