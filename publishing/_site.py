@@ -34,6 +34,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -770,6 +771,7 @@ def _quality_page(source: Path) -> bytes:
     real = _real_quality(source, data)
     html = _ENV.get_template("quality.html").render(
         command=data.get("command", ""), reports=reports, real=real, means=means,
+        calibration=_simulated_calibration(data.get("reports", [])),
         verdict=_quality_verdict(data.get("reports", []), means, real),
         seeds=sorted({r.get("seed") for r in data.get("reports", [])}, key=str),
         presets=list(dict.fromkeys(r.get("preset", "") for r in data.get("reports", []))),
@@ -906,8 +908,136 @@ def _real_quality(source: Path, data: dict[str, object]) -> dict[str, object] | 
             else f"{row['low']:+.1f} .. {row['high']:+.1f}",
         } for row in real.get(f"{choice}_rows", [])]
         tables.append({"title": title, "rows": rows})
+    # the plot: every comparison; a fitted logistic's probabilities marked * as in the table
+    plot = _calibration_plot(
+        [(str(row["scheme"]) + ("*" if row.get("fitted") else ""), row.get("calibration"))
+         for row in real.get("all_rows", [])],
+        "calibration-real", "Reliability of the win probabilities on real results")
     return {**{k: v for k, v in real.items() if not k.endswith("_rows")},
-            "command": command, "tables": tables}
+            "command": command, "tables": tables, "calibration": plot}
+
+
+# ---------------------------------------------------------------- calibration on the quality page
+
+
+CALIBRATION_STYLES: tuple[tuple[str, str, str], ...] = (
+    ("#0072b2", "", "circle"), ("#d55e00", "", "square"), ("#009e73", "", "triangle"),
+    ("#cc79a7", "", "diamond"), ("#000000", "6 3", "circle"), ("#e69f00", "6 3", "square"),
+    ("#56b4e9", "6 3", "triangle"), ("#8c564b", "6 3", "diamond"),
+)
+"""The reliability plot's series styles, in turn: colour (colour-blind safe), dashes of the
+line (SVG ``stroke-dasharray``, none when empty) and marker shape; more series reuse them.
+Written as SVG attributes, so the page needs no style of its own beyond site.css' ``.chart``."""
+
+
+def _marker_path(shape: str, x: float, y: float, r: float = 3.5) -> str:
+    """SVG path data of a marker ``shape`` centred on ``(x, y)``."""
+    if shape == "square":
+        return (f"M{x - r:.1f},{y - r:.1f}h{2 * r:.1f}v{2 * r:.1f}h{-2 * r:.1f}z")
+    if shape == "triangle":
+        return (f"M{x:.1f},{y - r * 1.2:.1f}L{x + r * 1.1:.1f},{y + r * 0.8:.1f}"
+                f"L{x - r * 1.1:.1f},{y + r * 0.8:.1f}z")
+    if shape == "diamond":
+        return (f"M{x:.1f},{y - r * 1.3:.1f}L{x + r:.1f},{y:.1f}L{x:.1f},{y + r * 1.3:.1f}"
+                f"L{x - r:.1f},{y:.1f}z")
+    return (f"M{x - r:.1f},{y:.1f}a{r:.1f},{r:.1f} 0 1,0 {2 * r:.1f},0"
+            f"a{r:.1f},{r:.1f} 0 1,0 {-2 * r:.1f},0z")
+
+
+def _pooled_calibration(parts: Sequence[object]) -> dict[str, object] | None:
+    """One reliability diagram of several (``calibration`` of report rows, say one per seed):
+    the counts of bins with the same range summed, their means weighted by count, the expected
+    calibration error computed again; ``None`` without any bins."""
+    merged: dict[tuple[float, float], list[float]] = {}
+    total = 0
+    for part in parts:
+        if not isinstance(part, dict):
+            continue
+        total += int(part.get("count", 0))
+        for b in part.get("bins", []):
+            sums = merged.setdefault((float(b["low"]), float(b["high"])), [0.0, 0.0, 0.0])
+            sums[0] += b["count"]
+            sums[1] += b["count"] * b["predicted"]
+            sums[2] += b["count"] * b["observed"]
+    if not merged:
+        return None
+    bins = [{"low": low, "high": high, "count": int(n), "predicted": s / n, "observed": o / n}
+            for (low, high), (n, s, o) in sorted(merged.items()) if n > 0]
+    counted = sum(b["count"] for b in bins)
+    ece = sum(b["count"] * abs(b["observed"] - b["predicted"]) for b in bins) / counted
+    return {"count": total, "ece": ece, "bins": bins}
+
+
+def _calibration_plot(series: Sequence[tuple[str, object]], ident: str,
+                     label: str) -> dict[str, object] | None:
+    """Geometry of a reliability plot (an inline SVG of the quality page): across the
+    favourite's predicted probability (1/2 to 1), up how often the favourite finished ahead,
+    the diagonal where the two agree, one line with markers per scheme (each in its style,
+    :data:`CALIBRATION_STYLES`). ``series`` is (scheme, calibration as in the JSON); schemes
+    without calibration are left out, and ``None`` when none has it (older reports)."""
+    drawn = [(name, data) for name, data in series
+             if isinstance(data, dict) and data.get("bins")]
+    if not drawn:
+        return None
+    width, height = 400, 340
+    left, right, top, bottom = 50, width - 14, 14, height - 48
+    lowest = min(float(b["observed"]) for _, data in drawn for b in data["bins"])
+    y_low = min(0.5, math.floor(lowest * 10.0) / 10.0)
+
+    def x_of(p: float) -> float:
+        return round(left + (right - left) * (p - 0.5) / 0.5, 1)
+
+    def y_of(p: float) -> float:
+        return round(bottom - (bottom - top) * (p - y_low) / (1.0 - y_low), 1)
+
+    x_ticks = [(x_of(t / 10), f"{t / 10:.1f}") for t in range(5, 11)]
+    y_ticks = [(y_of(t / 10), f"{t / 10:.1f}") for t in range(round(y_low * 10), 11)]
+    lines = []
+    for index, (name, data) in enumerate(drawn):
+        colour, dash, shape = CALIBRATION_STYLES[index % len(CALIBRATION_STYLES)]
+        points = [(x_of(float(b["predicted"])), y_of(float(b["observed"])), b)
+                  for b in data["bins"]]
+        lines.append({
+            "scheme": name, "colour": colour, "dash": dash,
+            "points": " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points),
+            "marks": [{"d": _marker_path(shape, x, y),
+                       "title": f"{name}: {b['count']:,} pairs predicted "
+                                f"{b['low']:.2f}–{b['high']:.2f}, on average "
+                                f"{b['predicted']:.3f}; the favourite ahead in "
+                                f"{b['observed']:.3f}"} for x, y, b in points],
+            "swatch": _marker_path(shape, 14.0, 7.0),
+            "count": f"{int(data.get('count', 0)):,}",
+            "ece": _num(data.get("ece"), 3) or "—",
+        })
+    return {"id": ident, "label": label, "width": width, "height": height, "left": left,
+            "right": right, "top": top, "bottom": bottom, "x_ticks": x_ticks,
+            "y_ticks": y_ticks, "diagonal": (x_of(0.5), y_of(0.5), x_of(1.0), y_of(1.0)),
+            "series": lines}
+
+
+def _simulated_calibration(reports: list[dict[str, object]]) -> list[dict[str, object]]:
+    """A reliability plot per preset, every scheme's bins pooled over the preset's seeds; an
+    empty list when the reports have no calibration (written before it)."""
+    presets: dict[str, dict[str, list[object]]] = {}
+    seeds: dict[str, list[object]] = {}
+    for report in reports:
+        preset = str(report.get("preset", ""))
+        seeds.setdefault(preset, []).append(report.get("seed"))
+        schemes = presets.setdefault(preset, {})
+        for row in report.get("rows", []):  # type: ignore[attr-defined]
+            schemes.setdefault(str(row["scheme"]), []).append(row.get("calibration"))
+    plots = []
+    for preset, schemes in presets.items():
+        plot = _calibration_plot(
+            [(scheme, _pooled_calibration(parts)) for scheme, parts in schemes.items()],
+            f"calibration-{preset}", f"Reliability of the win probabilities, {preset}")
+        if plot is not None:
+            n = len(seeds[preset])
+            plot["title"] = preset
+            plot["seeds"] = (f"seed {seeds[preset][0]}" if n == 1 else
+                             "pooled over seeds " + ", ".join(map(str, seeds[preset])))
+            plots.append(plot)
+    return plots
 
 
 class ReportSection(Protocol):

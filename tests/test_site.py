@@ -657,6 +657,120 @@ def test_quality_page_leads_with_a_verdict_and_the_means(tmp_path: Path) -> None
     assert len(soup.select("details table")) == len(data["reports"])
 
 
+def calibrated_quality(folder: Path) -> Path:
+    """A small ``quality.json`` whose rows carry calibration (two seeds of one preset: BELO
+    without probabilities, Elo, Glicko-2 and WHR with them) and a ``quality-real.json`` beside
+    it (BELO's probabilities from the fitted logistic); returns the ``quality.json``."""
+    import numpy as np
+
+    from quality.metrics import reliability
+
+    rng = np.random.default_rng(3)
+
+    def calibration(sure: float) -> dict[str, object]:
+        p = rng.uniform(0.5, 1.0, 400)  # the better-placed unit first: every outcome is 1
+        ahead = rng.uniform(0.0, 1.0, p.size) < 0.5 + (p - 0.5) * sure
+        return reliability(np.where(ahead, p, 1.0 - p), np.ones(p.size)).to_dict()
+
+    def row(scheme: str, sure: float | None) -> dict[str, object]:
+        plain: dict[str, object] = {
+            "scheme": scheme, "spearman": 0.9, "kendall": 0.8, "kn": 10.0, "ln": 5.0,
+            "kn_pct": 2.0, "pair_accuracy": 0.7, "log_loss": None if sure is None else 0.6,
+            "separation": None, "seconds": 0.1}
+        if sure is not None:
+            plain["calibration"] = calibration(sure)
+        return plain
+
+    reports = [{"preset": "tiny", "seed": seed, "players": 12, "events": 20,
+                "final_players": 12, "predicted_pairs": 400, "inter_club_events": None,
+                "rows": [row("belo", None), row("elo", 1.0), row("glicko2", 0.6),
+                         row("whr", 0.9)]} for seed in (1, 2)]
+    source = folder / "quality.json"
+    source.write_text(json.dumps({"command": "clubratings evaluate --preset tiny --seed 1,2",
+                                  "reports": reports}), encoding="utf-8")
+
+    def real_row(scheme: str, fitted: bool) -> dict[str, object]:
+        return {"scheme": scheme, "comparisons": 400, "pair_accuracy": 0.65, "log_loss": 0.62,
+                "fitted": fitted, "difference": None, "low": None, "high": None,
+                "seconds": 0.1, "calibration": calibration(0.8)}
+
+    real = {"source": "Test Club", "first_date": "2014-01-07", "last_date": "2015-12-29",
+            "nights": 90, "events": 90, "refused_events": 0, "percent_events": 90,
+            "players": 40, "predicted_nights": 80,
+            "all_rows": [real_row("belo", True), real_row("elo", False)],
+            "rated_rows": [real_row("belo", True), real_row("elo", False)]}
+    (folder / "quality-real.json").write_text(
+        json.dumps({"command": "clubratings evaluate --warehouse x.duckdb", "real": real}),
+        encoding="utf-8")
+    return source
+
+
+def test_quality_page_plots_the_calibration_of_every_scheme_with_probabilities(
+        tmp_path: Path) -> None:
+    from publishing._site import write_site_index
+
+    source = calibrated_quality(tmp_path)
+    public = tmp_path / "public"
+    public.mkdir()
+    write_site_index(public, source)
+    soup = _soup(public / "quality.html")
+    figure = soup.select_one("div.calibration#calibration-tiny")
+    assert figure is not None
+    svg = figure.select_one("svg.reliability")
+    assert svg is not None and svg["viewbox"].startswith("0 0 ")  # html.parser lowers it
+    assert svg.select_one("line.diagonal") is not None
+    series = svg.select("g.series")
+    assert [g["data-scheme"] for g in series] == ["elo", "glicko2", "whr"]  # not belo
+    assert len({g.select_one("polyline")["stroke"] for g in series}) == 3  # a style each
+    data = json.loads(source.read_text(encoding="utf-8"))
+    for g in series:
+        parts = [r["calibration"] for report in data["reports"] for r in report["rows"]
+                 if r["scheme"] == g["data-scheme"]]
+        bins = {(b["low"], b["high"]) for part in parts for b in part["bins"]}
+        assert len(g.select("path.mark")) == len(bins)  # the seeds' bins pooled
+        assert len(g.select_one("polyline")["points"].split()) == len(bins)
+    legend = [[td.get_text(" ", strip=True) for td in tr.select("td")]
+              for tr in figure.select("table.legend tbody tr")]
+    assert [r[0] for r in legend] == ["elo", "glicko2", "whr"]
+    assert all(r[1] == "800" for r in legend)  # two seeds of 400 pairs
+    # the pooled calibration error, weighted by the bins' counts
+    pooled: dict[tuple[float, float], list[float]] = {}
+    for report in data["reports"]:
+        elo = next(r for r in report["rows"] if r["scheme"] == "elo")
+        for b in elo["calibration"]["bins"]:
+            sums = pooled.setdefault((b["low"], b["high"]), [0.0, 0.0, 0.0])
+            sums[0] += b["count"]
+            sums[1] += b["count"] * b["predicted"]
+            sums[2] += b["count"] * b["observed"]
+    ece = sum(abs(o - s) for n, s, o in pooled.values()) / 800
+    assert legend[0][2] == f"{ece:.3f}"
+    assert "pooled over seeds 1, 2" in soup.get_text(" ", strip=True)
+    # the real archive's plot, the fitted logistic's probabilities marked
+    real = soup.select_one("section.real-calibration div.calibration#calibration-real")
+    assert real is not None
+    assert [g["data-scheme"] for g in real.select("svg.reliability g.series")] == \
+        ["belo*", "elo"]
+
+
+def test_quality_page_without_calibration_has_no_plot(tmp_path: Path) -> None:
+    from publishing._site import write_site_index
+
+    source = calibrated_quality(tmp_path)
+    data = json.loads(source.read_text(encoding="utf-8"))
+    for report in data["reports"]:
+        for row in report["rows"]:
+            row.pop("calibration", None)
+    source.write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "quality-real.json").unlink()
+    public = tmp_path / "public"
+    public.mkdir()
+    write_site_index(public, source)
+    soup = _soup(public / "quality.html")
+    assert soup.select("svg.reliability") == []
+    assert soup.select_one("#calibration-heading") is None
+    assert soup.select_one("#means") is not None  # the rest of the page as before
+
+
 def test_federation_name_is_read_from_the_configuration(tmp_path: Path) -> None:
     from flows import ConfigError
 
