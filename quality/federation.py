@@ -17,6 +17,18 @@ walk between quarters (``N(0, drift_sd)`` per quarter). A newcomer starts at
 ``N(m_c - newcomer_gap, player_sd)`` (newcomers are weaker on average) and improves by
 ``newcomer_growth`` per quarter for their first ``growth_quarters`` quarters.
 
+*Learning curves* (``learning_gain`` > 0, the ``learning-curves`` preset): every newcomer also
+draws a gain ``g`` from ``N(learning_gain, learning_gain_sd)`` (negative draws count as 0) and,
+``k`` whole quarters after the quarter they joined, is ``g * (1 - exp(-k / learning_tau))``
+above where the rest of the model puts them: fast improvement at first that levels off (with
+``learning_tau`` 3, two thirds of the gain in the first three quarters, 93% after two years).
+Founding members have no learning curve.
+
+*Sudden jumps* (``jump_rate`` > 0, the ``sudden-jumps`` preset): every quarter after the first,
+each player improves by a class with probability ``1 - (1 - jump_rate) ** (1 / 4)`` (so
+``jump_rate`` a year): their strength rises by a uniform draw from ``jump_size`` between one
+quarter and the next, on top of the drift, and stays there. A player may jump again later.
+
 **Membership.** Every quarter each member leaves with probability ``leaver_rate`` (on a uniform
 day of the quarter, never in the quarter they joined) and each club gains
 ``Poisson(newcomer_rate * members)`` newcomers (on a uniform day of the quarter).
@@ -45,6 +57,19 @@ normal noise of standard deviation ``noise``, or ``noise * sqrt(24 / boards)`` w
 rounded) so that ties happen now and then; the places are the ranks of the performances within
 the event, 1 = best, tied units sharing the mean of their places (the results contract of
 :mod:`ratings`).
+
+*Partnership play* (``synergy`` > 0 or ``strong_weight`` other than 0.5, the ``partnerships``
+preset): a pair does not play at the mean of its two players. Each of the two seated partners
+counts at their strength plus the pair's adjustment
+``(strong_weight - 0.5) * |a - b| + synergy * min(1, n / synergy_events)``, where ``a`` and
+``b`` are the two strengths in the event's quarter and ``n`` is the number of earlier events
+in which these two players sat together as a pair (in pairs or teams events, regular partners
+or not). So a pair plays at ``strong_weight * max(a, b) + (1 - strong_weight) * min(a, b)``
+plus a bonus that grows linearly with the events they have played together, up to
+``synergy`` after ``synergy_events`` of them; a substitute (the third player of a pair) counts
+at their strength alone, and a team at the mean over its seats as before. The latent strength
+(``Simulation.strength``, the truth the schemes are scored against) stays the individual
+player's strength: the partnership effect is in the performance only.
 
 Everything is drawn from one ``numpy.random.Generator`` seeded with the seed, so a seed gives the
 same simulation on every run.
@@ -128,6 +153,16 @@ class FederationSettings:
     newcomer_growth: float = 10.0
     """Strength a newcomer gains per quarter during their first ``growth_quarters``."""
     growth_quarters: int = 8
+    learning_gain: float = 0.0
+    """Mean total gain of a newcomer's learning curve (0: no learning curves, no draws)."""
+    learning_gain_sd: float = 0.0
+    """Spread of the newcomers' learning-curve gains (negative draws count as 0)."""
+    learning_tau: float = 3.0
+    """Quarters the learning curve takes to reach 63% (1 - 1/e) of a newcomer's gain."""
+    jump_rate: float = 0.0
+    """Probability per year that a player improves by a class within one quarter (0: none)."""
+    jump_size: tuple[float, float] = (100.0, 150.0)
+    """Strength a jump adds, drawn uniformly from this range."""
     club_events_per_week: int = 1
     club_attendance: float = 0.5
     """Share of a club's members attending one of its events."""
@@ -146,6 +181,12 @@ class FederationSettings:
     """Scale the noise by sqrt(24 / boards): more boards, less luck."""
     tie_step: float = 1.0
     """Performances are rounded to this step before ranking (0: no rounding, no ties)."""
+    synergy: float = 0.0
+    """Bonus of a pair that has played ``synergy_events`` events together (0: none)."""
+    synergy_events: int = 40
+    """Events together after which a pair plays with the full ``synergy`` (a linear ramp)."""
+    strong_weight: float = 0.5
+    """Weight of the stronger partner in a pair's strength (0.5: the mean of the two)."""
     intra_club_events: int | None = None
     """With ``inter_club_events``: the seed's experiment schedule instead of the calendar."""
     inter_club_events: int | None = None
@@ -155,13 +196,22 @@ class FederationSettings:
 
     def __post_init__(self) -> None:
         for name in ("partner_change", "leaver_rate", "club_attendance",
-                     "congress_attendance", "teams_share"):
+                     "congress_attendance", "teams_share", "jump_rate", "strong_weight"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
-        for name in ("club_sd", "player_sd", "drift_sd", "newcomer_rate", "noise", "tie_step"):
+        for name in ("club_sd", "player_sd", "drift_sd", "newcomer_rate", "noise", "tie_step",
+                     "learning_gain", "learning_gain_sd", "synergy"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
+        if self.learning_tau <= 0:
+            raise ValueError(f"learning_tau must be positive, got {self.learning_tau!r}")
+        if self.synergy_events < 1:
+            raise ValueError(f"synergy_events must be at least 1, got {self.synergy_events!r}")
+        low_jump, high_jump = self.jump_size
+        if not 0 <= low_jump <= high_jump:
+            raise ValueError(
+                f"jump_size must be a range 0 <= low <= high, got {self.jump_size!r}")
         for name in ("players_per_club", "boards", "congress_boards"):
             low, high = getattr(self, name)
             if not 1 <= low <= high:
@@ -180,6 +230,11 @@ class FederationSettings:
     def club_count(self) -> int:
         """Number of clubs (the number of ``fixed_strengths`` tuples when given)."""
         return len(self.fixed_strengths) if self.fixed_strengths is not None else self.clubs
+
+    @property
+    def partnership_play(self) -> bool:
+        """A pair plays other than at the mean of its two players (module docstring)."""
+        return self.synergy > 0 or self.strong_weight != 0.5
 
 
 def _spaced(high: float, low: float, step: float) -> tuple[float, ...]:
@@ -206,6 +261,35 @@ PRESETS: dict[str, FederationSettings] = {
     # A larger federation for benchmarks: 40 clubs, about 2000 players, 5 years.
     "national": FederationSettings(
         clubs=40, players_per_club=(20, 80), years=5, congress_attendance=0.15,
+    ),
+    # Worlds that differ from the federation in one way each, so that no scheme wins by
+    # matching one simulator. Learning curves: many newcomers (4% of the members a quarter,
+    # about 15% a year, as many leaving), starting 180 below their club's mean and gaining
+    # about 200 (sd 50) on a curve with tau 3 quarters: two thirds in the first three
+    # quarters, 93% after two years; no linear growth. 8 clubs, 4 years.
+    "learning-curves": FederationSettings(
+        newcomer_rate=0.04, leaver_rate=0.04, newcomer_gap=180.0, newcomer_growth=0.0,
+        learning_gain=200.0, learning_gain_sd=50.0, learning_tau=3.0,
+    ),
+    # Sudden jumps: 8% of the players a year improve by a class (100-150) from one quarter to
+    # the next; otherwise the federation. 8 clubs, 4 years.
+    "sudden-jumps": FederationSettings(jump_rate=0.08, jump_size=(100.0, 150.0)),
+    # Partnership play: a pair plays at 0.65 * the stronger + 0.35 * the weaker partner plus
+    # up to 70 for the events the two have played together (full after 40, about a year and a
+    # half of a regular partnership); partnerships change less often than in the federation.
+    # 8 clubs, 4 years.
+    "partnerships": FederationSettings(
+        partner_change=0.05, synergy=70.0, synergy_events=40, strong_weight=0.65,
+    ),
+    # An independent-style federation with the ordinary model and its own sizes: 12 clubs of
+    # 40-60 founders (about 600 members at a time), 3 years, more spread between and within
+    # clubs, newcomers 120 weaker improving by 15 a quarter for two years, fewer congresses
+    # (every six weeks, a fifth of the players), fewer teams events, a little more luck.
+    "twelve-clubs": FederationSettings(
+        clubs=12, players_per_club=(40, 60), years=3, club_sd=50.0, player_sd=90.0,
+        drift_sd=10.0, partner_change=0.15, newcomer_rate=0.04, leaver_rate=0.04,
+        newcomer_gap=120.0, newcomer_growth=15.0, club_attendance=0.45,
+        congress_every_weeks=6, congress_attendance=0.2, teams_share=0.1, noise=110.0,
     ),
 }
 """The named settings :func:`simulate` accepts (kebab-case names)."""
@@ -267,6 +351,14 @@ def _founders(rng: np.random.Generator, s: FederationSettings) -> tuple[Ints, Fl
     return club, rng.normal(means[club], s.player_sd), means
 
 
+def _curve_step(k: Ints, tau: float) -> Floats:
+    """Share of the learning-curve gain earned from quarter ``k - 1`` to ``k`` after joining:
+    ``exp(-(k - 1) / tau) - exp(-k / tau)``, 0 for ``k <= 0`` (not yet a member)."""
+    k = np.asarray(k, dtype=np.float64)
+    return np.where(k > 0, np.exp(-np.maximum(k - 1, 0) / tau) - np.exp(-np.maximum(k, 0) / tau),
+                    0.0)
+
+
 def _members(rng: np.random.Generator, s: FederationSettings) -> _Members:
     """Founders, then quarter by quarter: drift, newcomer growth, leavers and newcomers."""
     start, end = _day(s.start), _end_day(s)
@@ -277,8 +369,10 @@ def _members(rng: np.random.Generator, s: FederationSettings) -> _Members:
     joined = np.full(len(club), start)
     join_q = np.zeros(len(club), dtype=np.int64)
     newcomer = np.zeros(len(club), dtype=bool)
+    gain = np.zeros(len(club))  # learning-curve gain (founders: none)
     left = np.full(len(club), np.datetime64("NaT", "D"))
     columns = [first]
+    jump_chance = 1.0 - (1.0 - s.jump_rate) ** 0.25  # per quarter
     for q in range(quarters):
         lo = max(_quarter_start(q0 + q), start)
         hi = min(_quarter_start(q0 + q + 1), end)
@@ -288,7 +382,14 @@ def _members(rng: np.random.Generator, s: FederationSettings) -> _Members:
             n = len(previous)
             growing = newcomer[:n] & ((q - join_q[:n]) <= s.growth_quarters)
             step = rng.normal(0.0, s.drift_sd, len(previous)) if s.drift_sd > 0 else 0.0
-            columns.append(previous + step + np.where(growing, s.newcomer_growth, 0.0))
+            column = previous + step + np.where(growing, s.newcomer_growth, 0.0)
+            if s.learning_gain > 0:
+                column = column + gain[:n] * _curve_step(q - join_q[:n], s.learning_tau)
+            if s.jump_rate > 0:
+                jumping = rng.random(n) < jump_chance
+                low, high = s.jump_size
+                column = column + np.where(jumping, rng.uniform(low, high, n), 0.0)
+            columns.append(column)
         # Leavers: members since before this quarter, each with probability leaver_rate.
         active = np.isnat(left) & (join_q < q)
         leaving = active & (rng.random(len(club)) < s.leaver_rate)
@@ -306,6 +407,10 @@ def _members(rng: np.random.Generator, s: FederationSettings) -> _Members:
         columns[-1] = np.r_[
             columns[-1], rng.normal(means[new_club] - s.newcomer_gap, s.player_sd),
         ]
+        gain = np.r_[gain, (
+            np.maximum(rng.normal(s.learning_gain, s.learning_gain_sd, count), 0.0)
+            if s.learning_gain > 0 else np.zeros(count)
+        )]
     strength = np.full((len(club), quarters), np.nan)
     for q, column in enumerate(columns):
         strength[: len(column), q] = column
@@ -369,6 +474,10 @@ class _Seats:
     player: list[Ints] = dataclasses.field(default_factory=list)
     held: list[int] = dataclasses.field(default_factory=list)
     teams: list[bool] = dataclasses.field(default_factory=list)
+    # With partnership play only: each seat's partner in its pair (-1 for a substitute) and the
+    # number of earlier events the two sat together as a pair.
+    mate: list[Ints] = dataclasses.field(default_factory=list)
+    together: list[Ints] = dataclasses.field(default_factory=list)
 
 
 def _pairs(
@@ -441,6 +550,7 @@ def _seat(rng: np.random.Generator, s: FederationSettings, m: _Members, cal: _Sc
     by_club = [np.flatnonzero(m.club == c) for c in range(s.club_count)]
     everyone = np.arange(len(m.club))
     left = m.left
+    played: dict[tuple[int, int], int] = {}  # events together per pair of players
     for e in range(len(cal.day)):
         day, club = cal.day[e], int(cal.club[e])
         pool = everyone if club < 0 else by_club[club]
@@ -456,6 +566,8 @@ def _seat(rng: np.random.Generator, s: FederationSettings, m: _Members, cal: _Sc
             return (mate < 0) | (left[np.maximum(mate, 0)] <= day)
 
         player, unit, count = _pairs(rng, attend, partner, free, m.club, s.partner_change)
+        if s.partnership_play:
+            mate, together = _together(player, count, played)
         teams = bool(cal.teams[e]) and count >= 2 * _MIN_UNITS
         if teams:
             unit = _teams(unit, count)
@@ -465,10 +577,44 @@ def _seat(rng: np.random.Generator, s: FederationSettings, m: _Members, cal: _Sc
         seats.player.append(player[order])
         seats.held.append(e)
         seats.teams.append(teams)
+        if s.partnership_play:
+            seats.mate.append(mate[order])
+            seats.together.append(together[order])
     return seats
 
 
+def _together(player: Ints, count: int, played: dict[tuple[int, int], int]) -> tuple[Ints, Ints]:
+    """Each seat's partner and the events the two played together before; counts this one.
+
+    ``player`` is the seating of :func:`_pairs` (the two players of pair ``i`` at ``2i`` and
+    ``2i + 1``, a substitute last, with partner -1 and 0 events).
+    """
+    mate = np.full(len(player), -1, dtype=np.int64)
+    together = np.zeros(len(player), dtype=np.int64)
+    for i in range(count):
+        a, b = int(player[2 * i]), int(player[2 * i + 1])
+        key = (min(a, b), max(a, b))
+        n = played.get(key, 0)
+        played[key] = n + 1
+        mate[2 * i], mate[2 * i + 1] = b, a
+        together[2 * i] = together[2 * i + 1] = n
+    return mate, together
+
+
 # --- places ---------------------------------------------------------------------------------
+
+
+def _pair_adjustment(
+    s: FederationSettings, own: Floats, mate: Floats, together: Ints | Floats,
+) -> Floats:
+    """What a seated partner adds to their strength in a pair's performance (module docstring,
+    "Partnership play"): ``(strong_weight - 0.5) * |own - mate| + synergy * min(1, together /
+    synergy_events)``. Both partners get the same, so the pair plays at
+    ``strong_weight * max + (1 - strong_weight) * min`` plus the synergy of ``together`` earlier
+    events as a pair."""
+    own, mate = np.asarray(own, dtype=np.float64), np.asarray(mate, dtype=np.float64)
+    ramp = np.minimum(1.0, np.asarray(together, dtype=np.float64) / s.synergy_events)
+    return (s.strong_weight - 0.5) * np.abs(own - mate) + s.synergy * ramp
 
 
 def _places(
@@ -564,10 +710,17 @@ def _assemble(
     day = cal.day[held]
     quarter = _quarter_of(day) - m.first_quarter
     boards = cal.boards[held].astype(np.float64)
-    place = (
-        _places(rng, s, event, unit, m.strength[player, quarter[event]], boards)
-        if len(event) else np.zeros(0)
-    )
+    strength = m.strength[player, quarter[event]]
+    if s.partnership_play and len(event):
+        mate = np.concatenate(seats.mate)
+        together = np.concatenate(seats.together)
+        mate_strength = np.where(
+            mate >= 0, m.strength[np.maximum(mate, 0), quarter[event]], strength,
+        )
+        strength = strength + np.where(
+            mate >= 0, _pair_adjustment(s, strength, mate_strength, together), 0.0,
+        )
+    place = _places(rng, s, event, unit, strength, boards) if len(event) else np.zeros(0)
     teams = np.array(seats.teams, dtype=bool)
     # The last entry is the "club" of an inter-club event (organiser -1 in the schedule).
     clubs = np.array(club_names(s.club_count) + [""], dtype=object)

@@ -5,6 +5,8 @@ CSV-template files it writes."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import itertools
 import datetime as dt
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from quality.federation import (
     FederationSettings,
     club_names,
     player_names,
+    _pair_adjustment,
     simulate,
     write_files,
 )
@@ -298,7 +301,10 @@ def test_settings_are_checked() -> None:
 
 
 def test_presets_are_named_in_kebab_case() -> None:
-    assert set(PRESETS) == {"two-clubs", "federation", "national"}
+    assert set(PRESETS) == {
+        "two-clubs", "federation", "national",
+        "learning-curves", "sudden-jumps", "partnerships", "twelve-clubs",
+    }
     national = PRESETS["national"]
     assert national.clubs == 40 and national.years == 5
 
@@ -404,3 +410,197 @@ def test_start_date_and_years() -> None:
     assert sim.events["date"].max() < pd.Timestamp("2020-04-01")
     assert sim.strength["period"].min() == "2018Q2"
     assert sim.strength["period"].max() == "2020Q1"
+
+
+# --- the other worlds: learning curves, sudden jumps, partnerships, twelve clubs ------------
+
+NEW_PRESETS = ("learning-curves", "sudden-jumps", "partnerships", "twelve-clubs")
+
+
+@pytest.fixture(scope="module")
+def worlds() -> dict[str, Simulation]:
+    return {name: simulate(name) for name in NEW_PRESETS}
+
+
+def _wide(sim: Simulation) -> pd.DataFrame:
+    """Strength per player (rows) and quarter (columns, in order)."""
+    return sim.strength.pivot(index="player", columns="period", values="strength").sort_index(
+        axis=1)
+
+
+def _newcomers(sim: Simulation) -> pd.Index:
+    players = sim.players.set_index("player")
+    return players.index[players["joined"] > players["joined"].min()]
+
+
+def test_old_presets_are_unchanged(federation: Simulation, two_clubs: Simulation) -> None:
+    # Digests of seed 1 taken before the learning curves, jumps and partnership play existed:
+    # their settings off, the simulations make the same draws in the same order.
+    def digest(frame: pd.DataFrame) -> str:
+        return hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest()
+
+    assert digest(federation.results) == (
+        "ef3c037deca8198bdc5cd5107c633b894ae341bb7432019a5d9b1d95da7c83c4")
+    assert digest(federation.strength.round(6)) == (
+        "f09ab3763d4fe12e792dfcdde02d9fe96d63970ddab12020d00fa73f6fab7bc9")
+    assert digest(two_clubs.results) == (
+        "6f3cd05319f10e6d59eef580745e586a0a68b8c1b1b9c4d72391ced5974b8dc2")
+    assert len(federation.results) == 40029 and len(federation.players) == 473
+    assert federation.final_strength()["P0001"] == pytest.approx(508.811056)
+
+
+@pytest.mark.parametrize("name", NEW_PRESETS)
+def test_new_presets_are_deterministic_per_seed(name: str, worlds: dict[str, Simulation]) -> None:
+    again = simulate(name, seed=1)
+    for frame in ("results", "strength", "players", "events"):
+        pd.testing.assert_frame_equal(getattr(again, frame), getattr(worlds[name], frame))
+    assert worlds[name].settings["preset"] == name
+    small = dataclasses.replace(PRESETS[name], clubs=3, players_per_club=(14, 20), years=1)
+    assert not simulate(small, seed=2).results.equals(simulate(small, seed=3).results)
+
+
+def test_new_presets_are_the_size_of_a_federation(worlds: dict[str, Simulation]) -> None:
+    for name, sim in worlds.items():
+        members = sim.strength.groupby("period").size()
+        low, high = (550, 700) if name == "twelve-clubs" else (250, 400)
+        assert low <= members.min() and members.max() <= high, name
+        assert 25_000 < len(sim.results) < 60_000, name
+    assert sim.strength["period"].nunique() == 12  # twelve-clubs: three years
+    assert sim.events["club"].nunique() == 13  # twelve clubs and the congresses
+
+
+def test_learning_curves_newcomers_improve_fast_then_level_off(
+    worlds: dict[str, Simulation],
+) -> None:
+    sim = worlds["learning-curves"]
+    wide, new = _wide(sim), _newcomers(sim)
+    # Each newcomer's quarters as a member, from the quarter they joined.
+    rows = [wide.loc[p].dropna().to_numpy() for p in new]
+    two_years = np.array([r[:9] for r in rows if len(r) >= 9])
+    assert len(two_years) > 50
+    gain = two_years - two_years[:, :1]
+    assert gain[:, 8].mean() > 150  # about 200 * 0.93 over the first two years
+    assert gain[:, 3].mean() > 0.6 * gain[:, 8].mean()  # two thirds in the first three quarters
+    late = gain[:, 8] - gain[:, 4]
+    assert late.mean() < 0.3 * gain[:, 8].mean()  # little in the second year
+    # Founders have no curve: their mean change over the years is drift only.
+    founders = wide.drop(index=new).dropna()
+    assert abs((founders.iloc[:, -1] - founders.iloc[:, 0]).mean()) < 15
+    # Many players of the final list are still on their curve or just finished it.
+    assert sim.final_strength().index.isin(new).mean() > 0.3
+
+
+def test_sudden_jumps_raise_some_players_by_a_class_in_one_quarter(
+    worlds: dict[str, Simulation], federation: Simulation,
+) -> None:
+    steps = _wide(worlds["sudden-jumps"]).diff(axis=1)
+    jumpers = (steps >= 100).any(axis=1)
+    # 8% a year over four years: about a quarter of the long-standing members jump.
+    assert 0.08 < jumpers.mean() < 0.4
+    assert steps.max().max() < 150 + 60  # a class, plus drift and a newcomer's growth
+    # Without jumps no quarter comes close.
+    assert _wide(federation).diff(axis=1).max().max() < 60
+
+
+def test_pair_adjustment() -> None:
+    s = PRESETS["partnerships"]
+    own, mate = np.array([600.0, 400.0, 500.0, 500.0]), np.array([400.0, 600.0, 500.0, 500.0])
+    # Stronger partner weighs 0.65: both seats get 0.15 * 200 = 30 (a pair mean of 530 is
+    # 0.65 * 600 + 0.35 * 400); synergy 70 grows linearly over 40 events together.
+    assert _pair_adjustment(s, own, mate, np.zeros(4)).tolist() == pytest.approx(
+        [30.0, 30.0, 0.0, 0.0])
+    assert _pair_adjustment(s, own, mate, np.array([20, 20, 40, 400])).tolist() == pytest.approx(
+        [65.0, 65.0, 70.0, 70.0])
+    plain = FederationSettings()
+    assert not plain.partnership_play and s.partnership_play
+    assert (_pair_adjustment(plain, own, mate, np.full(4, 100)) == 0.0).all()
+
+
+def _constant(**changes: object) -> FederationSettings:
+    return dataclasses.replace(SMALL, drift_sd=0.0, newcomer_rate=0.0, leaver_rate=0.0,
+                               newcomer_growth=0.0, teams_share=0.0, **changes)
+
+
+def test_regular_partnerships_play_above_their_mean() -> None:
+    # An overwhelming synergy from the second event together on: every pair that has played
+    # together before finishes ahead of every pair that has not.
+    sim = simulate(_constant(synergy=10_000.0, synergy_events=1, partner_change=0.3), seed=3)
+    units = sim.results.groupby(["event_id", "unit"], sort=True).agg(
+        players=("player", lambda p: tuple(sorted(p))), place=("place", "first"),
+    ).reset_index()
+    # Which two of a pair of three are the partners is not in the results: such a unit may
+    # have been any two of its three, so "new" is checked against every two of them.
+    sat: set[tuple[str, ...]] = set()  # two players who were a unit of two
+    maybe: set[tuple[str, ...]] = set()  # ... or two of a unit of three
+    checked = 0
+    for _, event in units.groupby("event_id", sort=True):
+        two = event[event["players"].map(len) == 2]
+        old = two["players"].map(lambda p: p in sat)
+        new = ~two["players"].map(lambda p: p in maybe)
+        if old.any() and new.any():
+            assert two.loc[old, "place"].max() < two.loc[new, "place"].min()
+            checked += 1
+        for players in event["players"]:
+            sat.update([players] if len(players) == 2 else [])
+            maybe.update(itertools.combinations(players, 2))
+    assert checked > 20
+
+
+def test_the_stronger_partner_can_weigh_more() -> None:
+    # strong_weight 1, no luck: a pair plays at its stronger player's strength.
+    sim = simulate(_constant(strong_weight=1.0, noise=0.0, tie_step=0.0), seed=3)
+    strength = sim.strength.drop_duplicates("player").set_index("player")["strength"]
+    rows = sim.results.assign(strength=sim.results["player"].map(strength))
+    units = rows.groupby(["event_id", "unit"]).agg(
+        best=("strength", "max"), mean=("strength", "mean"), size=("player", "size"),
+        place=("place", "first"),
+    ).reset_index()
+    checked = 0
+    for _, event in units.groupby("event_id"):
+        pairs = event[event["size"] == 2].sort_values("best", ascending=False)
+        assert (np.diff(pairs["place"].to_numpy()) > 0).all()
+        checked += 1
+    assert checked > 50
+    # The order by the mean would differ somewhere.
+    by_mean = units.groupby("event_id")["mean"].rank(ascending=False)
+    assert (by_mean != units["place"]).any()
+
+
+def test_partnerships_truth_is_the_individual_strength(worlds: dict[str, Simulation]) -> None:
+    # Partnership play changes performances only: the latent strengths are drawn exactly as in
+    # the federation with the same seed (same players, same strengths).
+    sim = worlds["partnerships"]
+    plain = simulate(dataclasses.replace(PRESETS["partnerships"], synergy=0.0, strong_weight=0.5))
+    pd.testing.assert_frame_equal(sim.strength, plain.strength)
+    pd.testing.assert_frame_equal(sim.players, plain.players)
+    assert not sim.results["place"].equals(plain.results["place"])
+
+
+def test_twelve_clubs_newcomers_join_weaker_and_improve(worlds: dict[str, Simulation]) -> None:
+    sim = worlds["twelve-clubs"]
+    wide, new = _wide(sim), _newcomers(sim)
+    first = sim.strength.drop_duplicates("player").set_index("player")["strength"]
+    assert first.drop(index=new).mean() - first.loc[new].mean() > 80
+    rows = np.array([r[:9] for r in (wide.loc[p].dropna().to_numpy() for p in new)
+                     if len(r) >= 9])
+    assert (rows[:, 8] - rows[:, 0]).mean() > 80  # 15 a quarter for eight quarters
+    settings = sim.settings
+    assert settings["synergy"] == 0 and settings["learning_gain"] == 0
+    assert settings["jump_rate"] == 0 and settings["strong_weight"] == 0.5
+
+
+def test_new_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="jump_rate"):
+        FederationSettings(jump_rate=2.0)
+    with pytest.raises(ValueError, match="jump_size"):
+        FederationSettings(jump_size=(150.0, 100.0))
+    with pytest.raises(ValueError, match="learning_gain"):
+        FederationSettings(learning_gain=-1.0)
+    with pytest.raises(ValueError, match="learning_tau"):
+        FederationSettings(learning_tau=0.0)
+    with pytest.raises(ValueError, match="strong_weight"):
+        FederationSettings(strong_weight=1.5)
+    with pytest.raises(ValueError, match="synergy_events"):
+        FederationSettings(synergy_events=0)
+    with pytest.raises(ValueError, match="synergy"):
+        FederationSettings(synergy=-5.0)
