@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 import ratings
@@ -22,6 +24,7 @@ from parsers._limits import Limits
 from publishing import SiteSettings, publish_site, read_optout
 from warehouse import (
     Warehouse,
+    utc_now,
     find_run,
     frame_sha256,
     games_frame,
@@ -151,6 +154,9 @@ class PoolRun:
     players: int
     warnings: tuple[str, ...] = ()
     """What the scheme asks a person to look at (docs/rules/bridge-belo.md §10, subsidies)."""
+    learning: str = ""
+    """How the scheme's constants were learned, kept or left as set (docs/rules/bridge-whr.md
+    §13); empty for a scheme that learns none."""
 
     def summary(self) -> str:
         if self.run_id is None:
@@ -158,6 +164,8 @@ class PoolRun:
         what = "unchanged inputs, kept run" if self.reused else "new run"
         span = f"{self.periods[0]}..{self.periods[-1]}" if self.periods else "no periods"
         text = f"{self.pool}: {what} {self.run_id}, {span}, {self.players} players"
+        if self.learning:
+            text += f"; {self.learning}"
         return "".join([text, *(f"\n  WARNING {self.pool}: {w}" for w in self.warnings)])
 
 
@@ -187,6 +195,11 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     """Rate the pool's whole history; an identical earlier run (same inputs, configuration and
     code version) is kept rather than stored again."""
     params = ratings.parse_options(pool.scheme, pool.options)
+    results = pool_results(wh, pool)
+    learned: dict[str, str] = {}
+    learning = ""
+    if not results.empty and ratings.SCHEMES[pool.scheme].learn is not None:
+        params, learned, learning = _learned_constants(wh, pool, params, results)
     # The full resolved configuration, recorded with the run: every scheme option plus the
     # pool's choice of events (docs/rules/bridge-belo.md §12) and its events abroad (§5).
     options = ratings.params_to_options(params) | {
@@ -196,8 +209,7 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
         "pool.kinds": ",".join(pool.kinds),
         "pool.abroad": ",".join(f"{k}={'' if v is None else v}"
                                 for k, v in sorted(pool.abroad.items())),
-    }
-    results = pool_results(wh, pool)
+    } | learned
     if results.empty:
         if latest_run(wh, pool.name) is not None:
             set_current_run(wh, pool.name, None)  # its lists come down (all withdrawn)
@@ -211,7 +223,7 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     if existing is not None:
         set_current_run(wh, pool.name, existing)  # the lists come from this run again
         periods, players = run_summary(wh, existing)
-        return PoolRun(pool.name, existing, True, periods, players)
+        return PoolRun(pool.name, existing, True, periods, players, learning=learning)
     scheme = ratings.SCHEMES[pool.scheme]
     warm = _previous_fit(wh, pool, options) if scheme.refine is not None else None
     if scheme.refine is not None and warm is not None:
@@ -228,7 +240,77 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
     )
     periods = tuple(sorted(run.ratings["period"].unique()))
     return PoolRun(pool.name, run_id, False, periods, int(run.ratings["player"].nunique()),
-                   tuple(run.warnings))
+                   tuple(run.warnings), learning)
+
+
+LEARNED_PREFIX = "learned."
+"""Run options that record how a scheme's constants were learned (docs/rules/bridge-whr.md
+§13): ``learned.through``, ``learned.inputs`` (the hash of the results learned from),
+``learned.names``, ``learned.origins``, ``learned.pairs``, ``learned.loss``,
+``learned.start_loss``."""
+
+
+def _learned_constants(wh: Warehouse, pool: PoolConfig, params: object,
+                       results: pd.DataFrame) -> tuple[object, dict[str, str], str]:
+    """docs/rules/bridge-whr.md §13: the pool's constants learned from its results up to the
+    last closed period (the one before today's, or the latest with results), the record that
+    goes with the run, and a line for the log. A run whose closed periods' results are those
+    an earlier run learned from takes that run's constants (learning happens once a period
+    closes, or when a late file changes a closed period); otherwise the search starts from the
+    constants learned last."""
+    scheme = ratings.SCHEMES[pool.scheme]
+    assert scheme.learn is not None
+    if getattr(params, "learn", "off") != "on":
+        return params, {}, ""
+    freq = {"quarter": "Q", "month": "M", "year": "Y"}[str(getattr(params, "period"))]
+    period = pd.DatetimeIndex(pd.to_datetime(results["date"])).to_period(freq)
+    today = pd.Period(utc_now().date(), freq=freq)
+    through = min(period.max(), today - 1)
+    closed = results[np.asarray(period <= through)]
+    fixed = tuple(n for n in scheme.learnable if n in pool.options)
+    inputs = frame_sha256(closed) if not closed.empty else ""
+    previous: dict[str, str] | None = None
+    for options in _learning_records(wh, pool.name, pool.scheme):
+        if options.get(LEARNED_PREFIX + "fixed") != ",".join(fixed):
+            continue
+        if previous is None:
+            previous = options
+        if (options.get(LEARNED_PREFIX + "through") == str(through)
+                and options.get(LEARNED_PREFIX + "inputs") == inputs):
+            names = [n for n in options.get(LEARNED_PREFIX + "names", "").split(",") if n]
+            kept = ratings.parse_options(pool.scheme, pool.options | {
+                n: options[n] for n in names})
+            return kept, {k: v for k, v in options.items() if k.startswith(LEARNED_PREFIX)}, (
+                f"constants learned through {through} kept")
+    start = None
+    if previous is not None:
+        names = [n for n in previous.get(LEARNED_PREFIX + "names", "").split(",") if n]
+        start = ratings.parse_options(pool.scheme, pool.options | {n: previous[n] for n in names})
+    learning = scheme.learn(closed, params, fixed, start) if not closed.empty else None
+    if learning is None or not learning.learned:
+        reason = learning.reason if learning is not None else "no closed period"
+        record = {"through": str(through), "inputs": inputs, "fixed": ",".join(fixed),
+                  "names": "", "reason": reason}
+        return params, {LEARNED_PREFIX + k: v for k, v in record.items()}, (
+            f"constants as set ({reason})")
+    record = {
+        "through": str(through), "inputs": inputs, "fixed": ",".join(fixed),
+        "names": ",".join(learning.learned), "origins": ",".join(learning.origins),
+        "pairs": str(learning.pairs), "loss": f"{learning.loss:.5f}",
+        "start_loss": f"{learning.start_loss:.5f}", "reason": "",
+    }
+    return learning.params, {LEARNED_PREFIX + k: v for k, v in record.items()}, \
+        learning.summary()
+
+
+def _learning_records(wh: Warehouse, pool: str, scheme: str) -> list[dict[str, str]]:
+    """The options of the pool's latest runs with this scheme that learned constants, newest
+    first (a bounded look back)."""
+    rows = wh.con.execute(
+        "SELECT options FROM rating_runs WHERE pool = ? AND scheme = ? "
+        "ORDER BY run_id DESC LIMIT 50", [pool, scheme]).fetchall()
+    found = [json.loads(r[0]) for r in rows]
+    return [o for o in found if (LEARNED_PREFIX + "through") in o]
 
 
 def _previous_fit(wh: Warehouse, pool: PoolConfig,
@@ -236,7 +318,16 @@ def _previous_fit(wh: Warehouse, pool: PoolConfig,
     """The ratings (``period, player, rating``) of the pool's current run when it was made by
     the same scheme with the same options: where a whole-history fit starts from."""
     previous = latest_run(wh, pool.name)
-    if previous is None or previous.scheme != pool.scheme or previous.options != options:
+    if previous is None or previous.scheme != pool.scheme:
+        return None
+    # constants learned again are no reason to start from scratch (the fit only ends elsewhere)
+    learnable = set(ratings.SCHEMES[pool.scheme].learnable)
+
+    def settled(values: dict[str, str]) -> dict[str, str]:
+        return {k: v for k, v in values.items()
+                if k not in learnable and not k.startswith(LEARNED_PREFIX)}
+
+    if settled(previous.options) != settled(options):
         return None
     return run_ratings(wh, previous.run_id)
 

@@ -732,7 +732,35 @@ def _how_page(pool: str, run: RunRecord, editions: list[_Edition],
         latest=editions[-1] if editions else None, min_events=settings.provisional_events,
         unit=_game(run).counts,
         active_days=settings.active_days, max_deviation=settings.max_deviation, root="../",
+        constants=_constants(run),
     ).encode("utf-8")
+
+
+_LEARNED = "learned."
+"""Run options recording how the constants were learned (docs/rules/bridge-whr.md §13)."""
+
+
+def _constants(run: RunRecord) -> dict[str, object] | None:
+    """What how.html says of a whole-history pool's constants: their values, and whether and
+    from what they were learned (docs/rules/bridge-whr.md §13); ``None`` for other schemes."""
+    if run.scheme != "whr":
+        return None
+    options = run.options
+    names = [n for n in str(options.get(_LEARNED + "names", "")).split(",") if n]
+    origins = [o for o in str(options.get(_LEARNED + "origins", "")).split(",") if o]
+    fixed = [n for n in str(options.get(_LEARNED + "fixed", "")).split(",") if n]
+    return {
+        "drift": options.get("drift", ""), "prior": options.get("prior", ""),
+        "newcomer": options.get("newcomer", ""),
+        "first_year_drift": options.get("first_year_drift", "0"),
+        "learn": options.get("learn", "off") == "on", "learned": names, "fixed": fixed,
+        "through": options.get(_LEARNED + "through", ""),
+        "origins": f"{origins[0]} to {origins[-1]}" if origins else "",
+        "pairs": options.get(_LEARNED + "pairs", ""),
+        "loss": options.get(_LEARNED + "loss", ""),
+        "start_loss": options.get(_LEARNED + "start_loss", ""),
+        "reason": options.get(_LEARNED + "reason", ""),
+    }
 
 
 def _manifest(pool: str, run: RunRecord, editions: list[_Edition], *, updated: str = "",

@@ -140,6 +140,10 @@ class SchemeRun:
     probability: PairProbability | None = None
     columns: tuple[str, ...] = field(default=("rating",))
     """Columns of ``ratings`` the probability reads (``rating`` always first)."""
+    newcomer: dict[str, float] = field(default_factory=dict)
+    """Quarter label -> the rating the list of that quarter gives a player it does not list
+    yet, where it differs from ``start["rating"]`` (a scheme that learns its newcomers'
+    prior, docs/rules/bridge-whr.md §13)."""
 
 
 # --- the results, sorted and coded -----------------------------------------------------------

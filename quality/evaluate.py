@@ -87,10 +87,13 @@ Codes = npt.NDArray[np.intp]
 VARIANTS: dict[str, dict[str, dict[str, str]]] = {
     "belo2": {"belo2": {"newcomer": "phantom"}, "belo2-subsidy": {"newcomer": "subsidy"},
               "belo2-flat": {"newcomer": "flat"}},
+    "whr": {"whr": {}, "whr-fixed": {"learn": "off"}},
 }
 """Registered scheme -> the evaluation names it is compared under, each with its options;
 docs/rules/bridge-belo.md §10 newcomers: ``phantom`` (the default), ``subsidy`` and ``flat``
-(no subsidy, start at 500). Default: once, under the scheme's own name, its default options."""
+(no subsidy, start at 500); WHR with its constants learned (the default, docs/rules/bridge-whr.md
+§13) and ``whr-fixed``, the constants as set. Default: once, under the scheme's own name, its
+default options."""
 
 _BASELINES: dict[str, Callable[[pd.DataFrame], SchemeRun]] = {
     "elo": baselines.elo,
@@ -119,18 +122,31 @@ def whr_replay(results: pd.DataFrame, initial: pd.DataFrame | None = None,
 
     A whole-history fit also revises past quarters; the list of a quarter is the one its own
     fit gave, so the next quarter's prediction uses nothing that happened after it. ``rating``
-    of a quarter is that fit's rating of the quarter, ``deviation`` beside it.
+    of a quarter is that fit's rating of the quarter, ``deviation`` beside it. With ``learn =
+    on`` (the default) the constants are learned again at the end of every quarter from the
+    results up to it (§13), each time starting from the last ones, as a pool does; a player not
+    listed yet is predicted at the newcomer prior learned then.
     """
     params = ratings.parse_options("whr", options or {})
+    fixed = tuple(name for name in (options or {}) if name in ratings.WHR_LEARNABLE)
     dates = pd.to_datetime(results["date"])
     quarters = pd.period_range(dates.min(), dates.max(), freq="Q")
     warm: pd.DataFrame | None = None
+    learned: ratings.WhrLearning | None = None
     lists: list[pd.DataFrame] = []
+    newcomer: dict[str, float] = {}
     for quarter in quarters:
         upto = results[(dates <= quarter.end_time).to_numpy()]
         if upto.empty:
             continue
-        run = ratings.rate_whr(upto, params, initial, warm=warm)
+        used = params
+        if params.learn == "on":
+            learned = ratings.learn_whr(
+                upto, params, initial, fixed=fixed,
+                start=learned.params if learned is not None and learned.learned else None)
+            used = learned.params
+            newcomer[str(quarter)] = float(used.newcomer)
+        run = ratings.rate_whr(upto, used, initial, warm=warm)
         warm = run.ratings
         lists.append(run.ratings[run.ratings["period"] == str(quarter)])
     frame = pd.concat(lists, ignore_index=True) if lists else run.ratings
@@ -139,7 +155,8 @@ def whr_replay(results: pd.DataFrame, initial: pd.DataFrame | None = None,
     def probability(a: UnitStats, b: UnitStats) -> Floats:
         return ratings.whr_probability(a.mean["rating"], b.mean["rating"], scale)
 
-    return SchemeRun(frame, {"rating": MEAN_RATING}, probability)  # a player not yet rated: 500
+    # a player not yet rated: 500, or the newcomer prior learned at the quarter's end
+    return SchemeRun(frame, {"rating": MEAN_RATING}, probability, newcomer=newcomer)
 
 
 WHOLE_HISTORY: dict[str, Callable[[pd.DataFrame, pd.DataFrame | None, dict[str, str] | None],
@@ -317,7 +334,11 @@ def _unit_stats(run: SchemeRun, replay: _Replay) -> UnitStats:
     for column in run.columns:
         wide = _wide(run.ratings, column, replay)
         value = wide[replay.row_player, before]
-        value = np.where(np.isnan(value) | (replay.row_quarter == 0), run.start[column], value)
+        start: Floats | float = run.start[column]
+        if column == "rating" and run.newcomer:
+            start = np.array([run.newcomer.get(str(q), run.start[column])
+                              for q in replay.quarters])[before]
+        value = np.where(np.isnan(value) | (replay.row_quarter == 0), start, value)
         mean[column] = np.bincount(replay.row_unit, weights=value, minlength=n) / size
         square[column] = np.bincount(replay.row_unit, weights=value * value, minlength=n) / size
     return UnitStats(size, mean, square)

@@ -72,6 +72,8 @@ from ._whr import (
     rate_whr,
     whr_probability,
 )
+from ._whr_learn import LEARNABLE as WHR_LEARNABLE
+from ._whr_learn import WhrLearning, learn_whr
 
 __all__ = [
     "CONTRIBUTIONS_COLUMNS",
@@ -96,9 +98,12 @@ __all__ = [
     "WHR_CONTRIBUTIONS_COLUMNS",
     "WHR_RATINGS_COLUMNS",
     "WhrFit",
+    "WHR_LEARNABLE",
+    "WhrLearning",
     "WhrParams",
     "check_games",
     "fit_whr",
+    "learn_whr",
     "grade",
     "params_to_options",
     "parse_options",

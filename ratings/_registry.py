@@ -28,6 +28,7 @@ from ._preferans import (
 )
 from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
 from ._whr import WhrParams, rate_whr
+from ._whr_learn import LEARNABLE, WhrLearning, learn_whr
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -64,6 +65,12 @@ class Scheme(Generic[P]):
     """``refine(results, params, warm)``: the same as ``rate`` but starting from ``warm``, the
     ratings frame of an earlier run with the same options -- for a scheme that fits the whole
     history at once (docs/rules/bridge-whr.md §9); ``None`` for the others."""
+    learn: Callable[[pd.DataFrame, P, tuple[str, ...], P | None], WhrLearning] | None = None
+    """``learn(results, params, fixed, start)``: ``params`` with the constants of
+    ``learnable`` not in ``fixed`` learned from ``results`` (docs/rules/bridge-whr.md §13),
+    the search starting from ``start``; ``None`` for a scheme that learns nothing."""
+    learnable: tuple[str, ...] = ()
+    """The options ``learn`` may set."""
 
     def options(self) -> dict[str, str]:
         """The scheme's default configuration as text, one entry per option."""
@@ -72,6 +79,11 @@ class Scheme(Generic[P]):
 
 def _refine_whr(results: pd.DataFrame, params: WhrParams, warm: pd.DataFrame) -> RatingRun:
     return rate_whr(results, params, warm=warm)
+
+
+def _learn_whr(results: pd.DataFrame, params: WhrParams, fixed: tuple[str, ...],
+               start: WhrParams | None) -> WhrLearning:
+    return learn_whr(results, params, fixed=fixed, start=start)
 
 
 def _schemes() -> dict[str, Scheme[Any]]:
@@ -103,6 +115,8 @@ def _schemes() -> dict[str, Scheme[Any]]:
             defaults=WhrParams(),
             rate=rate_whr,
             refine=_refine_whr,
+            learn=_learn_whr,
+            learnable=LEARNABLE,
         ),
     )
     # Go baselines (ratings/_baselines.py): games frame in, like every go scheme.

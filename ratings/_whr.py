@@ -122,6 +122,16 @@ class WhrParams:
     drift: float = option(7.5, Number(integer=False, minimum=0.0, minimum_exclusive=True))
     """Standard deviation of a strength's change per period, in rating points,
     docs/rules/bridge-whr.md §2."""
+    newcomer: float = option(CENTRE, Number(integer=False, minimum=0.0))
+    """Prior mean rating of a newcomer's first period (a player first seen after the first
+    period of the history), docs/rules/bridge-whr.md §2."""
+    first_year_drift: float = option(0.0, Number(integer=False, minimum=0.0))
+    """Standard deviation of a strength's change per period during a player's first year
+    (0: ``drift``), docs/rules/bridge-whr.md §2."""
+    learn: Literal["on", "off"] = option("on", Choice(("on", "off")))
+    """``on``: a pool learns ``drift``, ``prior``, ``newcomer`` and ``first_year_drift`` from
+    its own history, except those its configuration sets (docs/rules/bridge-whr.md §13);
+    ``off``: the values as set. A single ``rate`` uses the values as set either way."""
     tolerance: float = option(0.01, Number(integer=False, minimum=0.0, minimum_exclusive=True))
     """The fit stops when a Newton step changes no rating by this many points,
     docs/rules/bridge-whr.md §6."""
@@ -570,7 +580,9 @@ class _Setup:
     unknown_player: Ints
     unknown_period: Ints
     prior_mean: Floats
-    """Prior mean of each unknown's chain start (strength units), 0 elsewhere."""
+    """Prior mean of each unknown's chain (strength units): where a fit starts."""
+    link_variance: Floats
+    """Variance of the step from each unknown to the next of its chain (strength units)."""
 
     @property
     def counted(self) -> Bools:
@@ -645,38 +657,74 @@ def _prepare(checked: pd.DataFrame, params: WhrParams,
     JT = J.T.tocsr()
     JT2 = sparse.csr_array((JT.data ** 2, JT.indices, JT.indptr), shape=JT.shape)
 
-    # docs/rules/bridge-whr.md §2: theta_first ~ N(mu, (prior/scale)^2), steps
-    # ~ N(0, (drift/scale)^2 * periods elapsed) between a player's consecutive periods.
-    same = unknown_player[1:] == unknown_player[:-1]
-    gap = (unknown_period[1:] - unknown_period[:-1]).astype(np.float64)
-    step_precision = np.where(same, (params.scale / params.drift) ** 2 / np.where(same, gap, 1.0),
-                              0.0)
-    chain_start = np.r_[True, ~same][:count]
-    first_precision = (params.scale / params.prior) ** 2
-    diagonal = np.where(chain_start, first_precision, 0.0)
-    diagonal[:-1] += step_precision
-    diagonal[1:] += step_precision
-    mean = np.zeros(count)
-    given = initial[unknown_player]
-    known = chain_start & np.isfinite(given)
-    mean[known] = (given[known] - CENTRE) / params.scale
-    starts = np.flatnonzero(chain_start)
-    lengths = np.diff(np.r_[starts, count])
-    longest = np.argsort(-lengths, kind="stable")
+    prior = _prior(unknown_player, unknown_period, initial[unknown_player], params)
     problem = _Problem(
         layout=layout,
         pairs=_pairs(layout, _slot_places(layout, row_slot, place)) if params.likelihood
         == "pairwise" else None,
         J=J, JT=JT, JT2=JT2,
-        prior_diagonal=diagonal, prior_off=-step_precision, prior_linear=mean * first_precision,
-        chains=_Chains(starts[longest].astype(np.intp), lengths[longest].astype(np.intp)),
+        prior_diagonal=prior.diagonal, prior_off=prior.off, prior_linear=prior.linear,
+        chains=prior.chains,
     )
     return _Setup(
         checked=checked, names=names, start=initial, periods=periods, src=src,
         row_period=row_period, row_slot=row_slot, row_unknown=row_unknown,
         row_coefficient=coefficient, row_weight=weight[event], row_reason=reason,
-        unknown_player=unknown_player, unknown_period=unknown_period, prior_mean=mean,
+        unknown_player=unknown_player, unknown_period=unknown_period, prior_mean=prior.mean,
+        link_variance=prior.link,
     ), problem
+
+
+PERIODS_PER_YEAR = {"quarter": 4, "month": 12, "year": 1}
+"""A player's first year in periods (``first_year_drift``, docs/rules/bridge-whr.md §2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Prior:
+    """The prior of docs/rules/bridge-whr.md §2 as the arrays of :class:`_Problem`, plus each
+    unknown's chain mean (where a fit starts) and the variance of each link."""
+
+    diagonal: Floats
+    off: Floats
+    linear: Floats
+    mean: Floats
+    link: Floats
+    chains: _Chains
+
+
+def _prior(unknown_player: Ints, unknown_period: Ints, given: Floats,
+           params: WhrParams) -> _Prior:
+    """docs/rules/bridge-whr.md §2: ``theta_first ~ N(mu, (prior/scale)^2)``, ``mu`` from the
+    initial rating, else 0 for a player of the history's first period and ``newcomer`` for a
+    later one; steps ``~ N(0, variance)`` between a player's consecutive periods, the variance
+    ``(drift/scale)^2`` per period elapsed, ``first_year_drift`` in the player's first year.
+    ``unknown_player`` and ``unknown_period`` are sorted by player, then period."""
+    count = len(unknown_player)
+    same = unknown_player[1:] == unknown_player[:-1]
+    chain_start = np.r_[True, ~same][:count]
+    starts = np.flatnonzero(chain_start)
+    lengths = np.diff(np.r_[starts, count])
+    chain = np.cumsum(chain_start) - 1
+    first = unknown_period[starts][chain] if count else unknown_period
+    late = (params.drift / params.scale) ** 2
+    early = (params.first_year_drift or params.drift) ** 2 / params.scale ** 2
+    year_end = first[:-1] + PERIODS_PER_YEAR[params.period]
+    a, b = unknown_period[:-1], unknown_period[1:]
+    in_year = np.clip(np.minimum(b, year_end) - a, 0, None).astype(np.float64)
+    link = np.where(same, early * in_year + late * ((b - a) - in_year), 0.0)
+    step_precision = np.where(same, 1.0 / np.where(same, link, 1.0), 0.0)
+    first_precision = (params.scale / params.prior) ** 2
+    diagonal = np.where(chain_start, first_precision, 0.0)
+    diagonal[:-1] += step_precision
+    diagonal[1:] += step_precision
+    known = np.isfinite(given)
+    newcomer = (params.newcomer - CENTRE) / params.scale
+    chain_mean = np.where(known, (given - CENTRE) / params.scale,
+                          np.where(first > 0, newcomer, 0.0))
+    linear = np.where(chain_start, chain_mean * first_precision, 0.0)
+    longest = np.argsort(-lengths, kind="stable")
+    return _Prior(diagonal, -step_precision, linear, chain_mean, link,
+                  _Chains(starts[longest].astype(np.intp), lengths[longest].astype(np.intp)))
 
 
 def _slot_places(layout: _Layout, row_slot: Codes, place: Floats) -> Floats:
@@ -771,6 +819,7 @@ def _ratings_frame(setup: _Setup, explained: _Explained, params: WhrParams) -> p
     theta_ = np.r_[theta, 0.0]
     variance_ = np.r_[variance, 0.0]
     covariance_ = np.r_[covariance, 0.0, 0.0]
+    link_ = np.r_[setup.link_variance, 0.0, 0.0]
     unknown_key = setup.unknown_player * span + setup.unknown_period
     i = np.searchsorted(unknown_key, player * span + t, side="right") - 1
     i = np.where(i < 0, count, i)
@@ -786,7 +835,7 @@ def _ratings_frame(setup: _Setup, explained: _Explained, params: WhrParams) -> p
     var = np.where(
         ahead,
         (1 - lam) ** 2 * variance_[i] + lam ** 2 * variance_[nxt] + 2 * lam * (1 - lam) * cov
-        + step * gap * lam * (1 - lam),
+        + link_[i] * lam * (1 - lam),
         variance_[i] + step * (t - k0),
     )
     start_value = np.where(has_initial, (setup.start - CENTRE) / params.scale, 0.0)

@@ -65,8 +65,9 @@ def test_registry_lists_whr_with_its_documented_options() -> None:
     assert scheme.reads == "results"
     assert "docs/rules/bridge-whr.md" in scheme.description
     assert scheme.options() == {
-        "board_weight": "linear", "drift": "7.5", "likelihood": "plackett-luce",
-        "max_iterations": "50", "period": "quarter", "prior": "75", "scale": "75",
+        "board_weight": "linear", "drift": "7.5", "first_year_drift": "0", "learn": "on",
+        "likelihood": "plackett-luce", "max_iterations": "50", "newcomer": "500",
+        "period": "quarter", "prior": "75", "scale": "75",
         "tolerance": "0.01", "unit": "mean",
     }
     params = ratings.parse_options("whr", {"likelihood": "plackett-luce", "drift": "7.5",

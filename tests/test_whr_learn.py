@@ -1,0 +1,127 @@
+"""WHR's constants learned from a history (docs/rules/bridge-whr.md §13): out of sample,
+deterministic, inside their ranges, only what is not set; and what a newcomer prior and a
+first-year drift do to the fit (§2)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ratings
+from quality.federation import FederationSettings, simulate
+from ratings import _whr_learn
+
+SMALL = FederationSettings(clubs=3, players_per_club=(14, 18), years=2, newcomer_gap=150.0,
+                           newcomer_rate=0.08, congress_every_weeks=6, seed=5)
+"""A small federation whose newcomers start well below their clubs (150 points)."""
+
+
+@pytest.fixture(scope="module")
+def results() -> pd.DataFrame:
+    return simulate(SMALL).results
+
+
+@pytest.fixture(scope="module")
+def learned(results: pd.DataFrame) -> ratings.WhrLearning:
+    return ratings.learn_whr(results, ratings.WhrParams())
+
+
+def test_learning_lowers_the_out_of_sample_loss_and_records_what_it_did(
+        learned: ratings.WhrLearning) -> None:
+    assert learned.learned == ratings.WHR_LEARNABLE
+    assert learned.reason == ""
+    assert learned.through == "2017Q4"
+    assert learned.origins == ("2017Q1", "2017Q2", "2017Q3", "2017Q4")
+    assert learned.pairs > 1000
+    assert learned.loss <= learned.start_loss < math.log(2.0)
+    for name in ratings.WHR_LEARNABLE:
+        low, high = _whr_learn._BOUNDS[name]
+        assert low <= getattr(learned.params, name) <= high
+    # everything else of the params is kept
+    assert dataclasses.replace(learned.params, **{
+        n: getattr(ratings.WhrParams(), n) for n in ratings.WHR_LEARNABLE}) == ratings.WhrParams()
+    assert "learned through 2017Q4" in learned.summary()
+
+
+def test_weaker_newcomers_are_learned_as_weaker(learned: ratings.WhrLearning) -> None:
+    # SMALL's newcomers start 150 points (about two thirds of a class) below their clubs
+    assert learned.params.newcomer < 480
+
+
+def test_learning_is_deterministic(results: pd.DataFrame,
+                                   learned: ratings.WhrLearning) -> None:
+    again = ratings.learn_whr(results.sample(frac=1.0, random_state=3), ratings.WhrParams())
+    assert again.params == learned.params
+    assert again.loss == pytest.approx(learned.loss, abs=1e-9)
+
+
+def test_a_constant_set_is_not_learned(results: pd.DataFrame) -> None:
+    params = ratings.WhrParams(drift=11.0)
+    out = ratings.learn_whr(results, params, fixed=("drift",), max_evaluations=6)
+    assert "drift" not in out.learned and out.params.drift == 11.0
+    nothing = ratings.learn_whr(results, params, fixed=ratings.WHR_LEARNABLE)
+    assert nothing.params == params and nothing.reason == "every constant is set"
+
+
+def test_too_short_a_history_keeps_the_values_as_set(results: pd.DataFrame) -> None:
+    out = ratings.learn_whr(results, ratings.WhrParams(), through="2016Q3")
+    assert out.params == ratings.WhrParams() and out.learned == ()
+    assert out.reason == "fewer than 4 periods of results"
+
+
+def test_the_score_is_the_loss_of_a_fit_of_the_past_only(results: pd.DataFrame) -> None:
+    """§13 step 2: the score of an origin is the log loss of its pairs predicted from a fit
+    of the results before it, written out here with rate_whr."""
+    params = ratings.WhrParams(newcomer=450.0)
+    dates = pd.to_datetime(results["date"])
+    quarters = dates.dt.to_period("Q")
+    checked = ratings._frames.check_results(results)
+    period = pd.DatetimeIndex(checked["date"]).to_period("Q")
+    row_period = np.asarray(period.asi8 - period.min().ordinal)
+    index = int(row_period.max())
+    origin = _whr_learn._origin(checked, row_period, index, "2017Q4", params,
+                                ratings._frames.check_initial(None))
+    assert origin is not None
+    loss, _ = _whr_learn._loss([origin], params)
+
+    past = results[(quarters < pd.Period("2017Q4", "Q")).to_numpy()]
+    fitted = ratings.rate_whr(past, params).ratings
+    latest = fitted.groupby("player")["rating"].last()
+    test = results[(quarters == pd.Period("2017Q4", "Q")).to_numpy()]
+    rating = test["player"].astype(str).map(latest.rename(index=str)).fillna(450.0)
+    units = test.assign(rating=rating.to_numpy()).groupby(["event_id", "unit"]).agg(
+        rating=("rating", "mean"), place=("place", "first")).reset_index()
+    pairs = units.merge(units, on="event_id", suffixes=("_a", "_b"))
+    pairs = pairs[pairs["place_a"] < pairs["place_b"]]
+    p = ratings.whr_probability(pairs["rating_a"], pairs["rating_b"])
+    assert len(pairs) == len(origin.a)
+    assert loss / len(pairs) == pytest.approx(float(-np.log(p).mean()), abs=2e-3)
+
+
+def test_newcomer_prior_and_first_year_drift_enter_the_fit() -> None:
+    """§2: a newcomer's first strength is drawn towards `newcomer`; a player of the first
+    period towards 500; the first year's steps have their own spread."""
+    frame = pd.DataFrame({
+        "event_id": ["e1"] * 4 + ["e2"] * 4,
+        "date": pd.to_datetime(["2020-01-10"] * 4 + ["2020-04-10"] * 4),
+        "unit": ["1", "2", "3", "4"] * 2,
+        "player": ["A", "B", "C", "D", "A", "B", "C", "N"],
+        "place": [1.0, 2.0, 3.0, 4.0] * 2,
+        "boards": [24] * 8, "kind": "pairs", "scoring": "MP",
+    })
+    low = ratings.rate_whr(frame, ratings.WhrParams(newcomer=350.0)).ratings
+    flat = ratings.rate_whr(frame, ratings.WhrParams()).ratings
+    newcomer = low[low["player"] == "N"]["rating"].iloc[0]
+    assert newcomer < flat[flat["player"] == "N"]["rating"].iloc[0] - 50
+    # the members of the first period start at 500 either way
+    first = low[(low["period"] == "2020Q1") & (low["player"] == "D")]["rating"].iloc[0]
+    assert first == pytest.approx(
+        flat[(flat["period"] == "2020Q1") & (flat["player"] == "D")]["rating"].iloc[0], abs=5)
+    fast = ratings.rate_whr(frame, ratings.WhrParams(first_year_drift=60.0)).ratings
+    moved = fast.pivot(index="player", columns="period", values="rating").diff(axis=1)
+    slow = flat.pivot(index="player", columns="period", values="rating").diff(axis=1)
+    assert abs(moved.loc["A", "2020Q2"]) > abs(slow.loc["A", "2020Q2"])
