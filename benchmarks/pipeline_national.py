@@ -14,10 +14,12 @@ Printed:
   (``data/logs/runs.jsonl``; target: the last tenth at most 1.2 times the first);
 - the peak resident memory of the run's processes (target: 1 GB);
 - the steps of the run log (ingest, recompute, publish) and a second ``clubratings run`` with
-  nothing new.
+  nothing new;
+- with ``--whr``, a second pool rated with WHR: what learning its constants cost (the pool's
+  line of the run's output), and that the run with nothing new keeps them.
 
     python benchmarks/pipeline_national.py [--preset national] [--seed 1] [--keep DIR]
-                                           [--json FILE]
+                                           [--json FILE] [--whr]
 
 Nothing is asserted; ``--json FILE`` writes the rows for ``benchmarks/run_all.py``.
 """
@@ -53,6 +55,15 @@ game = "bridge"
 scheme = "belo2"
 options = { period = "quarter" }
 """
+
+WHR_POOL = """
+[[pools]]
+name = "whr"
+game = "bridge"
+scheme = "whr"
+"""
+"""``--whr``: a second pool rated with WHR, whose constants are learned from the history
+(docs/rules/bridge-whr.md §13): the run's output says what learning cost."""
 
 
 def clubratings() -> list[str]:
@@ -90,6 +101,8 @@ def main() -> None:
     ap.add_argument("--prefect", action="store_true",
                     help="time `clubratings run --prefect` (the Prefect flow, with the "
                     "temporary local server) instead")
+    ap.add_argument("--whr", action="store_true",
+                    help="add a WHR pool (constants learned from the history) beside BELO2")
     args = ap.parse_args()
     extra = ("--prefect",) if args.prefect else ()
     rows: list[dict[str, object]] = []
@@ -101,7 +114,8 @@ def main() -> None:
             shutil.rmtree(root / "data", ignore_errors=True)
             shutil.rmtree(root / "public", ignore_errors=True)
         root.mkdir(parents=True, exist_ok=True)
-        (root / "clubratings.toml").write_text(CONFIG, encoding="utf-8")
+        (root / "clubratings.toml").write_text(CONFIG + (WHR_POOL if args.whr else ""),
+                                               encoding="utf-8")
         if not (root / "files").is_dir():
             subprocess.run([*clubratings(), "simulate", "federation", "--preset", args.preset,
                             "--seed", str(args.seed), "--out", str(root / "files")],
@@ -128,13 +142,19 @@ def main() -> None:
             print(f"per file: first tenth {first} ms, last tenth {last} ms, ratio {ratio:.2f}"
                   "   (target ≤ 1.2)")
         print(f"peak memory of one process       {peak_mib:7.0f} MiB (target ≤ 1024 MiB)")
+        for line in output.splitlines():
+            if "constants" in line:  # a learning pool's line (docs/rules/bridge-whr.md §13)
+                print(line.strip())
         how = " --prefect" if args.prefect else ""
         rows.append(result_row("pipeline_national", f"clubratings run{how}, end to end",
                                f"{files:,} files", seconds, peak_mib, "≤ 60 s, ≤ 1 GB",
                                f"per file {first} -> {last} ms (first -> last tenth)"))
 
-        again, code, _ = timed_run(root, *extra)
+        again, code, output = timed_run(root, *extra)
         print(f"clubratings run, nothing new     {again:7.1f} s")
+        for line in output.splitlines():
+            if "constants" in line:
+                print(line.strip())
         rows.append(result_row("pipeline_national", f"clubratings run{how}, nothing new",
                                f"{files:,} files", again))
     finally:

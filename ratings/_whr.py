@@ -697,7 +697,8 @@ def _prior(unknown_player: Ints, unknown_period: Ints, given: Floats,
     """docs/rules/bridge-whr.md §2: ``theta_first ~ N(mu, (prior/scale)^2)``, ``mu`` from the
     initial rating, else 0 for a player of the history's first period and ``newcomer`` for a
     later one; steps ``~ N(0, variance)`` between a player's consecutive periods, the variance
-    ``(drift/scale)^2`` per period elapsed, ``first_year_drift`` in the player's first year.
+    ``(drift/scale)^2`` per period elapsed, with ``first_year_drift`` in a newcomer's first
+    year (a player first seen after the history's first period, without an initial rating).
     ``unknown_player`` and ``unknown_period`` are sorted by player, then period."""
     count = len(unknown_player)
     same = unknown_player[1:] == unknown_player[:-1]
@@ -708,7 +709,11 @@ def _prior(unknown_player: Ints, unknown_period: Ints, given: Floats,
     first = unknown_period[starts][chain] if count else unknown_period
     late = (params.drift / params.scale) ** 2
     early = (params.first_year_drift or params.drift) ** 2 / params.scale ** 2
-    year_end = first[:-1] + PERIODS_PER_YEAR[params.period]
+    known = np.isfinite(given)
+    # the first year is a newcomer's: a player of the history's first period, or one with an
+    # initial rating, has been playing before the history starts
+    newcomer_chain = (first > 0) & ~known
+    year_end = np.where(newcomer_chain, first + PERIODS_PER_YEAR[params.period], first)[:-1]
     a, b = unknown_period[:-1], unknown_period[1:]
     in_year = np.clip(np.minimum(b, year_end) - a, 0, None).astype(np.float64)
     link = np.where(same, early * in_year + late * ((b - a) - in_year), 0.0)
@@ -717,7 +722,6 @@ def _prior(unknown_player: Ints, unknown_period: Ints, given: Floats,
     diagonal = np.where(chain_start, first_precision, 0.0)
     diagonal[:-1] += step_precision
     diagonal[1:] += step_precision
-    known = np.isfinite(given)
     newcomer = (params.newcomer - CENTRE) / params.scale
     chain_mean = np.where(known, (given - CENTRE) / params.scale,
                           np.where(first > 0, newcomer, 0.0))

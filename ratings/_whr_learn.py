@@ -59,14 +59,14 @@ MAX_EVALUATIONS = 40
 _FIT_TOLERANCE = 0.5
 """Rating points: a learning fit stops when a Newton step changes no strength by this."""
 
-_REFITS = 1
+_REFITS = 4
 """Newton steps of a learning fit that starts from an earlier solution of the same origin."""
 
 # Compass search: per constant, the first step and the resolution (log scale for the spreads,
 # strength units of 1 / scale for the newcomer prior), and the bounds.
 _STEP = {"drift": 0.7, "prior": 0.5, "newcomer": 0.6, "first_year_drift": 0.7}
 _RESOLUTION = {"drift": 0.08, "prior": 0.08, "newcomer": 0.06, "first_year_drift": 0.1}
-_BOUNDS = {"drift": (1.0, 40.0), "prior": (20.0, 200.0), "newcomer": (300.0, 700.0),
+_BOUNDS = {"drift": (1.0, 40.0), "prior": (20.0, 400.0), "newcomer": (300.0, 700.0),
            "first_year_drift": (1.0, 80.0)}
 """Rating points: the learned values stay inside these plausible ranges (a strength moving
 more than half a class a period, or a newcomer two classes from the mean, says the history
@@ -252,6 +252,7 @@ def learn_whr(results: pd.DataFrame, params: WhrParams, initial: pd.DataFrame | 
             if step[n] < _RESOLUTION[n] or evaluations >= max_evaluations:
                 continue
             moved = False
+            same = 0
             for sign in (1.0, -1.0):
                 trial = dict(x)
                 trial[n] = x[n] + sign * step[n]
@@ -263,9 +264,12 @@ def learn_whr(results: pd.DataFrame, params: WhrParams, initial: pd.DataFrame | 
                 if loss < best - _GAIN * pairs:
                     best, x, moved = loss, trial, True
                     break
+                same += abs(loss - best) <= 1e-12 * abs(best)
                 if evaluations >= max_evaluations:
                     break
-            if not moved:
+            if same == 2:
+                step[n] = 0.0  # it changes nothing here (no newcomers, say): not searched
+            elif not moved:
                 step[n] /= 2.0
     learned = at(x)
     # Values are rounded for the record: 3 significant digits say all the score can tell.

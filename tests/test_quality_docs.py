@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import shutil
 from pathlib import Path
@@ -30,11 +31,27 @@ def _without_seconds(line: str) -> str:
     return re.sub(r"\s+\S+\s*$", "", line.rstrip())
 
 
+FULL = bool(os.environ.get("CLUBRATINGS_SLOW_TESTS"))
+"""The documented command takes about half an hour (every preset, three seeds, WHR learning
+its constants at every quarter's close); by default one preset and seed of it is run again
+and compared with its report, the whole of it with ``CLUBRATINGS_SLOW_TESTS=1``."""
+
+SAMPLE = ("partnerships", 1)
+"""The report run again by default: a preset of about 470 players, one seed."""
+
+
+def _committed() -> dict[str, object]:
+    data: dict[str, object] = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))
+    return data
+
+
 @pytest.fixture(scope="module")
 def rerun(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    """The documented command, run again."""
-    data = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))
-    args = data["command"].split()[1:]
+    """The documented command (or its :data:`SAMPLE`), run again."""
+    data = _committed()
+    args = str(data["command"]).split()[1:]
+    if not FULL:
+        args = ["evaluate", "--preset", SAMPLE[0], "--seed", str(SAMPLE[1])]
     out = tmp_path_factory.mktemp("quality") / "quality.json"
     assert main([*args, "--json", str(out)]) == 0
     fresh: dict[str, object] = json.loads(out.read_text(encoding="utf-8"))
@@ -42,10 +59,13 @@ def rerun(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 
 def test_documented_command_reproduces_quality_json(rerun: dict[str, object]) -> None:
-    committed = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))
-    assert rerun["command"] == committed["command"]
-    assert len(committed["reports"]) >= 2  # at least two presets
-    for old, new in zip(committed["reports"], rerun["reports"], strict=True):  # type: ignore[call-overload]
+    committed = _committed()
+    if FULL:
+        assert rerun["command"] == committed["command"]
+    assert len(committed["reports"]) >= 2  # type: ignore[arg-type]
+    by_key = {(r["preset"], r["seed"]): r for r in committed["reports"]}  # type: ignore[attr-defined]
+    for new in rerun["reports"]:  # type: ignore[attr-defined]
+        old = by_key[(new["preset"], new["seed"])]
         assert {k: v for k, v in old.items() if k != "rows"} == \
             {k: v for k, v in new.items() if k != "rows"}
         assert [r["scheme"] for r in old["rows"]] == [r["scheme"] for r in new["rows"]]
@@ -59,49 +79,64 @@ def test_documented_command_reproduces_quality_json(rerun: dict[str, object]) ->
                     assert b[key] == value, (a["scheme"], key)
 
 
+def _tables(reports: list[dict[str, object]]) -> list[str]:
+    return [format_table(report_from_dict(data)) for data in reports]
+
+
 def test_quality_md_shows_the_reproduced_tables(rerun: dict[str, object]) -> None:
     text = QUALITY_MD.read_text(encoding="utf-8")
     documented = {_without_seconds(line) for line in text.splitlines()}
-    for data in rerun["reports"]:  # type: ignore[attr-defined]
-        table = format_table(report_from_dict(data))
+    for table in _tables(rerun["reports"]):  # type: ignore[arg-type]
         for line in table.splitlines()[3:]:  # the header rows and the scheme rows
             assert _without_seconds(line) in documented, line
 
 
-def test_quality_md_shows_the_means_over_the_seeds(rerun: dict[str, object]) -> None:
+def test_quality_md_shows_every_committed_table_and_the_means() -> None:
     text = QUALITY_MD.read_text(encoding="utf-8")
-    documented = set(text.splitlines())
-    reports = [report_from_dict(data) for data in rerun["reports"]]  # type: ignore[attr-defined]
-    presets = list(dict.fromkeys(r.preset for r in reports))
-    for preset in presets:
+    documented = {_without_seconds(line) for line in text.splitlines()}
+    reports = [report_from_dict(data) for data in _committed()["reports"]]  # type: ignore[attr-defined]
+    for report in reports:
+        for line in format_table(report).splitlines()[3:]:
+            assert _without_seconds(line) in documented, line
+    lines = set(text.splitlines())
+    for preset in dict.fromkeys(r.preset for r in reports):
         same = [r for r in reports if r.preset == preset]
-        if len(same) < 2:
-            continue
-        for line in format_summary(same).splitlines():
-            assert line in documented, line
+        if len(same) >= 2:
+            for line in format_summary(same).splitlines():
+                assert line in lines, line
 
 
-def test_whole_history_rating_beats_the_others_as_documented(
-        rerun: dict[str, object]) -> None:
-    # docs/quality.md, "WHR": on the federation seeds, the best final list on average by at least
-    # 0.02, the most pairs right and a lower log loss than Elo on every seed; on two-clubs the
-    # clubs separate after fewer inter-club events than with any other scheme
-    reports = [report_from_dict(data) for data in rerun["reports"]]  # type: ignore[attr-defined]
-    federation = [r for r in reports if r.preset == "federation"]
-    assert len(federation) >= 3
-    rows = [{row.scheme: row for row in r.rows} for r in federation]
-    others = [s for s in rows[0] if s != "whr"]
-    mean = {s: sum(r[s].spearman for r in rows) / len(rows) for s in rows[0]}
-    assert mean["whr"] >= max(mean[s] for s in others) + 0.02
-    for r in rows:
-        assert r["whr"].pair_accuracy > max(r[s].pair_accuracy for s in others)
-        assert r["whr"].log_loss is not None and r["elo"].log_loss is not None
-        assert r["whr"].log_loss < r["elo"].log_loss
-    for r in (r for r in reports if r.preset == "two-clubs"):
-        whr = r.rows[[row.scheme for row in r.rows].index("whr")].separation
-        assert whr is not None
-        assert all(row.separation is None or whr < row.separation
-                   for row in r.rows if row.scheme != "whr")
+def _means(preset: str) -> tuple[dict[str, float], dict[str, float]]:
+    """Mean Spearman and mean log loss per scheme over the committed seeds of ``preset``."""
+    reports = [r for r in _committed()["reports"] if r["preset"] == preset]  # type: ignore[attr-defined]
+    assert len(reports) >= 3
+    spearman: dict[str, float] = {}
+    loss: dict[str, float] = {}
+    for row in reports[0]["rows"]:
+        name = row["scheme"]
+        rows = [next(x for x in r["rows"] if x["scheme"] == name) for r in reports]
+        spearman[name] = sum(x["spearman"] for x in rows) / len(rows)
+        if rows[0]["log_loss"] is not None:
+            loss[name] = sum(x["log_loss"] for x in rows) / len(rows)
+    return spearman, loss
+
+
+PRESETS_WON = ("federation", "learning-curves", "sudden-jumps", "partnerships", "twelve-clubs")
+"""docs/quality.md, "What the numbers say": the presets where WHR with learned constants has
+the best list by at least 0.01 and the best log loss (two-clubs: the best log loss only)."""
+
+
+@pytest.mark.parametrize("preset", PRESETS_WON)
+def test_learned_whr_beats_every_other_scheme_as_documented(preset: str) -> None:
+    spearman, loss = _means(preset)
+    others = [s for s in spearman if not s.startswith("whr")]
+    assert spearman["whr"] >= max(spearman[s] for s in others) + 0.01
+    assert loss["whr"] == min(loss.values())
+
+
+def test_two_clubs_learned_whr_has_the_best_probabilities() -> None:
+    _, loss = _means("two-clubs")
+    assert loss["whr"] == min(loss.values())
 
 
 def test_report_json_round_trip() -> None:

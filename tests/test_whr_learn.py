@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -125,3 +126,93 @@ def test_newcomer_prior_and_first_year_drift_enter_the_fit() -> None:
     moved = fast.pivot(index="player", columns="period", values="rating").diff(axis=1)
     slow = flat.pivot(index="player", columns="period", values="rating").diff(axis=1)
     assert abs(moved.loc["A", "2020Q2"]) > abs(slow.loc["A", "2020Q2"])
+
+
+# --- a pool of the pipeline (docs/rules/bridge-whr.md §13 steps 5-7) -----------------------------
+
+
+def _project(root: Path, options: str = "") -> Path:
+    from quality.federation import write_files
+
+    files = root / "files"
+    if not files.is_dir():
+        write_files(simulate(SMALL), files)
+        (files / "strength.csv").unlink(missing_ok=True)
+    (root / "clubratings.toml").write_text(
+        '[paths]\nwarehouse = "data/wh.duckdb"\ninbox = "inbox"\npublic = "public"\n'
+        'sources = ["files/*.csv"]\n\n[[pools]]\nname = "whr"\ngame = "bridge"\n'
+        f'scheme = "whr"\n{options}', encoding="utf-8")
+    return root / "clubratings.toml"
+
+
+def _run(config: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    from cli import main
+
+    assert main(["run", "--config", str(config), "--no-scrape"]) in (0, 1)
+    return capsys.readouterr().out
+
+
+def _options(config: Path) -> dict[str, str]:
+    from warehouse import latest_run, open_warehouse
+
+    wh = open_warehouse(config.parent / "data" / "wh.duckdb", read_only=True)
+    try:
+        run = latest_run(wh, "whr")
+        assert run is not None
+        return dict(run.options)
+    finally:
+        wh.close()
+
+
+def test_a_pool_learns_once_keeps_records_and_shows_its_constants(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = _project(tmp_path)
+    out = _run(config, capsys)
+    assert "whr constants learned through 2017Q4" in out
+    options = _options(config)
+    learned = ratings.learn_whr(simulate(SMALL).results, ratings.WhrParams())
+    # the run's constants are the learned ones, recorded with how they were learned
+    for name in ratings.WHR_LEARNABLE:
+        assert float(options[name]) == pytest.approx(getattr(learned.params, name), rel=0.15)
+    assert options["learned.through"] == "2017Q4"
+    assert options["learned.origins"] == "2017Q1,2017Q2,2017Q3,2017Q4"
+    assert float(options["learned.loss"]) <= float(options["learned.start_loss"])
+    how = (tmp_path / "public" / "whr" / "how.html").read_text("utf-8")
+    assert "These were learned from this pool's own results up to 2017Q4" in how
+    assert f"({options['drift']} points" in how
+
+    # nothing new: the constants are kept, not learned again
+    again = _run(config, capsys)
+    assert "constants learned through 2017Q4 kept" in again
+    assert _options(config)["drift"] == options["drift"]
+
+    # a late file for a closed quarter: learned again, from the last values
+    (tmp_path / "files" / "late.csv").write_text(
+        "event,date,kind,scoring,boards,unit,place,player,club,organiser\n"
+        + "".join(f"Late night,2017-05-02,pairs,MP,24,{u},{u},{p},,Late club\n"
+                  for u, p in ((1, "Late One"), (1, "Late Two"), (2, "Late Three"),
+                               (2, "Late Four"), (3, "Late Five"), (3, "Late Six"))),
+        encoding="utf-8")
+    late = _run(config, capsys)
+    assert "whr constants learned through 2017Q4:" in late
+    assert _options(config)["learned.inputs"] != options["learned.inputs"]
+
+
+def test_a_constant_set_in_the_configuration_is_not_learned(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = _project(tmp_path, 'options = { drift = "9", newcomer = "480" }\n')
+    _run(config, capsys)
+    options = _options(config)
+    assert options["drift"] == "9" and options["newcomer"] == "480"
+    assert options["learned.fixed"] == "drift,newcomer"
+    assert options["learned.names"] == "prior,first_year_drift"
+    how = (tmp_path / "public" / "whr" / "how.html").read_text("utf-8")
+    assert "Set by the federation, not learned: drift, newcomer." in how
+
+    off = _project(tmp_path, 'options = { learn = "off" }\n')
+    _run(off, capsys)
+    options = _options(off)
+    assert not any(k.startswith("learned.") for k in options)
+    assert options["drift"] == "7.5" and options["prior"] == "75"
+    assert "They are the values the federation set." in \
+        (tmp_path / "public" / "whr" / "how.html").read_text("utf-8")
