@@ -32,6 +32,10 @@ Layouts read (fixtures/real/acblscore_text/ holds one of each):
   column, awards as ``0.56(A)``, ``2.10(OA)`` or ``1.84Red`` with ``1.83Blk`` on a line of its
   own. The cells right of the names are found from the header's ``|``: a value belongs to the
   cell its last character falls in (values are right-aligned in their cells);
+- **games without a masterpoint rating**: ``RATING>`` empty and no ``MP LIMITS>`` (the fourth
+  header line is ``AVE>|TOP>|CLUB>``, often with ``CLUB>`` and ``CLUB NO.>`` empty, so the
+  organiser is empty), ``PAIRS>  4`` for ``PAIRS IN STRAT``, rank groups without strats or
+  awards (``| O'all|   Section  |``);
 - **movements**: one winner (``MOVEMENT>ONE WINNER``/``WEB``, Howell; section ``A``), two
   winners (Mitchell, ``A N-S`` and ``A E-W``), several sections (``B N-S``, ``C``, ``X``);
 - **Swiss teams in victory points** (``GAME>VICTORY POINT``): each team is a group of lines
@@ -64,7 +68,8 @@ name (the columns were misread): a warning, and no player.
 
 Refused: other games (``GAME>WIN-LOSS`` Swiss pairs, board-a-match: ``UnsupportedVariant``),
 a ranking with one name per row (individual: ``UnsupportedVariant``), a block with no ranking
-(``MalformedFile``), rows that stop before the score column (a cut-down copy with the names
+(``MalformedFile``), a ranking printed without the players' names (pair numbers and scores
+only: ``MalformedFile``), rows that stop before the score column (a cut-down copy with the names
 cut too, as ACBLmerge's phone page makes of the short layouts: ``MalformedFile``), and blank
 templates (``EVENT>0-200 Game``, ``DATE>Month 0, year``, one row ``1  NO RESULTS AVAILABLE``:
 ``UnsupportedVariant``, saying so).
@@ -72,7 +77,7 @@ templates (``EVENT>0-200 Game``, ``DATE>Month 0, year``, one row ``1  NO RESULTS
 Errors::
 
     ParseError
-    +-- MalformedFile          no EVENT> line, no date, no ranking, a score not readable
+    +-- MalformedFile          no EVENT> line, no date, no ranking, no names, a score not readable
     +-- UnsupportedVariant     win-loss, board-a-match or individual reports, blank templates
     +-- InconsistentResult     a section printed twice with different results, no later stamp
 """
@@ -98,14 +103,21 @@ __all__ = ["FORMAT", "detect", "parse", "read_report"]
 NAME = "acblscore_text"
 
 _FIRST_LINE = re.compile(rb"^\s*EVENT>[^\r\n]*\|(?:SESSION|SECTION|Page)>")
-_MARKS = (b"DATE>", b"DIR>", b"CLUB>", b"MP LIMITS>")
+_MARKS = (b"DATE>", b"DIR>", b"CLUB>")
+_LIMITS_OR_TOP = (b"MP LIMITS>", b"TOP>")
+"""One of them is on every report's fourth header line: a pairs game prints ``AVE>|TOP>|MP
+LIMITS>|CLUB>``, a game without a masterpoint rating (``RATING>`` empty)
+``AVE>|TOP>|CLUB>`` without ``MP LIMITS>``, a Swiss teams report ``MP LIMITS>|CLUB>``
+without ``AVE>|TOP>``."""
 
 
 def detect(data: bytes, filename: str = "") -> bool:
     """An ACBLscore text report: its first line ``EVENT>...|SESSION>...`` (or ``|Page>``) and
-    the labelled header lines below it (``DATE>``, ``DIR>``, ``MP LIMITS>``, ``CLUB>``)."""
+    the labelled header lines below it (``DATE>``, ``DIR>``, ``CLUB>``, and ``MP LIMITS>`` or
+    ``TOP>``)."""
     head = data[:4096]
-    return bool(_FIRST_LINE.match(head)) and all(mark in head for mark in _MARKS)
+    return (bool(_FIRST_LINE.match(head)) and all(mark in head for mark in _MARKS)
+            and any(mark in head for mark in _LIMITS_OR_TOP))
 
 
 _LABEL = re.compile(r"([A-Z][A-Z ./]*?)>")
@@ -381,6 +393,12 @@ def _event(block: Sequence[str], first_line: int, inherited: dict[str, str], log
     if not rows:
         raise MalformedFile("the ranking has no rows", file=log.file, table=table,
                             row=first_line + columns.header + 1, has_value=False)
+    if not any(r.players for r in rows):
+        raise MalformedFile(
+            f"the ranking names no player: its {len(rows)} "
+            f"{'teams' if columns.teams else 'pairs'} have numbers and scores only (the "
+            "report was printed without the players' names); not read",
+            file=log.file, table=table, row=rows[0].line, column="Name", has_value=False)
     places = _places([r.score for r in rows])
     ranked = sorted(zip(places, rows), key=lambda pr: (pr[0], pr[1].line))
     title = ", ".join(v for v in (values.get("EVENT", ""), values.get("SESSION", "")) if v)

@@ -217,3 +217,40 @@ def test_a_next_session_column_and_an_unranked_top_pair() -> None:
     assert [(p.name, p.federation_id) for p in ew.units[0].players] == [
         ("Chaim Weinerman", "3304043"), ("H Asher Weinerman", "3304078")]
     assert all(len(u.players) == 2 for e in (ns, ew) for u in e.units)
+
+
+def test_a_game_without_a_masterpoint_rating_is_detected_and_read() -> None:
+    # the club's unrated second game: no MP LIMITS> (AVE>|TOP>|CLUB> with CLUB> empty),
+    # "Event Name" as ACBLscore leaves it, O'all and Section ranks without strats or awards
+    data = _read("mercer-unrated-game-no-mp-limits.txt")
+    assert b"MP LIMITS>" not in data
+    assert detect(data)
+    assert detect_format(data, "250408E.TXT").name == "acblscore_text"
+    result = FORMATS["acblscore_text"].parse(data, source="250408E.TXT", strict=True)
+    (event,) = result.events
+    assert (event.title, event.section, event.date.isoformat()) == (
+        "Event Name, Tuesday Eve", "B", "2025-04-08")
+    assert (event.organiser, event.kind, event.scoring, event.boards) == ("", "pairs", "MP", 15)
+    assert [(u.place, u.label, u.score) for u in event.units] == [
+        (1.0, "2", 78.6), (2.0, "1", 44.0), (3.0, "3", 42.87), (4.0, "4", 37.33)]
+    assert [p.name for p in event.units[0].players] == ["David Pultoray", "Clare Henry"]
+    assert [p.name for p in event.units[3].players] == ["Ted Landreth", "Bernie Tevelde"]
+    assert all(p.federation_id is None for u in event.units for p in u.players)
+    assert result.issues == ()
+
+
+def test_the_fourth_header_line_needs_mp_limits_or_top() -> None:
+    data = _read("mercer-unrated-game-no-mp-limits.txt")
+    assert not detect(data.replace(b"|TOP>", b"|XXX>"))
+    swiss = _read("mercer-swiss-teams-vp.txt")  # MP LIMITS> but no AVE>|TOP>
+    assert b"TOP>" not in swiss and detect(swiss)
+
+
+def test_a_ranking_printed_without_names_is_refused_saying_so() -> None:
+    data = _read("mercer-ranking-printed-without-names.txt")
+    assert detect(data)
+    with pytest.raises(MalformedFile) as refused:
+        FORMATS["acblscore_text"].parse(data, source="250225E.TXT")
+    message = str(refused.value)
+    assert "names no player" in message and "printed without the players' names" in message
+    assert "4 pairs" in message and "section B" in message and "\n" not in message
