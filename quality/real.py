@@ -66,6 +66,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+import ratings
 from ratings import InputError
 from ratings._frames import check_results  # the engine's own input check, event by event
 
@@ -81,6 +82,8 @@ __all__ = [
     "BASELINE",
     "BASELINE_QUARTER",
     "CHOICES",
+    "NIGHTLY",
+    "REAL_SCHEMES",
     "RESAMPLES",
     "RealReport",
     "RealScore",
@@ -116,6 +119,15 @@ NEWCOMER_PERCENT = 50.0
 
 PERCENT_MEAN = (45.0, 55.0)
 """An MP event whose scores average in this range (all within 0..100) is scored in percent."""
+
+NIGHTLY = "whr-nightly"
+"""WHR as the nightly job publishes it: fitted again before every night on every earlier
+result, its constants learned when each quarter closed (docs/rules/bridge-whr.md §13); a
+player's rating is their latest, a player without one at the learned newcomer prior. It knows
+the nights of the same quarter, as ``average %`` does."""
+
+REAL_SCHEMES: tuple[str, ...] = (*DEFAULT_SCHEMES, NIGHTLY)
+"""The schemes :func:`evaluate_results` compares unless told otherwise."""
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -336,6 +348,47 @@ def _predicted_scheme(name: str, results: pd.DataFrame, pairs: _Pairs) -> _Predi
                       True, seconds)
 
 
+def _predicted_nightly(results: pd.DataFrame, pairs: _Pairs) -> _Predicted:
+    """:data:`NIGHTLY`'s predictions; ``results`` in the replay's row order."""
+    begin = time.perf_counter()
+    replay = pairs.replay
+    params = ratings.parse_options("whr", {})
+    dates = pd.to_datetime(results["date"]).dt.normalize()
+    day = dates.to_numpy()
+    quarter = pd.PeriodIndex(dates, freq="Q")
+    players = results["player"].astype(str).to_numpy()
+    units = len(replay.unit_quarter)
+    size = np.maximum(np.bincount(replay.row_unit, minlength=units), 1).astype(float)
+    pair_day = replay.unit_date[pairs.a].astype("datetime64[ns]")
+    right = np.full(len(pairs.a), 0.5)
+    p = np.full(len(pairs.a), 0.5)
+    learned: ratings.WhrLearning | None = None
+    through: pd.Period | None = None
+    warm: pd.DataFrame | None = None
+    for night in np.unique(pair_day):
+        closed = pd.Period(pd.Timestamp(night), freq="Q") - 1
+        if through != closed:  # a quarter closed: learn again (§13), from the last values
+            through = closed
+            upto = results[np.asarray(quarter <= closed)]
+            if len(upto):
+                learned = ratings.learn_whr(
+                    upto, params,
+                    start=learned.params if learned is not None and learned.learned else None)
+        used = learned.params if learned is not None else params
+        run = ratings.rate_whr(results[day < night], used, warm=warm)
+        warm = run.ratings
+        latest = run.ratings.groupby(run.ratings["player"].astype(str))["rating"].last()
+        tonight = day == night
+        value = pd.Series(players[tonight]).map(latest).fillna(float(used.newcomer))
+        mean = np.bincount(replay.row_unit[tonight], weights=value.to_numpy(float),
+                           minlength=units) / size
+        chosen = pair_day == night
+        ahead, behind = mean[pairs.a[chosen]], mean[pairs.b[chosen]]
+        right[chosen] = (ahead > behind) + 0.5 * (ahead == behind)
+        p[chosen] = ratings.whr_probability(ahead, behind, used.scale)
+    return _Predicted(right, p, False, time.perf_counter() - begin)
+
+
 def _predicted_baseline(results: pd.DataFrame, pairs: _Pairs, by: str) -> _Predicted:
     """The naive baseline's predictions; ``results`` in the replay's row order."""
     begin = time.perf_counter()
@@ -402,11 +455,12 @@ def _predict_all(results: pd.DataFrame,
     predicted = {BASELINE: _predicted_baseline(results, pairs, "night"),
                  BASELINE_QUARTER: _predicted_baseline(results, pairs, "quarter")}
     for name in schemes:
-        predicted[name] = _predicted_scheme(name, results, pairs)
+        predicted[name] = (_predicted_nightly(results, pairs) if name == NIGHTLY
+                           else _predicted_scheme(name, results, pairs))
     return pairs, predicted
 
 
-def predictions(results: pd.DataFrame, schemes: Sequence[str] = DEFAULT_SCHEMES) -> pd.DataFrame:
+def predictions(results: pd.DataFrame, schemes: Sequence[str] = REAL_SCHEMES) -> pd.DataFrame:
     """One row per comparison: ``date, event_id, ahead, behind`` (the units, the better-placed
     first), ``rated`` (module docstring, choice ``rated``), and per scheme and baseline
     ``right <name>`` (1, 0 or 1/2) and ``p <name>`` (``P(ahead finishes ahead)``)."""
@@ -426,7 +480,7 @@ def predictions(results: pd.DataFrame, schemes: Sequence[str] = DEFAULT_SCHEMES)
     return frame
 
 
-def evaluate_results(results: pd.DataFrame, schemes: Sequence[str] = DEFAULT_SCHEMES, *,
+def evaluate_results(results: pd.DataFrame, schemes: Sequence[str] = REAL_SCHEMES, *,
                      source: str = "", refused_events: int = 0, seed: int = 1) -> RealReport:
     """Every scheme and the naive baseline scored on ``results`` (module docstring).
 
@@ -453,7 +507,7 @@ def evaluate_results(results: pd.DataFrame, schemes: Sequence[str] = DEFAULT_SCH
     )
 
 
-def evaluate_warehouse(path: Path | str, schemes: Sequence[str] = DEFAULT_SCHEMES, *,
+def evaluate_warehouse(path: Path | str, schemes: Sequence[str] = REAL_SCHEMES, *,
                        seed: int = 1) -> RealReport:
     """:func:`evaluate_results` on the bridge results of the warehouse at ``path`` (opened
     read-only)."""
@@ -486,6 +540,9 @@ def format_real(report: RealReport) -> str:
         f"lists of the quarter before; difference to {BASELINE!r} in points of pairs right, "
         f"95% interval over nights; * log loss of a logistic fitted on earlier quarters",
     ]
+    if any(row.scheme == NIGHTLY for row in report.all_rows):
+        lines.append(f"{NIGHTLY}: WHR fitted again before every night (the lists as the "
+                     "nightly job publishes them), constants learned when each quarter closed")
     header = ["scheme", "comparisons", "pairs right", "log loss", "difference", "95% interval"]
     for choice in CHOICES:
         body = []

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
@@ -40,8 +41,8 @@ SAMPLE = ("partnerships", 1)
 """The report run again by default: a preset of about 470 players, one seed."""
 
 
-def _committed() -> dict[str, object]:
-    data: dict[str, object] = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))
+def _committed() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(QUALITY_JSON.read_text(encoding="utf-8"))
     return data
 
 
@@ -62,8 +63,8 @@ def test_documented_command_reproduces_quality_json(rerun: dict[str, object]) ->
     committed = _committed()
     if FULL:
         assert rerun["command"] == committed["command"]
-    assert len(committed["reports"]) >= 2  # type: ignore[arg-type]
-    by_key = {(r["preset"], r["seed"]): r for r in committed["reports"]}  # type: ignore[attr-defined]
+    assert len(committed["reports"]) >= 2
+    by_key = {(r["preset"], r["seed"]): r for r in committed["reports"]}
     for new in rerun["reports"]:  # type: ignore[attr-defined]
         old = by_key[(new["preset"], new["seed"])]
         assert {k: v for k, v in old.items() if k != "rows"} == \
@@ -94,7 +95,7 @@ def test_quality_md_shows_the_reproduced_tables(rerun: dict[str, object]) -> Non
 def test_quality_md_shows_every_committed_table_and_the_means() -> None:
     text = QUALITY_MD.read_text(encoding="utf-8")
     documented = {_without_seconds(line) for line in text.splitlines()}
-    reports = [report_from_dict(data) for data in _committed()["reports"]]  # type: ignore[attr-defined]
+    reports = [report_from_dict(data) for data in _committed()["reports"]]
     for report in reports:
         for line in format_table(report).splitlines()[3:]:
             assert _without_seconds(line) in documented, line
@@ -108,7 +109,7 @@ def test_quality_md_shows_every_committed_table_and_the_means() -> None:
 
 def _means(preset: str) -> tuple[dict[str, float], dict[str, float]]:
     """Mean Spearman and mean log loss per scheme over the committed seeds of ``preset``."""
-    reports = [r for r in _committed()["reports"] if r["preset"] == preset]  # type: ignore[attr-defined]
+    reports = [r for r in _committed()["reports"] if r["preset"] == preset]
     assert len(reports) >= 3
     spearman: dict[str, float] = {}
     loss: dict[str, float] = {}

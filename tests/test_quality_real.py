@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from cli import main
 from quality import real
 from quality.baselines import SchemeRun
-from quality.evaluate import DEFAULT_SCHEMES
 from warehouse import open_warehouse
 
 from ._csvs import HEADER
@@ -215,8 +214,8 @@ def test_a_later_night_never_changes_an_earlier_prediction(season: pd.DataFrame,
     changed = season.copy()
     changed.loc[on_night, "place"] = changed.loc[on_night, "unit"].map(new_place)
     changed.loc[on_night, "score"] = 70.0 - 10.0 * changed.loc[on_night, "place"] + 10.0
-    before = real.predictions(season, DEFAULT_SCHEMES)
-    after = real.predictions(changed, DEFAULT_SCHEMES)
+    before = real.predictions(season, real.REAL_SCHEMES)
+    after = real.predictions(changed, real.REAL_SCHEMES)
     columns = [c for c in before.columns if c.startswith(("right ", "p "))]
 
     def earlier(frame: pd.DataFrame) -> pd.Series:
@@ -226,14 +225,16 @@ def test_a_later_night_never_changes_an_earlier_prediction(season: pd.DataFrame,
     pd.testing.assert_frame_equal(_by_comparison(before, earlier(before), columns),
                                   _by_comparison(after, earlier(after), columns))
     # the lists are quarterly: the later nights of the changed night's quarter are predicted
-    # from the same list as well (only the nightly average knows the changed night)
+    # from the same list as well (only the nightly average and the nightly WHR know the
+    # changed night)
     quarter = pd.Timestamp(changed_date).to_period("Q")
 
     def later_same_quarter(frame: pd.DataFrame) -> pd.Series:
         date = pd.to_datetime(frame["date"])
         return (date > changed_date) & (date.dt.to_period("Q") == quarter)
 
-    listed = [c for c in columns if not c.endswith(f" {real.BASELINE}")]
+    listed = [c for c in columns
+              if not c.endswith((f" {real.BASELINE}", f" {real.NIGHTLY}"))]
     pd.testing.assert_frame_equal(_by_comparison(before, later_same_quarter(before), listed),
                                   _by_comparison(after, later_same_quarter(after), listed))
 

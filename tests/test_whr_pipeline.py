@@ -125,6 +125,9 @@ def test_the_site_of_a_whr_pool_explains_it(wh: Warehouse, tmp_path: Path) -> No
     how = (tmp_path / POOL.name / "how.html").read_text("utf-8")
     assert "explain the whole history of results best" in how
     assert "75 points ahead is about 73 in 100" in how
+    # docs/rules/bridge-whr.md §13: two quarters are too short a history to learn from
+    assert "They are the values as set: fewer than 4 periods of results." in how
+    assert "(7.5 points)" in how and "(75 points)" in how
     edition = sorted((tmp_path / POOL.name).glob("*/list.csv"))[-1]
     listed = pd.read_csv(edition)
     assert {"deviation", "interval"} <= set(listed.columns)
