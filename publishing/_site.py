@@ -845,11 +845,16 @@ def _quality_verdict(reports: list[dict[str, object]], means: list[dict[str, obj
                      real: dict[str, object] | None) -> list[str]:
     """The quality page's verdict in a sentence or two, from the numbers: the scheme whose
     list follows the true order best (mean Spearman over every preset and seed), by how much
-    over the next, in how many presets it is first, and which scheme predicts most pairs."""
+    over the next other scheme (its own variants aside), in how many presets it is ahead of
+    every other scheme, and which scheme predicts most pairs."""
     ranked = [m for m in means if m["spearman"] is not None]
     if not ranked:
         return []
     best = ranked[0]
+    # A variant of the same scheme (whr-fixed beside whr, belo2-flat beside belo2) is not
+    # another scheme: the lead and the presets won count against the other schemes only.
+    family = str(best["scheme"]).split("-")[0]
+    others = [m for m in ranked[1:] if str(m["scheme"]).split("-")[0] != family]
     presets = list(dict.fromkeys(str(r.get("preset", "")) for r in reports))
     first_in = 0
     for preset in presets:
@@ -858,7 +863,8 @@ def _quality_verdict(reports: list[dict[str, object]], means: list[dict[str, obj
             if str(report.get("preset", "")) == preset:
                 for row in report.get("rows", []):  # type: ignore[attr-defined]
                     scores.setdefault(str(row["scheme"]), []).append(row.get("spearman"))
-        known = {k: v for k, s in scores.items() if (v := _mean(s)) is not None}
+        known = {k: v for k, s in scores.items() if (v := _mean(s)) is not None
+                 and (k == best["scheme"] or k.split("-")[0] != family)}
         if known and max(known, key=lambda k: (known[k], k)) == best["scheme"]:
             first_in += 1
     runs = len(reports)
@@ -867,10 +873,10 @@ def _quality_verdict(reports: list[dict[str, object]], means: list[dict[str, obj
                 f"{', '.join(presets)}), {best['scheme']} follows the true strength best: its "
                 f"final list has a mean Spearman correlation of {best['spearman_text']} with "
                 "the true order")
-    if len(ranked) > 1:
-        second = ranked[1]
+    if others:
+        second = others[0]
         lead = float(best["spearman"]) - float(second["spearman"])  # type: ignore[arg-type]
-        sentence += (f", {lead:.3f} more than {second['scheme']}, the next best "
+        sentence += (f", {lead:.3f} more than {second['scheme']}, the next best other scheme "
                      f"({second['spearman_text']})")
     if len(presets) > 1:
         sentence += (", and it is first in every preset" if first_in == len(presets) else

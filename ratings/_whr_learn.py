@@ -1,8 +1,9 @@
 """WHR's constants learned from the pool's own history (docs/rules/bridge-whr.md §13).
 
 The constants of the prior -- ``drift``, ``prior``, ``newcomer`` and ``first_year_drift`` --
-are chosen by how well they predict results not yet seen: for each of the last ``origins``
-periods with results (the *origins*), the whole history before it is fitted, and every two
+are chosen by how well they predict results not yet seen: for each of the latest periods with
+results (the *origins*: newest first, until they hold :data:`ORIGIN_PAIRS` pairs or there are
+``origins`` of them), the whole history before it is fitted, and every two
 units of each event of the origin with different places are predicted from that fit
 (``1 / (1 + exp(-(s_a - s_b)))`` of the units' strengths, a newcomer at the newcomer prior).
 The score is the mean log loss over all those pairs; the learned constants are the ones with
@@ -53,7 +54,7 @@ LEARNABLE = ("drift", "prior", "newcomer", "first_year_drift")
 ORIGINS = 4
 """Periods predicted at most (the latest ones)."""
 
-MAX_EVALUATIONS = 40
+MAX_EVALUATIONS = 30
 """Scores (one fit per origin each) at most."""
 
 _FIT_TOLERANCE = 0.5
@@ -65,16 +66,20 @@ _REFITS = 4
 # Compass search: per constant, the first step and the resolution (log scale for the spreads,
 # strength units of 1 / scale for the newcomer prior), and the bounds.
 _STEP = {"drift": 0.7, "prior": 0.5, "newcomer": 0.6, "first_year_drift": 0.7}
-_RESOLUTION = {"drift": 0.08, "prior": 0.08, "newcomer": 0.06, "first_year_drift": 0.1}
+_RESOLUTION = {"drift": 0.17, "prior": 0.12, "newcomer": 0.15, "first_year_drift": 0.17}
 _BOUNDS = {"drift": (1.0, 40.0), "prior": (20.0, 400.0), "newcomer": (300.0, 700.0),
            "first_year_drift": (1.0, 80.0)}
 """Rating points: the learned values stay inside these plausible ranges (a strength moving
 more than half a class a period, or a newcomer two classes from the mean, says the history
 is too short to tell)."""
 
-MIN_ORIGINS = 3
-"""Periods to predict at least: with fewer, the constants stay as set (a score over one or
+MIN_PERIODS = 4
+"""Periods with results at least: with fewer, the constants stay as set (a score over one or
 two periods follows chance more than the constants)."""
+
+ORIGIN_PAIRS = 40_000
+"""Pairs enough: origins are added (newest first) until they hold this many pairs, so a large
+federation predicts its last period only and a club its last ``ORIGINS``."""
 
 _GAIN = 5e-5
 """A step is taken when it lowers the mean log loss by more than this (a smaller gain is
@@ -225,13 +230,18 @@ def learn_whr(results: pd.DataFrame, params: WhrParams, initial: pd.DataFrame | 
     row_period = np.asarray(period.asi8 - first.ordinal, dtype=np.int64)
     seen = np.unique(row_period)
     last_label = str(first + int(seen[-1]))
-    candidates = [int(p) for p in seen[1:]][-origins:]
-    problems = [_origin(checked, row_period, p, str(first + p), params, given)
-                for p in candidates]
-    built = [o for o in problems if o is not None]
-    if len(built) < min(MIN_ORIGINS, origins):
-        return unchanged(f"fewer than {min(MIN_ORIGINS, origins) + 1} periods of results",
-                         last_label)
+    if len(seen) < MIN_PERIODS:
+        return unchanged(f"fewer than {MIN_PERIODS} periods of results", last_label)
+    # The latest periods, newest first, until ORIGIN_PAIRS pairs (or `origins` periods).
+    built: list[_Origin] = []
+    for p in [int(p) for p in seen[1:]][::-1]:
+        if len(built) >= origins or sum(len(o.a) for o in built) >= ORIGIN_PAIRS:
+            break
+        origin = _origin(checked, row_period, p, str(first + p), params, given)
+        if origin is not None:
+            built.insert(0, origin)
+    if not built:
+        return unchanged("no two units of an event with different places", last_label)
     pairs = sum(len(o.a) for o in built)
 
     origin_values = start if start is not None else params
