@@ -32,7 +32,7 @@ from ._errors import LoadError
 from ._identity_db import resolver_for
 from ._twins import (
     NEAR_OVERLAP, Print, differences, identical, near_match, organiser_key, print_of,
-    same_results, stored_print, taken_over,
+    same_results, stored_print, taken_over, with_members,
 )
 from .identity import IdentityResolver, IdentitySettings, name_key
 
@@ -740,8 +740,8 @@ class Loader:
                                                         seated=session)
                 _one_seat_each(ev, resolved, name)
                 session.update(r.player_id for unit in resolved for r in unit)
-                self._prints[event_id] = print_of(
-                    ev, [[(r.player_id, r.review_key) for r in unit] for unit in resolved])
+                self._prints[event_id] = with_members(
+                    mine, [[(r.player_id, r.review_key) for r in unit] for unit in resolved])
                 self._event_files[event_id] = name
                 self._keys[event_id] = ev.key
                 rewritten = rewrites.get(index, old if old is not None and not why else None)

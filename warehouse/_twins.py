@@ -16,17 +16,18 @@ docs/rules/inputs.md ("One night, many files") says the same for a reader.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from parsers import Event
 from parsers.names import name_key
 
 __all__ = [
     "Print", "differences", "near_match", "organiser_key", "print_of", "same_results",
-    "identical", "stored_print", "taken_over",
+    "identical", "stored_print", "taken_over", "with_members",
 ]
 
 NEAR_OVERLAP = 0.8
@@ -63,6 +64,11 @@ class Print:
     scores: tuple[float | None, ...] = ()
     """Per unit of ``units`` (same order): its score, rounded to hundredths."""
     boards: int | None = None
+    seats: tuple[tuple[int, tuple[str, ...]], ...] = field(default=(), compare=False,
+                                                          repr=False)
+    """Of a parsed event's print, per unit of ``units`` (same order): its index in the event's
+    units and its players' name keys in seat order, so that the members are added without
+    reading and sorting the units again (:func:`with_members`); not part of what is compared."""
 
     @property
     def players(self) -> frozenset[str]:
@@ -91,19 +97,35 @@ def print_of(ev: Event, resolved: Sequence[Sequence[tuple[int, str | None]]] | N
              ) -> Print:
     """The print of a parsed event; with ``resolved`` (per unit, (player id, review key) of
     each player, as the loader resolved them) it carries the members too."""
-    units: list[tuple[float | None, frozenset[str], tuple[_Member, ...], float | None]] = []
+    units: list[tuple[tuple[bool, float, list[str]], tuple[int, tuple[str, ...]],
+                      float | None, frozenset[str], float | None]] = []
     for index, u in enumerate(ev.units):
         if not u.players:
             continue
-        keys = [name_key(p.name) for p in u.players]
-        ids = resolved[index] if resolved is not None else [(None, None)] * len(keys)
-        units.append((_place(u.place), frozenset(keys),
-                      tuple((k, pid, rk) for k, (pid, rk) in zip(keys, ids, strict=True)),
-                      _place(u.score)))
-    places, members, scores = _columns(units)
-    return Print(ev.game, ev.kind, ev.scoring, ev.date, ev.round, ev.segment,
-                 organiser_key(ev.organiser), ev.section, len(ev.units), places,
-                 members if resolved is not None else (), scores, ev.boards)
+        seated = tuple([name_key(p.name) for p in u.players])
+        keys = frozenset(seated)
+        place = _place(u.place)
+        # the order _columns sorts in: place (None last), then the players' keys
+        units.append(((place is None, place or 0.0, sorted(keys)), (index, seated), place,
+                      keys, _place(u.score)))
+    units.sort(key=lambda u: u[0])
+    found = Print(ev.game, ev.kind, ev.scoring, ev.date, ev.round, ev.segment,
+                  organiser_key(ev.organiser), ev.section, len(ev.units),
+                  tuple((place, keys) for _, _, place, keys, _ in units), (),
+                  tuple(score for *_, score in units), ev.boards,
+                  tuple(seats for _, seats, *_ in units))
+    return found if resolved is None else with_members(found, resolved)
+
+
+def with_members(found: Print,
+                 resolved: Sequence[Sequence[tuple[int, str | None]]]) -> Print:
+    """``found`` (``print_of(ev)``) carrying the members ``resolved`` (per unit of ``ev``,
+    (player id, review key) of each player): ``print_of(ev, resolved)`` without reading and
+    sorting the event's units again."""
+    members = tuple(
+        tuple((key, pid, rk) for key, (pid, rk) in zip(keys, resolved[index], strict=True))
+        for index, keys in found.seats)
+    return dataclasses.replace(found, members=members)
 
 
 def stored_print(head: Sequence[object], rows: Sequence[Sequence[object]]) -> Print:
