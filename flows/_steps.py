@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -24,15 +23,16 @@ from parsers._limits import Limits
 from publishing import SiteSettings, publish_site, read_optout
 from warehouse import (
     Warehouse,
-    utc_now,
     find_run,
     frame_sha256,
     games_frame,
     latest_run,
     preferans_frame,
+    recent_run_options,
     results_frame,
     set_current_run,
     store_run,
+    utc_now,
 )
 from warehouse.register import load_register
 from warehouse.reporting import review_counts, run_ratings, run_summary
@@ -306,11 +306,8 @@ def _learned_constants(wh: Warehouse, pool: PoolConfig, params: object,
 def _learning_records(wh: Warehouse, pool: str, scheme: str) -> list[dict[str, str]]:
     """The options of the pool's latest runs with this scheme that learned constants, newest
     first (a bounded look back)."""
-    rows = wh.con.execute(
-        "SELECT options FROM rating_runs WHERE pool = ? AND scheme = ? "
-        "ORDER BY run_id DESC LIMIT 50", [pool, scheme]).fetchall()
-    found = [json.loads(r[0]) for r in rows]
-    return [o for o in found if (LEARNED_PREFIX + "through") in o]
+    return [o for o in recent_run_options(wh, pool, scheme)
+            if (LEARNED_PREFIX + "through") in o]
 
 
 def _previous_fit(wh: Warehouse, pool: PoolConfig,

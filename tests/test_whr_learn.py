@@ -104,28 +104,40 @@ def test_the_score_is_the_loss_of_a_fit_of_the_past_only(results: pd.DataFrame) 
 
 
 def test_newcomer_prior_and_first_year_drift_enter_the_fit() -> None:
-    """§2: a newcomer's first strength is drawn towards `newcomer`; a player of the first
-    period towards 500; the first year's steps have their own spread."""
-    frame = pd.DataFrame({
-        "event_id": ["e1"] * 4 + ["e2"] * 4,
-        "date": pd.to_datetime(["2020-01-10"] * 4 + ["2020-04-10"] * 4),
-        "unit": ["1", "2", "3", "4"] * 2,
-        "player": ["A", "B", "C", "D", "A", "B", "C", "N"],
-        "place": [1.0, 2.0, 3.0, 4.0] * 2,
-        "boards": [24] * 8, "kind": "pairs", "scoring": "MP",
-    })
-    low = ratings.rate_whr(frame, ratings.WhrParams(newcomer=350.0)).ratings
-    flat = ratings.rate_whr(frame, ratings.WhrParams()).ratings
-    newcomer = low[low["player"] == "N"]["rating"].iloc[0]
-    assert newcomer < flat[flat["player"] == "N"]["rating"].iloc[0] - 50
-    # the members of the first period start at 500 either way
-    first = low[(low["period"] == "2020Q1") & (low["player"] == "D")]["rating"].iloc[0]
-    assert first == pytest.approx(
-        flat[(flat["period"] == "2020Q1") & (flat["player"] == "D")]["rating"].iloc[0], abs=5)
-    fast = ratings.rate_whr(frame, ratings.WhrParams(first_year_drift=60.0)).ratings
-    moved = fast.pivot(index="player", columns="period", values="rating").diff(axis=1)
-    slow = flat.pivot(index="player", columns="period", values="rating").diff(axis=1)
-    assert abs(moved.loc["A", "2020Q2"]) > abs(slow.loc["A", "2020Q2"])
+    """§2: a newcomer's first strength is drawn towards `newcomer`, a player of the first
+    period towards 500; a newcomer's steps in their first year have their own spread, a
+    first-period member's do not."""
+    def event(name: str, date: str, players: list[str]) -> pd.DataFrame:
+        return pd.DataFrame({
+            "event_id": name, "date": pd.Timestamp(date), "unit": ["1", "2", "3", "4"],
+            "player": players, "place": [1.0, 2.0, 3.0, 4.0], "boards": 24, "kind": "pairs",
+            "scoring": "MP"})
+
+    frame = pd.concat([
+        event("e1", "2020-01-10", ["A", "B", "C", "D"]),
+        event("e2", "2020-04-10", ["B", "C", "D", "N"]),   # N new, last
+        event("e3", "2020-07-10", ["N", "A", "B", "C"]),   # N wins a quarter later
+    ], ignore_index=True)
+
+    def rating(params: ratings.WhrParams, player: str, period: str) -> float:
+        rows = ratings.rate_whr(frame, params).ratings
+        return float(rows[(rows["player"] == player) & (rows["period"] == period)]["rating"]
+                     .iloc[0])
+
+    flat, low = ratings.WhrParams(), ratings.WhrParams(newcomer=350.0)
+    assert rating(low, "N", "2020Q2") < rating(flat, "N", "2020Q2") - 40
+    # the prior of a first period: 500 for the history's first period or an initial rating,
+    # `newcomer` later (strength units: (rating - 500) / scale)
+    prior = ratings._whr._prior(np.array([0, 1, 1, 2]), np.array([0, 1, 2, 1]),
+                                np.array([np.nan, np.nan, np.nan, 575.0]), low)
+    assert prior.mean.tolist() == pytest.approx([0.0, -2.0, -2.0, 1.0])
+    fast = ratings.WhrParams(first_year_drift=60.0)
+    # N's step from 2020Q2 to 2020Q3 is in N's first year: a wider spread, a longer step
+    assert rating(fast, "N", "2020Q3") - rating(fast, "N", "2020Q2") > \
+        rating(flat, "N", "2020Q3") - rating(flat, "N", "2020Q2") + 20
+    # A played in the history's first quarter: no first year, the same steps
+    assert rating(fast, "A", "2020Q3") - rating(fast, "A", "2020Q1") == pytest.approx(
+        rating(flat, "A", "2020Q3") - rating(flat, "A", "2020Q1"), abs=3)
 
 
 # --- a pool of the pipeline (docs/rules/bridge-whr.md §13 steps 5-7) -----------------------------

@@ -258,6 +258,17 @@ def set_current_run(wh: Warehouse, pool: str, run_id: int | None) -> None:
         [pool, 0 if run_id is None else run_id])
 
 
+def recent_run_options(wh: Warehouse, pool: str, scheme: str,
+                       limit: int = 50) -> list[dict[str, str]]:
+    """The options of the pool's latest ``limit`` runs with ``scheme``, newest first: where a
+    scheme that learns its constants finds what it learned before (docs/rules/bridge-whr.md
+    §13)."""
+    rows = wh.con.execute(
+        "SELECT options FROM rating_runs WHERE pool = ? AND scheme = ? "
+        "ORDER BY run_id DESC LIMIT ?", [pool, scheme, int(limit)]).fetchall()
+    return [json.loads(r[0]) for r in rows]
+
+
 def latest_run(wh: Warehouse, pool: str) -> RunRecord | None:
     """The pool's current run: the one its last recompute made or reused (else the newest);
     None when it has none, or its last recompute found nothing in force."""
