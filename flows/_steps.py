@@ -262,7 +262,7 @@ def _learned_constants(wh: Warehouse, pool: PoolConfig, params: object,
     assert scheme.learn is not None
     if getattr(params, "learn", "off") != "on":
         return params, {}, ""
-    freq = {"quarter": "Q", "month": "M", "year": "Y"}[str(getattr(params, "period"))]
+    freq = ratings.PERIOD_FREQUENCIES[getattr(params, "period")]
     period = pd.DatetimeIndex(pd.to_datetime(results["date"])).to_period(freq)
     today = pd.Period(utc_now().date(), freq=freq)
     through = min(period.max(), today - 1)
