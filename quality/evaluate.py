@@ -45,6 +45,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -57,6 +58,9 @@ from . import baselines, metrics
 from .baselines import SchemeRun, UnitStats
 from .federation import simulate
 from .model import Simulation
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = [
     "DEFAULT_SCHEMES",
@@ -72,6 +76,7 @@ __all__ = [
     "report_from_dict",
     "report_to_dict",
     "run_scheme",
+    "score_to_dict",
     "separation_events",
     "whr_replay",
 ]
@@ -595,24 +600,26 @@ def format_summary(reports: Sequence[EvaluationReport]) -> str:
 # --- JSON (docs/quality.json, the editions site's quality page) -------------------------------
 
 
+def score_to_dict(row: DataclassInstance) -> dict[str, object]:
+    """One scheme's row (a :class:`SchemeScore`, or quality/real.py's ``RealScore``) as plain
+    JSON values: NaN as ``None``; a row without calibration has no such key (as in reports
+    written before it)."""
+    plain: dict[str, object] = {}
+    for f in fields(row):
+        value = getattr(row, f.name)
+        if f.name != "calibration":
+            plain[f.name] = None if isinstance(value, float) and not math.isfinite(value) \
+                else value
+    calibration = getattr(row, "calibration", None)
+    if calibration is not None:
+        plain["calibration"] = calibration.to_dict()
+    return plain
+
+
 def report_to_dict(report: EvaluationReport) -> dict[str, object]:
     """The report as plain JSON values (NaN as ``None``)."""
-
-    def clean(value: object) -> object:
-        if isinstance(value, float) and not math.isfinite(value):
-            return None
-        return value
-
-    def row_dict(row: SchemeScore) -> dict[str, object]:
-        # a row without calibration has no such key (as in reports written before it)
-        plain = {f.name: clean(getattr(row, f.name)) for f in fields(SchemeScore)
-                 if f.name != "calibration"}
-        if row.calibration is not None:
-            plain["calibration"] = row.calibration.to_dict()
-        return plain
-
     head = {f.name: getattr(report, f.name) for f in fields(EvaluationReport) if f.name != "rows"}
-    return {**head, "rows": [row_dict(row) for row in report.rows]}
+    return {**head, "rows": [score_to_dict(row) for row in report.rows]}
 
 
 def report_from_dict(data: dict[str, object]) -> EvaluationReport:

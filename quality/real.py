@@ -73,7 +73,7 @@ from ratings._frames import check_results  # the engine's own input check, event
 from . import metrics
 from .evaluate import CALIBRATION_BINS, DEFAULT_SCHEMES, _MIN_PROBABILITY, _aligned, _number
 from .evaluate import _replay, _Replay
-from .evaluate import _unit_stats, run_scheme
+from .evaluate import _unit_stats, run_scheme, score_to_dict
 
 if TYPE_CHECKING:
     from warehouse import Warehouse
@@ -561,23 +561,9 @@ def format_real(report: RealReport) -> str:
 
 def real_to_dict(report: RealReport) -> dict[str, object]:
     """The report as plain JSON values (NaN as ``None``)."""
-
-    def clean(value: object) -> object:
-        if isinstance(value, float) and not math.isfinite(value):
-            return None
-        return value
-
-    def row_dict(row: RealScore) -> dict[str, object]:
-        # a row without calibration has no such key (as in reports written before it)
-        plain = {f.name: clean(getattr(row, f.name)) for f in fields(RealScore)
-                 if f.name != "calibration"}
-        if row.calibration is not None:
-            plain["calibration"] = row.calibration.to_dict()
-        return plain
-
     head = {f.name: getattr(report, f.name) for f in fields(RealReport)
             if f.name not in ("all_rows", "rated_rows")}
-    return {**head, **{f"{choice}_rows": [row_dict(row) for row in report.rows(choice)]
+    return {**head, **{f"{choice}_rows": [score_to_dict(row) for row in report.rows(choice)]
                        for choice in CHOICES}}
 
 
