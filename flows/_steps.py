@@ -277,15 +277,11 @@ def _learned_constants(wh: Warehouse, pool: PoolConfig, params: object,
             previous = options
         if (options.get(LEARNED_PREFIX + "through") == str(through)
                 and options.get(LEARNED_PREFIX + "inputs") == inputs):
-            names = [n for n in options.get(LEARNED_PREFIX + "names", "").split(",") if n]
-            kept = ratings.parse_options(pool.scheme, pool.options | {
-                n: options[n] for n in names})
+            kept = _with_learned(pool, options) or params
             return kept, {k: v for k, v in options.items() if k.startswith(LEARNED_PREFIX)}, (
                 f"constants learned through {through} kept")
-    start = None
-    if previous is not None:
-        names = [n for n in previous.get(LEARNED_PREFIX + "names", "").split(",") if n]
-        start = ratings.parse_options(pool.scheme, pool.options | {n: previous[n] for n in names})
+    # the search starts from the constants learned last; none learned: from the values as set
+    start = _with_learned(pool, previous) if previous is not None else None
     learning = scheme.learn(closed, params, fixed, start) if not closed.empty else None
     if learning is None or not learning.learned:
         reason = learning.reason if learning is not None else "no closed period"
@@ -301,6 +297,15 @@ def _learned_constants(wh: Warehouse, pool: PoolConfig, params: object,
     }
     return learning.params, {LEARNED_PREFIX + k: v for k, v in record.items()}, \
         learning.summary()
+
+
+def _with_learned(pool: PoolConfig, options: dict[str, str]) -> object | None:
+    """The pool's params with the constants a run's ``options`` record as learned; ``None``
+    when that run learned none."""
+    names = [n for n in options.get(LEARNED_PREFIX + "names", "").split(",") if n]
+    if not names:
+        return None
+    return ratings.parse_options(pool.scheme, pool.options | {n: options[n] for n in names})
 
 
 def _learning_records(wh: Warehouse, pool: str, scheme: str) -> list[dict[str, str]]:

@@ -244,7 +244,7 @@ def learn_whr(results: pd.DataFrame, params: WhrParams, initial: pd.DataFrame | 
         return unchanged("no two units of an event with different places", last_label)
     pairs = sum(len(o.a) for o in built)
 
-    origin_values = start if start is not None else params
+    origin_values = start if start is not None and start != params else params
     x = {n: _encode(n, float(getattr(origin_values, n) or origin_values.drift), params.scale)
          for n in names}
     narrow = 0.25 if origin_values is not params else 1.0

@@ -228,3 +228,11 @@ def test_a_constant_set_in_the_configuration_is_not_learned(
     assert options["drift"] == "7.5" and options["prior"] == "75"
     assert "They are the values the federation set." in \
         (tmp_path / "public" / "whr" / "how.html").read_text("utf-8")
+
+
+def test_a_start_equal_to_the_values_as_set_searches_as_from_them(
+        results: pd.DataFrame, learned: ratings.WhrLearning) -> None:
+    # a pool whose last run learned nothing (too short a history) starts from the values as
+    # set with the full first steps, as if nothing had been learned before (§13 step 4)
+    again = ratings.learn_whr(results, ratings.WhrParams(), start=ratings.WhrParams())
+    assert again.params == learned.params
