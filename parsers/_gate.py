@@ -84,8 +84,8 @@ _FILLERS = (
     "nn", "n n", "ghost", "dummy", "absent", "missing", "blank", "tbd", "tba", "x",
 )
 _FILLER_SET = frozenset(_FILLERS)
-_FILLER_PREFIX = re.compile(r"^(?:~~|phantom\b|fantom\b|robot\b|sit[- ]?out\b|bye\b|gib\b)",
-                            re.IGNORECASE)
+_FILLER_PREFIX = re.compile(r"^(?:~~|phantom\b|fantom\b|robot\b|sit[- ]?out\b|bye\b|gib\b|"
+                            r"ghost(?:\s*#?\d{1,3})?\s*$)", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -155,8 +155,9 @@ _CALLS = frozenset({"pass", "dbl", "rdbl", "double", "redouble", "all pass", "x"
                     "pas", "passe", "pasz", "kontra", "rekontra"})
 _GLUED_NUMBER = re.compile(r"^\s*\d+\s*[-.:)/,]?\s*\D")
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-_NAMESAKE = re.compile(r"(?<=[^\W\d_]{2})\s+\d$")
-"""``RUTH MCCONNELL 2``: a club numbers two members of one name; the number is part of the name."""
+_NAMESAKE = re.compile(r"(?<=[^\W\d_]{2})\s+(?:\d|#\d{1,3})$")
+"""``RUTH MCCONNELL 2``, ``Chung Chen-en #3``: a club or a tournament numbers members of one
+name; the number is part of the name."""
 _JOINED_PAIR = re.compile(r"^\s*[^\W\d_][^\W\d_'.]+\s*-\s*[^\W\d_][^\W\d_'.]+\s*$")
 """``Olteanu-Zavloschi``, one token of two surnames with no given name: a pair, not a person."""
 _HANDLE = re.compile(r"^[\w.]+(?: [\w.]+)*$")

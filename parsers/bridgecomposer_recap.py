@@ -88,11 +88,14 @@ Element = Any
 # --- detection ------------------------------------------------------------------------------
 
 _CELL = r">\s*(?:<[^>]*>\s*)*{}\s*(?:<[^>]*>\s*)*<"
-_PAIR_HEADER = re.compile(_CELL.format(r"Pair").encode(), re.IGNORECASE)
+_PAIR_HEADER = re.compile(_CELL.format(r"Pair(?:\s*(?:No\.?|#))?").encode(), re.IGNORECASE)
 _NAMES_HEADER = re.compile(_CELL.format(r"(?:Names?|Players)").encode(), re.IGNORECASE)
-_SCORE_HEADER = re.compile(_CELL.format(r"(?:Pct\.?|Score)").encode(), re.IGNORECASE)
-_RANK_HEADER = re.compile(_CELL.format(r"(?:Rank|Place|Pos\.?|Overall)").encode(),
-                          re.IGNORECASE)
+_SCORE_HEADER = re.compile(
+    _CELL.format(r"(?:Pct\.?|Score|Percentage(?:\s+Score)?|Matchpoint\s+Score)").encode(),
+    re.IGNORECASE)
+_RANK_HEADER = re.compile(
+    _CELL.format(r"(?:(?:Section|Overall)\s+)?(?:Rank|Place|Pos\.?)|Overall").encode(),
+    re.IGNORECASE)
 
 
 def detect(data: bytes, filename: str = "") -> bool:
@@ -184,8 +187,12 @@ def _lines(cell: Element) -> list[str]:
 
 _LABELS = frozenset({"pair", "pair no", "pair no.", "pair #"})
 _NAMES = frozenset({"names", "name", "players", "pair names", "player names"})
-_PCTS = frozenset({"pct", "pct.", "%", "percent", "percentage", "pct %"})
-_SCORES = frozenset({"score", "matchpoints", "total", "imps", "score imps"})
+_PCTS = frozenset({"pct", "pct.", "%", "percent", "percentage", "pct %", "percentage score"})
+_SCORES = frozenset({"score", "matchpoints", "total", "imps", "score imps", "matchpoint score",
+                     "matchpoints score"})
+_RANK_GROUP = re.compile(r"^(?:(section|overall) )?(rank|place|pos\.?|position)(?: [a-z])?$|"
+                         r"^(section|overall)(?: [a-z])?$")
+"""A rank column's stacked header: ``Rank``, ``Rank A``, ``Section Rank B``, ``Overall C``."""
 _RANK_WORDS = ("rank", "place", "pos", "pos.", "position", "overall", "section")
 
 
@@ -223,7 +230,8 @@ def _header_names(header_rows: Sequence[Sequence[Element]]) -> list[str]:
 
 
 def _columns(headers: Sequence[str]) -> _Columns | None:
-    lowered = [h.lower() for h in headers]
+    # words a <br> split inside one header cell come joined (``PairNo.``, ``PercentageScore``)
+    lowered = [normalise_space(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", h)).lower() for h in headers]
 
     def find(options: frozenset[str]) -> int | None:
         return next((i for i, h in enumerate(lowered) if h in options), None)
@@ -232,9 +240,9 @@ def _columns(headers: Sequence[str]) -> _Columns | None:
     pct, score = find(_PCTS), find(_SCORES)
     groups: dict[str, list[int]] = {}
     for i, h in enumerate(lowered):
-        first = h.split(" ")[0] if h else ""
-        if first in _RANK_WORDS and (h == first or re.fullmatch(r"\S+ [a-z]", h)):
-            groups.setdefault(first, []).append(i)
+        match = _RANK_GROUP.match(h)
+        if match:
+            groups.setdefault(match[1] or match[3] or match[2], []).append(i)
     if label is None or names is None or not groups or (pct is None and score is None):
         return None
     ranks = groups.get("section") or next(iter(groups.values()))
@@ -433,6 +441,18 @@ def _placed(
 ) -> list[tuple[_Row, WrittenPlace | None]]:
     """Rows in ranking order with their written places (module doc, "ties" and "order")."""
     column = columns.headers[columns.ranks[0]]
+    written_ranks = [rank_number(r.rank_text) for r in rows if r.rank_text.strip(" -")]
+    if written_ranks and min(written_ranks) > 1 and all(r.score is not None for r in rows):
+        # no pair of this table is ranked first: the ranks count a wider field (a section's
+        # two directions ranked together for the awards), so the table's own order is its
+        # scores', the written rank kept as written
+        log.report(MalformedFile(
+            f"no pair is ranked 1st (the best rank written is {min(written_ranks)}): the "
+            "ranks count a wider field; the pairs are placed by their scores",
+            table=table, column=column), level="info")
+        by_score = sorted(rows, key=lambda r: -(r.score or 0.0))
+        return [(row, None if i and by_score[i - 1].score == row.score
+                 else WrittenPlace(i + 1, i + 1)) for i, row in enumerate(by_score)]
     ranked = sorted((r for r in rows if r.rank_text.strip(" -")),
                     key=lambda r: rank_number(r.rank_text))
     try:

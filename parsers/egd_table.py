@@ -87,6 +87,8 @@ _GRADE = re.compile(r"^\d{1,2}[kdpKDP]?$")
 _COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
+_SCORE_CELL = re.compile(r"^[+-]?\d+(?:[.,]\d+)?[A-Za-z]?$")
+"""A score column after the rounds: points, SOS, a place, a tie-break shared (``16S``)."""
 
 
 # --- the cross-table core (shared with go_html) ---------------------------------------------
@@ -404,18 +406,36 @@ def _date_list(text: str) -> list[dt.date]:
     return days
 
 
-def _dates(tags: dict[str, str], file: str) -> tuple[dt.date, dt.date]:
-    """``DT[2023-05-20,2023-05-21]`` -> (first day, last day); no date is ``MalformedFile``."""
+_LONGEST_SPAN = dt.timedelta(days=366)
+"""A tournament's days span at most this (online leagues run for months, none for years)."""
+
+
+def _dates(tags: dict[str, str], log: IssueLog) -> tuple[dt.date, dt.date]:
+    """``DT[2023-05-20,2023-05-21]`` -> (first day, last day); no date is ``MalformedFile``.
+
+    The first day is the one written first. A later day that cannot belong to the same
+    tournament (before the first, or more than a year after it: ``2003-11-09,2023-11-11``, a
+    typing slip of the year) is left out with a warning, and the tournament read from the first
+    day (docs/rules/inputs.md, "Go tournament tables")."""
     text = tags.get("DT", "")
     if not text:
-        raise MalformedFile("no tournament date: the file has no DT[...] header", file=file)
+        raise MalformedFile("no tournament date: the file has no DT[...] header", file=log.file)
     try:
         days = _date_list(text)
     except ValueError:
-        raise MalformedFile("invalid tournament date in DT[...]", file=file, value=text) from None
+        raise MalformedFile("invalid tournament date in DT[...]", file=log.file,
+                            value=text) from None
     if not days:
-        raise MalformedFile("invalid tournament date in DT[...]", file=file, value=text)
-    return min(days), max(days)
+        raise MalformedFile("invalid tournament date in DT[...]", file=log.file, value=text)
+    first = days[0]
+    kept = [d for d in days if first <= d <= first + _LONGEST_SPAN]
+    if len(kept) < len(days):
+        dropped = ", ".join(d.isoformat() for d in days if d not in kept)
+        log.report(MalformedFile(
+            f"DT[...] names a day that cannot be this tournament's ({dropped}: before the first "
+            f"day or more than a year after it); read from the first day, {first.isoformat()}",
+            column="DT", value=text, has_value=True))
+    return first, max(kept)
 
 
 def _komi(tags: dict[str, str], log: IssueLog) -> float | None:
@@ -445,18 +465,32 @@ def _tournament(tags: dict[str, str], source: str, log: IssueLog) -> Tournament:
                                 file=log.file)
         log.report(MalformedFile(f"no EV[...] header; tournament named {name!r} after the file"),
                    level="info")
-    start, end = _dates(tags, log.file)
+    start, end = _dates(tags, log)
     return Tournament(name=name, organiser=_organiser(tags, name), start=start, end=end,
                       komi=_komi(tags, log))
 
 
+def _results_span(tokens: Sequence[str]) -> tuple[int, int]:
+    """Where the round results stand on a player line: ``(begin, end)``, empty when none.
+
+    They close the line, or are followed only by score columns (bare numbers: points, SOS,
+    SOSOS, a place, ``16S``), as the world championships' tables write them
+    (``4+ 9+ 36+ 6 25 134``)."""
+    end = len(tokens)
+    while end > 0 and _SCORE_CELL.match(tokens[end - 1]) \
+            and parse_result_token(tokens[end - 1]) is None:
+        end -= 1
+    begin = end
+    while begin > 0 and parse_result_token(tokens[begin - 1]) is not None:
+        begin -= 1
+    if begin == end:  # no results before the numbers: the numbers were not score columns
+        return len(tokens), len(tokens)
+    return begin, end
+
+
 def _trailing_results(tokens: Sequence[str]) -> int:
-    count = 0
-    for token in reversed(tokens):
-        if parse_result_token(token) is None:
-            break
-        count += 1
-    return count
+    begin, end = _results_span(tokens)
+    return end - begin
 
 
 def _split_line(row: int, text: str, log: IssueLog, previous: int | None = None) -> _Line | None:
@@ -480,8 +514,9 @@ def _split_line(row: int, text: str, log: IssueLog, previous: int | None = None)
         log.report(MalformedFile("player line without a grade (like 3d or 12k); ignored",
                                  row=row, value=normalise_space(text)))
         return None
-    n_results = _trailing_results(tokens)
-    rest = tokens[grade_at + 1: len(tokens) - n_results]
+    begin, end = _results_span(tokens)
+    begin = max(begin, grade_at + 1)
+    rest = tokens[grade_at + 1: begin]
     club = None
     if rest and _COUNTRY.match(rest[0]):
         rest = rest[1:]
@@ -493,7 +528,7 @@ def _split_line(row: int, text: str, log: IssueLog, previous: int | None = None)
     player = declared(PlayerAsWritten(name=name, federation_id=pin, club=club), grade, log,
                       row=row)
     return _Line(row=row, player=CrossPlayer(int(tokens[0]), player, row),
-                 tokens=tuple(tokens[len(tokens) - n_results:]))
+                 tokens=tuple(tokens[begin:end]))
 
 
 def _rounds(lines: Sequence[_Line]) -> int:

@@ -32,6 +32,17 @@ left open at the end is a nickname the program cut off at its name width
 placeholders (``? ??``) or a seat filler (``Ghost 1``, ``Bye``) is no player: their games are
 left out with a warning.
 
+**Game lists** (club pages that print each round's games instead of a cross table): a leaf table
+whose header names a ``White`` and a ``Black`` column (``Blanc``/``Noir``, ``Weiß``/``Schwarz``,
+``Белые``/``Чёрные``, ``Biały``/``Czarny``, ``Bílý``/``Černý``) and a result column (``Wins``,
+``Winner``, ``Result``, ``Won``, ...) whose cells say who won: ``White``/``Black``, ``W``/``B``,
+``W+``/``B+R``/``B+3.5`` (the go notation), ``jigo``/``draw``/``=`` for a draw. A ``Handicap``
+column gives the stones. Each row is one game; the players are known by their names, a grade
+written after the name (``Liang, Jie 8D``) is the grade they declared. The round is the
+``Round N`` heading above the table (``Runde``, ``Ronde``, ``Тур``, ``Runda``, ``Kolo``), a
+``Round`` column, else the table's order. A row whose result cell says nothing known is left out
+with a note.
+
 OpenGotha's other pages (games list of a round, players list, teams list, team standings) carry
 its footer and are recognised so they are refused by name rather than left unknown. A cross table
 on which no game has a result yet (every round cell empty, a bye or ``?``) is refused too.
@@ -242,6 +253,170 @@ def _has_cross_table_header(doc: Element) -> bool:
                 _header(row, at) is not None for at, row in enumerate(_rows(table)[:5])):
             return True
     return False
+
+
+_WHITE_HEADERS = frozenset({"white", "w", "blanc", "weiss", "weiß", "wit", "белые", "белый",
+                            "bialy", "biale", "bily", "biely", "bianco", "blanco"})
+_BLACK_HEADERS = frozenset({"black", "b", "noir", "schwarz", "zwart", "черные", "черный",
+                            "czarny", "czarne", "cerny", "cierny", "nero", "negro"})
+_RESULT_HEADERS = frozenset({"wins", "winner", "won", "result", "res", "resultat", "ergebnis",
+                             "sieger", "gewinner", "vainqueur", "gagnant", "uitslag", "winnaar",
+                             "результат", "победитель", "wynik", "zwyciezca", "vysledek",
+                             "vitez", "vitaz", "vincitore", "ganador"})
+_HANDICAP_HEADERS = frozenset({"handicap", "hc", "hcp", "h", "stones", "фора", "handi"})
+_ROUND_COLUMN = frozenset({"round", "rd", "r", "runde", "ronde", "тур", "runda", "kolo"})
+_ROUND_HEADING = re.compile(
+    r"^(?:round|runde|ronde|тур|runda|kolo|tour)\s*(\d{1,2})\b|^(\d{1,2})(?:st|nd|rd|th|\.)?\s*"
+    r"(?:round|runde|ronde|тур|runda|kolo|tour)\b", re.IGNORECASE)
+_WHITE_WON = re.compile(r"^(?:white|w|blanc|weiss|weiß|wit|белые|bialy|biale|bily|biely|bianco|"
+                        r"blanco)$|^w\s*\+", re.IGNORECASE)
+_BLACK_WON = re.compile(r"^(?:black|b|noir|schwarz|zwart|черные|czarny|czarne|cerny|cierny|nero|"
+                        r"negro)$|^b\s*\+", re.IGNORECASE)
+_DRAWN = frozenset({"jigo", "draw", "=", "½-½", "1/2", "0.5-0.5", "remis", "ничья"})
+_TRAILING_GRADE = re.compile(r"^(.*?\S)\s*[(\[]?\s*(\d{1,2}\s*(?:[kdp]|kyu|dan))\s*[)\]]?$",
+                             re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class _GameList:
+    """A table of games (one row each) and where its columns are."""
+
+    label: str
+    round: int
+    rows: list[list[str]]
+    at: int
+    white: int
+    black: int
+    result: int
+    handicap: int | None
+    round_column: int | None
+
+
+def _game_list_header(row: Sequence[str]) -> tuple[int, int, int, int | None, int | None] | None:
+    folded = [_fold(text) for text in row]
+
+    def find(headers: frozenset[str]) -> int | None:
+        return next((i for i, f in enumerate(folded) if f in headers), None)
+
+    white, black, result = find(_WHITE_HEADERS), find(_BLACK_HEADERS), find(_RESULT_HEADERS)
+    if white is None or black is None or result is None or len({white, black, result}) < 3:
+        return None
+    return white, black, result, find(_HANDICAP_HEADERS), find(_ROUND_COLUMN)
+
+
+def _winner(text: str) -> str | None:
+    """``"white"``, ``"black"``, ``"draw"`` or None (nothing known) for a result cell."""
+    compact = normalise_space(text)
+    if _fold(compact) in _DRAWN or compact.lower() in _DRAWN:
+        return "draw"
+    if _WHITE_WON.match(compact) or _WHITE_WON.match(_fold(compact)):
+        return "white"
+    if _BLACK_WON.match(compact) or _BLACK_WON.match(_fold(compact)):
+        return "black"
+    return None
+
+
+def _game_lists(doc: Element) -> list[_GameList]:
+    """The game-list tables of a page in document order, each with its round (module doc)."""
+    found: list[_GameList] = []
+    heading_round: int | None = None
+    used: set[int] = set()
+    count = 0
+    for element in doc.iter():
+        if not isinstance(element.tag, str):
+            continue
+        if element.tag == "table":
+            if element.find(".//table") is not None:
+                continue
+            count += 1
+            rows = _rows(element)
+            header = next(((at, h) for at, row in enumerate(rows[:3])
+                           if (h := _game_list_header(row)) is not None), None)
+            if header is None:
+                continue
+            at, (white, black, result, handicap, round_column) = header
+            games = sum(1 for row in rows[at + 1:] if _winner(_cell(row, result)) is not None)
+            if games < 1:
+                continue
+            round_ = heading_round if heading_round is not None and heading_round not in used \
+                else max(used, default=0) + 1
+            used.add(round_)
+            found.append(_GameList(str(count), round_, rows, at, white, black, result,
+                                   handicap, round_column))
+            continue
+        if any(a.tag == "table" for a in element.iterancestors()):
+            continue
+        for text in (element.text, element.tail):
+            match = _ROUND_HEADING.match(normalise_space(text or ""))
+            if match:
+                heading_round = int(match[1] or match[2])
+    return found if sum(len(t.rows) - t.at - 1 for t in found) >= 2 else []
+
+
+def _split_grade(text: str) -> tuple[str, str]:
+    """``"Liang, Jie 8D"`` -> (``"Liang, Jie"``, ``"8D"``); a name without one keeps it all."""
+    match = _TRAILING_GRADE.match(normalise_space(text))
+    if match and read_grade(match[2].replace(" ", "")):
+        return match[1].rstrip(" ,"), match[2].replace(" ", "")
+    return normalise_space(text), ""
+
+
+def _read_game_lists(tables: Sequence[_GameList], log: IssueLog
+                     ) -> tuple[list[CrossPlayer], list[HalfGame]]:
+    """Players numbered by their names' first appearance, and both halves of every game."""
+    numbers: dict[str, int] = {}
+    players: list[CrossPlayer] = []
+    halves: list[HalfGame] = []
+    absent: set[int] = set()
+
+    def number(text: str, table: _GameList, row_no: int, column: int) -> int:
+        name, grade = _split_grade(clean_name(text))
+        key = _fold(name)
+        if key not in numbers:
+            numbers[key] = len(numbers) + 1
+            player = PlayerAsWritten(name=name)
+            why = absent_reason(name)
+            if why is not None:
+                absent.add(numbers[key])
+                log.report(MalformedFile(f"{name!r} {why}, not a player; their games are left "
+                                         "out", table=table.label, row=row_no,
+                                         column=table.rows[table.at][column], value=text))
+            elif grade:
+                player = declared(player, grade, log, where=table.label, row=row_no)
+            players.append(CrossPlayer(numbers[key], player, row_no))
+        return numbers[key]
+
+    for table in tables:
+        header = table.rows[table.at]
+        for index, row in enumerate(table.rows[table.at + 1:], start=table.at + 2):
+            white_text, black_text = _cell(row, table.white), _cell(row, table.black)
+            if not white_text or not black_text or _fold(white_text) == _fold(header[table.white]):
+                continue
+            result_text = _cell(row, table.result)
+            winner = _winner(result_text)
+            if winner is None:
+                log.report(MalformedFile("result not known (neither White nor Black won); game "
+                                         "left out", table=table.label, row=index,
+                                         column=header[table.result], value=result_text),
+                           level="info" if not result_text else "warning")
+                continue
+            round_ = table.round
+            if table.round_column is not None:
+                written = _cell(row, table.round_column).rstrip(".")
+                round_ = int(written) if written.isdigit() else round_
+            stones_text = _cell(row, table.handicap)
+            stones = int(stones_text) if stones_text.isdigit() and int(stones_text) <= 9 else 0
+            w = number(white_text, table, index, table.white)
+            b = number(black_text, table, index, table.black)
+            results = {"white": ("+", "-"), "black": ("-", "+"), "draw": ("=", "=")}[winner]
+            for me, them, colour, result in ((w, b, "white", results[0]),
+                                             (b, w, "black", results[1])):
+                halves.append(HalfGame(
+                    number=me, round=round_, opponent=them, result=result, colour=colour,
+                    handicap=stones, forfeit=False, text=result_text, row=index,
+                    column=header[table.result], table=table.label))
+    halves = [h for h in halves if h.number not in absent and h.opponent not in absent]
+    return [p for p in players if p.number not in absent], halves
 
 
 # --- page -----------------------------------------------------------------------------------
@@ -465,7 +640,8 @@ def detect(data: bytes, filename: str = "") -> bool:
     if _opengotha_page(data):
         return True
     doc = _document(_decoded(data)[0])
-    return doc is not None and next(_go_tables(doc), None) is not None
+    return doc is not None and (next(_go_tables(doc), None) is not None
+                                or bool(_game_lists(doc)))
 
 
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
@@ -476,7 +652,8 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         log.report(MalformedFile(note), level="info")
     doc = _document(text)
     tables = list(_go_tables(doc)) if doc is not None else []
-    if doc is None or not tables:
+    game_lists = _game_lists(doc) if doc is not None and not tables else []
+    if doc is None or not (tables or game_lists):
         if doc is not None and _has_cross_table_header(doc):
             raise MalformedFile(
                 "a go cross table with no game played yet (every round cell is empty, a bye "
@@ -498,6 +675,9 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         players, halves = _read_table(table, log)
         unknown += sum(1 for h in halves if h.opponent and h.result == "?")
         events.extend(cross_table_events(players, halves, info, fmt=NAME, log=log))
+    if game_lists:
+        players, halves = _read_game_lists(game_lists, log)
+        events.extend(cross_table_events(players, halves, info, fmt=NAME, log=log))
     if not events:
         why = (f"no game has a result yet ({unknown} round cells say '?': paired, not played)"
                if unknown else "no game between two named players to read")
@@ -507,8 +687,8 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
 
 FORMAT = Format(
     name=NAME,
-    description="go: HTML cross tables (OpenGotha standings, Russian/Czech/Slovak/Polish pages), "
-    "one event per game",
+    description="go: HTML cross tables (OpenGotha standings, Russian/Czech/Slovak/Polish pages) "
+    "and round-by-round game lists (White, Black, winner), one event per game",
     detect=detect,
     parse=parse,
 )

@@ -48,6 +48,7 @@ from defusedxml import DefusedXmlException
 
 from ._dates import parse_date
 from ._errors import InconsistentResult, MalformedFile, ParseError, UnsupportedVariant
+from ._gate import filler_reason
 from ._issues import IssueLog, source_name
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._registry import Format
@@ -150,9 +151,12 @@ def _players(root: ET.Element, log: IssueLog) -> dict[str, PlayerAsWritten]:
             log.report(MalformedFile("two players with the same key; the first one is kept",
                                      table=f"Player {index}", column="name", value=key))
             continue
+        name = " ".join(p for p in (surname, first) if p)
         base = PlayerAsWritten(
-            name=" ".join(p for p in (surname, first) if p), federation_id=federation_id,
-            club=_attr(element, "club") or None,
+            name=name, federation_id=federation_id, club=_attr(element, "club") or None,
+            # a name with digits in OpenGotha's name fields is a go server's user name
+            # (online tournaments register players by their KGS/OGS accounts: ``Daiki0``)
+            handle=any(c.isdigit() for c in name) and filler_reason(name) is None,
         )
         # the declared grade: ``grade`` (OpenGotha 3.48 on), else ``rank`` (what older files
         # and the pairing use); the stated rating and where it comes from kept as written
@@ -215,6 +219,13 @@ class _Reader:
         for key in keys.values():
             self.seen[(round_, key)] = where
         pairing = " \u2013 ".join(self.players[k].name for k in keys.values())
+        filler = next((self.players[k].name for k in keys.values()
+                       if filler_reason(self.players[k].name)), None)
+        if filler is not None:  # a team's empty board: a "Ghost" registered to fill it
+            self.log.report(MalformedFile(
+                f"round {round_}: {pairing}: {filler} is a seat filler, not a player; "
+                "not an event", table=where, column="player", value=filler), level="info")
+            return None
         if result.endswith("_BYDEF") or result in _NOT_GAMES:
             what = _NOT_GAMES.get(result, "result by default (forfeit)")
             self.log.report(MalformedFile(f"round {round_}: {pairing}: {what}; not an event",

@@ -719,8 +719,11 @@ def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
         one_clubs = _numbered(columns, _ONE_CLUB)
         all_ids = _find(index, _ALL_IDS)
         unit_club = _find(index, _UNIT_CLUB)
+        roster_details = _find(index, ("RosterDetails",))
+        if not names_column and not one_names and not lasts and not roster_details:
+            names_column = _find(index, ("Roster", "TeamRoster"))
         names_at = index[names_column.casefold()] if names_column else None
-        if not (names_column or one_names or lasts):
+        if not (names_column or one_names or lasts or roster_details):
             if team_column:
                 raise UnsupportedVariant(
                     "TotalScoreTable ranks teams by their names only, without the players",
@@ -760,6 +763,8 @@ def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
                         f"{values[f] if f is not None else ''} {values[last]}")
                         for f, last in zip(given, lasts)) if n)
             ids: tuple[str, ...] = ()
+            if roster_details and not (names_column or one_names or lasts):
+                name_list, ids = _roster_details(get(roster_details))
             if one_ids:
                 ids = tuple(normalise_space(values[i]) for i in one_ids)
                 ids = ids[:len(name_list)] if name_list else ids
@@ -784,6 +789,16 @@ def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
             ))
         if len(tables) > 1 and len(grouped) == 1 and "" in grouped:
             grouped = {str(number): grouped[""]}
+        if len(grouped) > 1 and rank_column and _ranks_across_sections(grouped):
+            # one printed ranking of the whole field: the places run across the sections
+            # (1-80 over sections M, N, O), so it is one event with its printed places; the
+            # section stays in each unit's label, where pair numbers repeat across sections
+            log.report(MalformedFile(
+                f"the ranking runs across sections {', '.join(sorted(grouped))}: read as one "
+                "event with its printed places", table=table, column="Section"), level="info")
+            grouped = {"": [replace(r, label=f"{section} {r.label}".strip())
+                            for section, rows in grouped.items() for r in rows]}
+            grouped[""].sort(key=lambda r: r.line)
         for section, rows in grouped.items():
             event_kind = kind or _guess_kind(rows)
             # a Rank column left empty on every row ranks nothing: the scores do
@@ -800,6 +815,37 @@ def _total_score_rankings(doc: _Document, log: IssueLog) -> list[_Ranking]:
                     game=tag.game,
                     names_column=names_column or "names"))
     return _distinct_sections(rankings, log)
+
+
+def _roster_details(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Ruter's and Magic Contest's ``RosterDetails`` (``28336,Johnsen,Flemming|6494,...``): a
+    team's players as ``Given Surname`` with their member numbers."""
+    names: list[str] = []
+    ids: list[str] = []
+    for part in text.split("|"):
+        fields = [normalise_space(f) for f in part.split(",")]
+        if len(fields) < 3 or not (fields[1] or fields[2]):
+            continue
+        names.append(normalise_space(f"{','.join(fields[2:])} {fields[1]}"))
+        ids.append(fields[0])
+    return tuple(names), tuple(ids)
+
+
+def _ranks_across_sections(grouped: dict[str, list[_Row]]) -> bool:
+    """True when a table's Section column does not restart the places: some section has no
+    first place of its own, or some place is beyond its section's size (``Rank 57`` in a
+    section of 20 pairs), while the places over the whole table fit the whole field."""
+    total = sum(len(rows) for rows in grouped.values())
+    restart = True
+    for rows in grouped.values():
+        numbers = [rank_number(r.rank_text) for r in rows if rank_number(r.rank_text)]
+        if not numbers:
+            return False
+        if min(numbers) != 1 or max(numbers) > len(rows):
+            restart = False
+        if max(numbers) > total:
+            return False
+    return not restart
 
 
 def _has_tag(doc: _Document, name: str) -> bool:
@@ -953,6 +999,15 @@ def _date_of(doc: _Document, game: int | None, title: str,
     if date is None and title:
         found = find_date(title)
         date = found.date if found else None
+    # PBN's EventDate is the first day of an event played over several days (a league's
+    # season, a congress); Date is the day of the game that holds the table
+    started = _pbn_date(_tag_value(doc, "EventDate", game))
+    if date is not None and started is not None and started < date \
+            and (date - started).days <= 366:
+        log.report(MalformedFile(f"the event ran from {started.isoformat()} (EventDate) to "
+                                 f"{date.isoformat()} (Date); dated by its first day",
+                                 table="tags", column="EventDate"), level="info")
+        date = started
     return date
 
 
