@@ -183,8 +183,13 @@ _NAMES = re.compile(
     r"^(meno|mena|meno a priezvisko|priezvisko a meno|priezvisko|jmeno|jmena|prijmeni"
     r"|prijmeni a jmeno|hrac|hraci|hracky|nazwisk[oa]?|imie i nazwisko|nazwisko i imie"
     r"|zawodni(k|cy)|names?|players?|player\(s\)|jatekos(ok)?|nev|nevek|clenovia|clenove"
-    r"|sklad|zostava|sestava)( ?\d)?$"
+    r"|sklad|zostava|sestava|nickname|nick|pseudo|pseudonyme|pseudonym|login|user ?name|handle)"
+    r"( ?\d)?$"
 )
+_HANDLE_HEADERS = re.compile(r"^(nickname|nick|pseudo|pseudonyme|pseudonym|login|user ?name|handle)"
+                             r"( ?\d)?$")
+"""Names columns of online platforms' exports (Funbridge's ``NICKNAME``): user names, where
+letters and digits mixed are a name (docs/rules/gate.md)."""
 _CLUB_WORDS = frozenset({"klub", "club", "oddil", "oddiel", "egyesulet", "klub/mesto"})
 _SCORE_WORDS = frozenset({
     "body", "bodov", "bod", "pkt", "punkty", "punkt", "score", "imp", "imps", "vp", "vps", "mp",
@@ -338,6 +343,12 @@ class Columns:
     @property
     def scoring(self) -> Scoring:
         return "unknown" if self.score is None else scoring_of(self.headers[self.score])
+
+    @property
+    def handles(self) -> bool:
+        """The names are user names of an online platform (a ``Nickname`` header)."""
+        return bool(self.names) and all(_HANDLE_HEADERS.match(fold(self.headers[i]))
+                                        for i in self.names)
 
     @property
     def team_header(self) -> bool:
@@ -921,7 +932,7 @@ def _left_behind(grid: Grid, sections: Sequence[_Section],
 # --- units and events -----------------------------------------------------------------------
 
 
-def _players(row: _Row, organiser: str) -> tuple[PlayerAsWritten, ...]:
+def _players(row: _Row, organiser: str, handles: bool = False) -> tuple[PlayerAsWritten, ...]:
     """Players of a unit; clubs one per line when they match the names, else one for all."""
     n = len(row.names)
     if len(row.clubs) == n and n > 1:
@@ -931,7 +942,7 @@ def _players(row: _Row, organiser: str) -> tuple[PlayerAsWritten, ...]:
     if row.initials:
         clubs = [c or organiser or None for c in clubs]
     return tuple(
-        PlayerAsWritten(name=name, club=club, initials=row.initials)
+        PlayerAsWritten(name=name, club=club, initials=row.initials, handle=handles)
         for name, club in zip(row.names, clubs)
     )
 
@@ -998,7 +1009,7 @@ class _Builder:
             ))
         units: list[Unit] = []
         for place, row in zip(places, rows):
-            players = _players(row, organiser)
+            players = _players(row, organiser, cols.handles)
             if any(_PHANTOM.match(p.name) for p in players):
                 self.log.report(MalformedFile(
                     "phantom unit kept in the ranking without players", has_value=True,

@@ -90,6 +90,8 @@ _SIGNATURES: dict[str, Callable[[bytes], tuple[float, str]]] = {
                                    ("a recap header", rb"Pair\s+Names|Pct\s+Score")),
     "acblscore_text": _marks(("ACBLscore's EVENT> header", rb"^EVENT>"), ("DATE>", rb"DATE>"),
                              ("CLUB>", rb"CLUB>|SANCTION>")),
+    "acbl_live": _marks(("an ACBL club game's data object", rb"var\s+data\s*=\s*\{"),
+                        ("its pair summaries", rb'"pair_summaries"')),
     "cobalt_session": _marks(("Cobalt's header", rb"PairNumber\s*,\s*Name"),),
     "preferans_log": _marks(("vists", "vists|висты|вист".encode()),),
 }

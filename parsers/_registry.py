@@ -69,6 +69,7 @@ _FORMAT_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("parsers.csv_template", (".csv",)),
     ("parsers.bridgewebs", (".csv",)),
     ("parsers.acblmerge", _PAGE),
+    ("parsers.acbl_live", _PAGE),
     ("parsers.bbo", (*_PAGE, ".csv")),
     ("parsers.cobalt_session", (".csv",)),
     ("parsers.not_results", ()),  # PDF, .BWS, pictures...: known by their bytes, never fetched

@@ -253,6 +253,10 @@ def _read(text: str) -> _Document:
         match = _TAG.match(stripped)
         if match:
             tag = _Tag(match[1], match[2].replace('\\"', '"'), number, game)
+            if _is_table(tag.name) and tag.value.strip() == "#":
+                # "#": the columns as in the game above (PBN 2.1, "Copying tag values")
+                tag.value = next((t.value for t in reversed(doc.tags) if t.name == tag.name),
+                                 tag.value)
             doc.tags.append(tag)
             in_game = True
             table = tag if _is_table(tag.name) else None
@@ -664,6 +668,13 @@ def _total_score_tables(doc: _Document, log: IssueLog) -> list[_Tag]:
             continue
         key = (normalise_space(tag.value), tuple(normalise_space(t) for _, t in tag.rows))
         if key in seen:
+            continue
+        copied = next((t for t in tables if normalise_space(t.value) == key[0] and key[1]
+                       and set(key[1]) <= {normalise_space(r) for _, r in t.rows}), None)
+        if copied is not None:  # the top of a table above copied again (PBN's own example)
+            log.report(MalformedFile(
+                f"the table at line {tag.line} repeats rows of the table at line {copied.line}; "
+                "read once", table=f"TotalScoreTable at line {tag.line}"), level="info")
             continue
         seen.add(key)
         field_ = _field(tag)

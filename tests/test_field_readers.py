@@ -1,0 +1,270 @@
+"""What the field corpus taught the readers, one worked case each (small inputs written here in
+the shape of the real files in fixtures/field/, whose SOURCES.txt names the originals)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from parsers import FORMATS, MalformedFile, ParseError, UnsupportedVariant, detect_format, parse_bytes
+
+FIELD = Path(__file__).resolve().parent.parent / "fixtures" / "field"
+
+
+# --- EGD tables -----------------------------------------------------------------------------
+
+_WORLD = """; EV[11th Korea Prime Minister Cup]
+; DT[{dates}]
+; PC[KR, Buan]
+ 1 Yang Rundong               7d CN  xxxx  2+      3+      6    25   134   |18025403
+ 2 Lai Yu-Cheng               7d TW  xxxx  1-      4+      5    23   129   |13650813
+ 3 Kim Heesoo                 7d KR  xxxx  4+      1-      5    22   138   |17674745
+ 4 Ge Yongfei                 7d CA  xxxx  3-      2-      16S  2S   123   |14350743
+"""
+
+
+def test_egd_results_without_colours_followed_by_score_columns() -> None:
+    """The world championships' tables: results without a colour, then points, SOS, SOSOS (and a
+    shared tie-break ``16S``) after the rounds; club ``xxxx``."""
+    result = parse_bytes(_WORLD.format(dates="2016-09-05,2016-09-07").encode(), source="k.txt")
+    assert result.format == "egd_table"
+    assert len(result.events) == 4
+    names = {p.name for e in result.events for u in e.units for p in u.players}
+    assert names == {"Yang Rundong", "Lai Yu-Cheng", "Kim Heesoo", "Ge Yongfei"}
+    assert {e.date for e in result.events} == {dt.date(2016, 9, 5)}
+    assert not [i for i in result.issues if i.level == "warning"]
+
+
+@pytest.mark.parametrize("dates", ["2003-11-09,2023-11-11", "2008-05-28,2007-05-31"])
+def test_egd_impossible_second_date_read_from_the_first(dates: str) -> None:
+    result = parse_bytes(_WORLD.format(dates=dates).encode(), source="k.txt")
+    first = dt.date.fromisoformat(dates.split(",")[0])
+    assert {e.date for e in result.events} == {first}
+    assert all(e.end_date in (None, first) for e in result.events)
+    warning = next(i for i in result.issues if "DT[...]" in i.message)
+    assert warning.level == "warning" and "read from the first day" in warning.message
+
+
+# --- PBN ------------------------------------------------------------------------------------
+
+_HEAD = '% PBN 2.1\n[Event "Liiga"]\n[Site "Club"]\n[Date "2024.05.07"]\n[Board "1"]\n'
+
+
+def _pbn(columns: str, rows: list[str], extra: str = "") -> bytes:
+    return (_HEAD + extra + f'[TotalScoreTable "{columns}"]\n' + "\n".join(rows) + "\n").encode()
+
+
+def test_pbn_ranking_across_sections_is_one_event_with_its_printed_places() -> None:
+    rows = [f'{rank} {section} {pair} "A{rank} Alfa;B{rank} Bravo" {60 - rank}.0'.replace(
+        f"A{rank}", "Anna" + "abcdefgh"[rank - 1]).replace(f"B{rank}", "Bert" + "abcdefgh"[rank - 1])
+        for rank, section, pair in ((1, "M", 3), (2, "N", 3), (3, "M", 1), (4, "O", 2),
+                                    (5, "N", 1), (6, "O", 1))]
+    result = FORMATS["pbn"].parse(_pbn("Rank;Section;PairId;Names;TotalIMP", rows))
+    assert len(result.events) == 1
+    units = result.events[0].units
+    assert [u.place for u in units] == [1, 2, 3, 4, 5, 6]
+    assert [u.label for u in units][:2] == ["M 3", "N 3"]  # pair numbers repeat per section
+
+
+def test_pbn_sections_ranked_apart_stay_events_of_their_own() -> None:
+    rows = ['1 A 1 "Anna Alfa;Bert Bravo" 60.0', '2 A 2 "Cyril Charlie;Dora Delta" 50.0',
+            '1 B 1 "Emil Echo;Fay Foxtrot" 61.0', '2 B 2 "Gus Golf;Hana Hotel" 40.0']
+    result = FORMATS["pbn"].parse(_pbn("Rank;Section;PairId;Names;TotalPercentage", rows))
+    assert sorted(e.section for e in result.events) == ["A", "B"]
+
+
+def test_pbn_team_roster_details_give_the_players_and_their_numbers() -> None:
+    rows = ['1 2 "Fredrikstad 1" 56.44 "Flemming Johnsen - Sverre Johnsen" '
+            '"28336,Johnsen,Flemming|6494,Johnsen,Sverre|6152,Stokkeland,Åsmund"',
+            '2 7 "Sarpsborg 1" 51.72 "Olav Didriksen - Tom Gjøs" '
+            '"9336,Didriksen,Olav Erik|24424,Gjøs,Tom|16621,Gundersen,Ove"']
+    result = FORMATS["pbn"].parse(_pbn("Rank;TeamId;TeamName;TotalScoreVP;Roster;RosterDetails",
+                                       rows, extra='[EventDate "2023.09.12"]\n'))
+    event = result.events[0]
+    assert event.kind == "teams" and event.scoring == "VP"
+    first = event.units[0]
+    assert [p.name for p in first.players] == ["Flemming Johnsen", "Sverre Johnsen",
+                                               "Åsmund Stokkeland"]
+    assert [p.federation_id for p in first.players] == ["28336", "6494", "6152"]
+    assert event.date == dt.date(2023, 9, 12)  # EventDate: the season's first day
+
+
+def test_pbn_team_names_alone_are_still_refused() -> None:
+    rows = ['1 2 "Fredrikstad 1" 56.44', '2 7 "Sarpsborg 1" 51.72']
+    with pytest.raises(UnsupportedVariant, match="names only"):
+        FORMATS["pbn"].parse(_pbn("Rank;TeamId;TeamName;TotalScoreVP", rows))
+
+
+def test_pbn_table_written_as_hash_copies_the_columns_above() -> None:
+    """PBN's own example: a later game writes ``[TotalScoreTable "#"]`` and the top rows again."""
+    rows = ['1 581 "Sergey OSTRIKOV;Oleg ODINTSEV" 72.49', '2 226 "Lia FREJDLINA;Anatoly ZHOKHOV" 70.38',
+            '3 290 "Alexander KOLTSOV;Serge SHKREBELA" 70.20']
+    text = _pbn("Rank;PairId;Names;+Percentage", rows).decode()
+    text += '\n[Board "2"]\n[TotalScoreTable "#"]\n' + "\n".join(rows[:2]) + "\n"
+    result = FORMATS["pbn"].parse(text.encode())
+    assert len(result.events) == 1 and len(result.events[0].units) == 3
+
+
+# --- go -------------------------------------------------------------------------------------
+
+_OPENGOTHA = """<?xml version="1.0" encoding="UTF-8"?>
+<Tournament dataVersion="201">
+<Players>
+<Player name="Daiki0" firstName="Daiki0" rank="3D" egfPin=""/>
+<Player name="Halcio" firstName="Halcio" rank="5K" egfPin=""/>
+<Player name="Ghost" firstName="1" rank="30K" egfPin=""/>
+<Player name="Kowalski" firstName="Jan" rank="2K" egfPin=""/>
+</Players>
+<Games>
+<Game roundNumber="1" tableNumber="1" blackPlayer="HALCIOHALCIO" whitePlayer="DAIKI0DAIKI0" result="RESULT_WHITEWINS" handicap="0" knownColor="true"/>
+<Game roundNumber="1" tableNumber="2" blackPlayer="GHOST1" whitePlayer="KOWALSKIJAN" result="RESULT_WHITEWINS" handicap="0" knownColor="true"/>
+<Game roundNumber="2" tableNumber="1" blackPlayer="KOWALSKIJAN" whitePlayer="DAIKI0DAIKI0" result="RESULT_BLACKWINS" handicap="0" knownColor="true"/>
+</Games>
+<TournamentParameterSet><GeneralParameterSet name="Jako-Tako 7" beginDate="2020-11-01" endDate="2020-11-01" komi="6.5"/></TournamentParameterSet>
+</Tournament>
+"""
+
+
+def test_opengotha_server_user_names_load_and_ghost_boards_are_no_games() -> None:
+    result = parse_bytes(_OPENGOTHA.encode(), source="online.xml")
+    assert len(result.events) == 2  # the game against "Ghost 1" is no game
+    daiki = next(p for e in result.events for u in e.units for p in u.players
+                 if p.name.startswith("Daiki0"))
+    assert daiki.handle
+    assert any("seat filler" in i.message for i in result.issues)
+
+
+_GAME_LIST = """<html><head><title>Fall 2009 Tournament</title></head><body>
+<h1>Fall 2009 Tournament</h1><p>When: Saturday, November 14, 2009.</p>
+<table><tr><td>Name</td><td>Rank</td><td>Wins</td></tr>
+<tr><td>Liang, Jie</td><td>8D</td><td>2</td></tr><tr><td>Lu, Ke</td><td>5D</td><td>1</td></tr>
+<tr><td>Morris, Trevor</td><td>7D</td><td>1</td></tr><tr><td>Osman, Eric</td><td>2D</td><td>0</td></tr></table>
+<h3>Round 1</h3>
+<table><tr><td>White</td><td>Black</td><td>Handicap</td><td>Komi</td><td>Wins</td></tr>
+<tr><td>Liang, Jie 8D</td><td>Osman, Eric 2D</td><td>4</td><td>0</td><td>White</td></tr>
+<tr><td>Morris, Trevor 7D</td><td>Lu, Ke 5D</td><td>2</td><td>0</td><td>Black</td></tr></table>
+<h3>Round 2</h3>
+<table><tr><td>White</td><td>Black</td><td>Handicap</td><td>Komi</td><td>Winner</td></tr>
+<tr><td>Liang, Jie 8D</td><td>Lu, Ke 5D</td><td>3</td><td>0</td><td>White</td></tr>
+<tr><td>Morris, Trevor 7D</td><td>Osman, Eric 2D</td><td>5</td><td>0</td><td>White</td></tr></table>
+</body></html>"""
+
+
+def test_go_game_lists_round_by_round() -> None:
+    result = parse_bytes(_GAME_LIST.encode(), source="wmgc.html")
+    assert result.format == "go_html"
+    assert len(result.events) == 4
+    assert {e.round for e in result.events} == {1, 2}
+    assert {e.date for e in result.events} == {dt.date(2009, 11, 14)}
+    first = next(e for e in result.events if e.round == 1 and e.handicap == 2)
+    winner = next(u for u in first.units if u.place == 1)
+    assert winner.colour == "black" and winner.players[0].name == "Lu, Ke"
+    assert winner.players[0].grade == "5d"  # type: ignore[attr-defined]
+
+
+def test_go_game_list_without_any_result_is_refused() -> None:
+    page = _GAME_LIST.replace(">White</td></tr>", "></td></tr>").replace(
+        ">Black</td></tr>", "></td></tr>")
+    with pytest.raises(ParseError):
+        parse_bytes(page.encode(), source="wmgc.html")
+
+
+# --- recap pages and online platforms -------------------------------------------------------
+
+def test_funbridge_nicknames_are_user_names() -> None:
+    text = "RANK;NICKNAME;RESULT;MASTERPOINTS;LICENCE\n1;D0CT0RKEV;13.0;29;;\n" \
+           "2;INNA MALYSHEV;11.0;13;;\n3;RODZIA1981;-1.0;5;;\n"
+    result = parse_bytes(text.encode(), source="Funbridge-CBS-tournament-2024-09-01.csv")
+    event = result.events[0]
+    assert event.date == dt.date(2024, 9, 1) and event.kind == "individual"
+    assert [u.players[0].name for u in event.units] == ["D0CT0RKEV", "INNA MALYSHEV",
+                                                       "RODZIA1981"]
+    assert all(u.players[0].handle for u in event.units)
+
+
+def _acbl_live(winner_type: int, kind: str = "PAIRS") -> bytes:
+    def pair(number: str, direction: str, pct: str, a: str, b: str) -> dict[str, object]:
+        return {"pair_number": number, "direction": direction, "percentage": pct,
+                "players": [{"name": a, "id_number": "1" + number}, {"name": b}]}
+    data = {"name": "Monday Pairs", "club_name": "Livermore Bridge Club", "type": kind,
+            "board_scoring_method": "MATCH_POINTS", "winner_type": winner_type,
+            "start_date": "04/20/2026", "club_tournament_id": 1,
+            "sessions": [{"number": 1, "game_date": "2026-04-20 00:00:00", "sections": [
+                {"name": "A", "pair_pair_summaries": [], "pair_summaries": [
+                    pair("1", "NS", "55.0", "Vondera, Wayne", "Gast, Lynn"),
+                    pair("2", "NS", "61.9", "LaFrancesca, Rosemarie", "McCoy, Jane"),
+                    pair("3", "EW", "58.0", "Yeh, George", "Baerncopf Jr, David"),
+                    pair("4", "EW", "58.0", "Meola, Barbara", "Meola, Louis")]}]}]}
+    return (f"<html><body><div id=app></div><script>var data = {json.dumps(data)};\n"
+            "</script></body></html>").encode()
+
+
+def test_acbl_live_two_winners_placed_by_percentage() -> None:
+    result = parse_bytes(_acbl_live(2), source="club-game.html")
+    assert result.format == "acbl_live"
+    by_section = {e.section: e for e in result.events}
+    assert set(by_section) == {"A NS", "A EW"}
+    ns = by_section["A NS"]
+    assert ns.units[0].players[0].name == "LaFrancesca, Rosemarie" and ns.units[0].place == 1
+    assert ns.units[0].players[0].federation_id == "12"
+    assert [u.place for u in by_section["A EW"].units] == [1.5, 1.5]  # a tie shares
+    assert ns.organiser == "Livermore Bridge Club" and ns.date == dt.date(2026, 4, 20)
+
+
+def test_acbl_live_one_winner_is_one_event_and_teams_are_refused() -> None:
+    assert len(parse_bytes(_acbl_live(1), source="g.html").events) == 1
+    with pytest.raises(ParseError, match="TEAMS"):
+        parse_bytes(_acbl_live(1, kind="TEAMS"), source="g.html")
+
+
+def test_acbl_live_damaged_data_object_is_refused_in_one_line() -> None:
+    page = _acbl_live(2).replace(b'"pair_summaries": [', b'"pair_summaries": [[', 1)
+    with pytest.raises(ParseError) as raised:
+        parse_bytes(page, source="g.html")
+    assert "\n" not in str(raised.value) and "g.html" in str(raised.value)
+
+
+def test_acbl_live_detection_needs_the_game_object() -> None:
+    assert detect_format(_acbl_live(2), "g.html").name == "acbl_live"
+    assert not FORMATS["acbl_live"].detect(b"<html><script>var data = {};</script></html>")
+
+
+_RANK_GRID = """<html><head><title>Northern Colorado Bridge Results</title></head><body>
+<p>Rankings - Tuesday Afternoon, November 15, 2005</p><p>Section A E-W</p>
+<table><thead><tr><th rowspan="2"><span>Pair</span><br/><span>No.</span></th>
+<th rowspan="2">Players</th><th colspan="3">Overall Rank</th><th colspan="3">Section Rank</th>
+<th rowspan="2"><span>Matchpoint</span><br/><span>Score</span></th>
+<th rowspan="2"><span>Percentage</span><br/><span>Score</span></th></tr>
+<tr><th>A</th><th>B</th><th>C</th><th>A</th><th>B</th><th>C</th></tr></thead>
+<tr><td>9</td><td>Larry Hulse &#8211; Linda Nelson</td><td></td><td></td><td></td><td>5</td><td>3</td><td></td><td>198.10</td><td>55.03</td></tr>
+<tr><td>3</td><td>Carol Shafer &#8211; Margaret Webster</td><td></td><td></td><td></td><td>8</td><td>6</td><td>5</td><td>189.57</td><td>52.66</td></tr>
+<tr><td>10</td><td>Diane Boyer &#8211; Jean Norgaard</td><td></td><td></td><td></td><td></td><td>7</td><td></td><td>180.80</td><td>50.22</td></tr>
+</table></body></html>"""
+
+
+def test_recap_rank_grid_whose_ranks_count_a_wider_field_is_placed_by_scores() -> None:
+    """Section ranks that count both directions (the best East-West pair is 5th): the table's
+    own order is its percentages'."""
+    result = parse_bytes(_RANK_GRID.encode(), source="RK051115A.html")
+    assert result.format == "bridgecomposer_recap"
+    event = result.events[0]
+    assert [u.players[0].name for u in event.units] == ["Larry Hulse", "Carol Shafer",
+                                                       "Diane Boyer"]
+    assert [u.place for u in event.units] == [1, 2, 3]
+    assert event.units[0].place_text == "5"
+    assert any("wider field" in i.message for i in result.issues)
+
+
+def test_the_field_corpus_truths_name_real_files() -> None:
+    """Every case above stands for files of the corpus (so a change here is seen there too)."""
+    for folder in ("egd_table", "pbn", "pbn_teams", "opengotha", "go_html", "html_tables"):
+        assert (FIELD / folder / "TRUTH.json").is_file(), folder
+
+
+def test_malformed_is_still_what_a_damaged_egd_table_raises() -> None:
+    with pytest.raises(MalformedFile):
+        parse_bytes(b"; EV[x]\n; DT[2016-13-45]\n 1 A B 7d 2+\n 2 C D 6d 1-\n", source="x.h9",
+                    fmt="egd_table")
