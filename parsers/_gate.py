@@ -85,7 +85,7 @@ _FILLERS = (
 )
 _FILLER_SET = frozenset(_FILLERS)
 _FILLER_PREFIX = re.compile(r"^(?:~~|phantom\b|fantom\b|robot\b|sit[- ]?out\b|bye\b|gib\b|"
-                            r"ghost(?:\s*#?\d{1,3})?\s*$)", re.IGNORECASE)
+                            r"ghost(?:\s*#?\d{1,3}|\s+\w{1,3})?\s*$)", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -160,8 +160,11 @@ _NAMESAKE = re.compile(r"(?<=[^\W\d_]{2})\s+(?:\d|#\d{1,3})$")
 name; the number is part of the name."""
 _JOINED_PAIR = re.compile(r"^\s*[^\W\d_][^\W\d_'.]+\s*-\s*[^\W\d_][^\W\d_'.]+\s*$")
 """``Olteanu-Zavloschi``, one token of two surnames with no given name: a pair, not a person."""
-_HANDLE = re.compile(r"^[\w.]+(?: [\w.]+)*$")
-"""A user name: letters, digits, dots, underscores, single spaces (BBO shows `hulk 4`)."""
+_NUMBERED_PAIR = re.compile(r"^\d+\s*-\s*[^\W\d_]+-")
+"""``1-Alfa-Bravo``: a traveller's pair number and two surnames, not a user name."""
+_HANDLE = re.compile(r"^[\w.#'-]+(?: [\w.#'-]+)*$")
+"""A user name: letters, digits, dots, underscores, ``#``, ``'``, ``-``, single spaces (BBO
+shows `hulk 4`, Funbridge `NSK-62` and `AZETA56#`)."""
 
 
 def _letters(text: str) -> int:
@@ -208,7 +211,7 @@ def _junk_reason(name: str, initials: bool, handles: bool) -> str | None:
     if not initials and not handles and _HOLDING.match(compact) and (
             any(c.isdigit() for c in compact) or "x" in compact):
         return "is a card holding, not a name"
-    if handles and _HANDLE.match(text):
+    if handles and _HANDLE.match(text) and not _NUMBERED_PAIR.match(text):
         return None  # a user name: any mix of letters, digits, _ and . that is not a number
     if not handles and _TWO_NAMES.search(_BRACKETS.sub(" ", text)):
         return "holds two names (a pair or team not split into its players)"

@@ -78,7 +78,7 @@ _FORMAT_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("parsers.pbn", (".pbn",)),
     ("parsers.magic_contest", _PAGE),
     ("parsers.bridgecomposer_recap", _PAGE),
-    ("parsers.egd_table", (".h", ".h9")),
+    ("parsers.egd_table", (".h", ".h9", ".tou")),
     ("parsers.opengotha", (".xml",)),
     ("parsers.go_html", _PAGE),
     ("parsers.preferans_log", (".csv", ".xlsx", ".ods", *_PAGE)),

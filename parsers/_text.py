@@ -16,7 +16,9 @@ mislabelled or unlabelled (docs/rules/inputs.md, "Realistic difficulties to expe
 4. otherwise the charset is detected: charset-normalizer restricted to the Central European
    candidates, then a letter-plausibility check between windows-1250 and ISO-8859-2, because the
    two differ on few bytes and short Slovak texts fool the statistical detector (``Ľ`` in
-   ISO-8859-2 is ``Ą`` in windows-1250, ``š`` is ``ą``, ``Š`` is ``©``).
+   ISO-8859-2 is ``Ą`` in windows-1250, ``š`` is ``ą``, ``Š`` is ``©``); a file with ``Å``/``å``
+   whose every other byte is a Western letter in windows-1252 is windows-1252 (Nordic clubs'
+   ``Åbo``, ``Håkan`` would read ``Ĺbo``, ``Hĺkan`` in windows-1250).
 """
 
 from __future__ import annotations
@@ -142,7 +144,22 @@ def _detect(data: bytes) -> str:
     ranked = sorted(
         (_oddness(data.decode(name, errors="replace")), name != guess, name) for name in _CANDIDATES
     )
-    return _codec(ranked[0][2]) or "cp1250"
+    chosen = _codec(ranked[0][2]) or "cp1250"
+    return "cp1252" if _western(data) else chosen
+
+
+_WESTERN_LETTERS = frozenset("åäöøæéèêëáàâãíìîïóòôõúùûüýÿñçßÅÄÖØÆÉÈÊËÁÀÂÃÍÌÎÏÓÒÔÕÚÙÛÜÝÑÇ")
+
+
+def _western(data: bytes) -> bool:
+    """A Nordic or Western European file: bytes 0xC5/0xE5 (``Å``/``å`` in windows-1252, the
+    all but unused ``Ĺ``/``ĺ`` in windows-1250) and every other byte a Western letter in
+    windows-1252 (``Åbo``, ``Håkan``, ``Sandström``: rule 4 of the module docstring)."""
+    if b"\xc5" not in data and b"\xe5" not in data:
+        return False
+    text = _clean(data, "cp1252")
+    return text is not None and all(ch < "\x80" or ch in _WESTERN_LETTERS or ch in "\xa0°§½¼¾–—‘’“”•…€"
+                                    for ch in text)
 
 
 def _better_single_byte(data: bytes, declared: str, text: str) -> tuple[str, str] | None:

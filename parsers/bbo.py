@@ -347,7 +347,8 @@ def _columns(rows: Sequence[Element], table: str, file: str) -> tuple[int, _Colu
     for index, row in enumerate(rows):
         headers = tuple(_header_text(c) for c in _cells(row))
         lowered = [h.lower() for h in headers]
-        name = next((i for i, h in enumerate(lowered) if h == "name"), None)
+        # "Name" (the result page until 2025), "Username" (its layout since)
+        name = next((i for i, h in enumerate(lowered) if h in ("name", "username")), None)
         score = next((i for i, h in enumerate(lowered) if h.startswith("score")), None)
         rank = next((i for i, h in enumerate(lowered) if h.startswith("rank")), None)
         if name is not None and score is not None:

@@ -540,15 +540,26 @@ def _bc_marked(data: bytes) -> bool:
 _PRE = re.compile(rb"<pre\b", re.IGNORECASE)
 _PRE_HEADER = re.compile(r"^\s*(Pair|Player|Team)\b.*\b(Pct|Score|VPs?|MPs)\b", re.IGNORECASE)
 _PRE_SECTION = re.compile(
-    r"\bSection\s+([A-Z0-9]{1,3})\b(?:\s+(North[- ]South|East[- ]West|N-S|E-W))?", re.IGNORECASE)
+    r"\bSection\s+([A-Z0-9]{1,3}(?:\s{1,2}[A-Z0-9]{1,2}){0,3})\s+(North[- ]South|East[- ]West|N-S|E-W)\b"
+    r"|\bSection\s+([A-Z0-9]{1,3})\b", re.IGNORECASE)
+"""``Section  A  North-South``, ``Section  E F  East-West`` (sections ranked together), or
+``Section A`` alone."""
 _PRE_DIRECTION = re.compile(r"^\s*(North[- ]South|East[- ]West)\s*$", re.IGNORECASE)
 _NAMES_TAIL = re.compile(r"(?:^|\s)([A-Za-z\u00c0-\u024f'][^0-9()\[\]]*?)\s*$")
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+_MARKS_BEFORE_NAMES = re.compile(r"^(?:[A-Z]\s+)?(?:NE\s+)+")
+"""The strat letter and the ``NE`` (not eligible) marks a recap row writes in its rank columns
+when the pair has no rank; they stand before the names, which are letters too."""
 _RANK = re.compile(r"^(?:\d+(?:[/-]\d+)*=?|=\d+)$")
 _STRAT = re.compile(r"^[A-Z]$")
-_AWARD = re.compile(r"^\d+(?:\.\d+)?\([A-Z]+\)$")
-_NOT_TITLE = re.compile(r"scores? after|average|\btop\b|^\s*[A-C](\s+[A-C])*\s*$|strat",
+_AWARD = re.compile(r"^\d+(?:\.\d+)?(?:\([A-Z]+\)|[A-Z][A-Za-z]*(?:/[A-Z][A-Za-z]*)*)$")
+"""A masterpoint award: ``1.20(A)``, ``0.24(SA)``, ``5.25R/B`` (red and black), ``0.36Blk``."""
+_QUALIFIER = re.compile(r"^Q{1,3}$")
+_NOT_TITLE = re.compile(r"scores? after|average|\btop\b|^\s*[A-C](\s+[A-C])*\s*$|^\s*strat",
                         re.IGNORECASE)
+"""Lines of a recap's heading that are not its title: the round and average line, the strat
+letters, the strat limits (``Strat A: 0-9999``); a title may name its strats (``MONDAY STRAT
+299'ER PAIRS Monday Eve Session June 27, 2011``)."""
 
 
 def _has_recap_text(data: bytes) -> bool:
@@ -572,11 +583,17 @@ def _text_row(line: str, number: int, has_pct: bool,
               strat_a: tuple[int, int] | None = None) -> _TextRow | None:
     """``  3   58.33  84.00   2   1.50(A)   Ann Lee - Bo Park`` -> a row, None if not a row."""
     match = _NAMES_TAIL.search(line)
-    if match is None or not re.match(r"^\s*\d{1,3}\s", line):
+    if match is None or not re.match(r"^\s*(?:[A-Z]\s+)?\d{1,3}\s", line):
         return None
     names = normalise_space(match[1])
+    marks = _MARKS_BEFORE_NAMES.match(names)
+    if marks:  # a pair not eligible for awards: ``A  NE  NE  Karl Mauzey - Robert Wilde``
+        names = names[marks.end():]
     spans = [(m[0], m.start(), m.end()) for m in re.finditer(r"\S+", line[: match.start(1)])]
-    if len(spans) < 2 or not spans[0][0].isdigit():
+    if len(spans) >= 3 and _STRAT.match(spans[0][0]) and spans[1][0].isdigit():
+        # a ranking across sections writes each pair's section before its number (``F  1``)
+        spans = [(spans[0][0] + spans[1][0], spans[0][1], spans[1][2]), *spans[2:]]
+    elif len(spans) < 2 or not spans[0][0].isdigit():
         return None
     label, rest = spans[0][0], spans[1:]
     numbers: list[float] = []
@@ -591,8 +608,8 @@ def _text_row(line: str, number: int, has_pct: bool,
                 ranks.append(token)
         elif _NUMBER.match(token):
             numbers.append(float(token))
-        elif token in ("-", "--"):
-            continue
+        elif token in ("-", "--") or _QUALIFIER.match(token):
+            continue  # a qualifier mark (``Q``) of a qualifying game's columns
         elif _STRAT.match(token) and len(numbers) >= (2 if has_pct else 1):
             continue  # the pair's strat (``A   1`` under ``Section Rank``), not a rank
         else:
@@ -611,9 +628,13 @@ class _Block:
     rows: list[_TextRow]
     strat_a: tuple[int, int] | None = None
     """Columns of the first strat rank (under the ``A`` of the ``A B C`` line), if written."""
+    rank_column: int = -1
+    """Where the header line writes ``Section Rank`` (else ``Rank``); -1 when it does not."""
 
 
-_STRAT_LINE = re.compile(r"^\s*A(?:\s+B)?(?:\s+C)?\s*$")
+_STRAT_LINE = re.compile(r"^\s*[A-E](?:\s+[A-E]){0,11}\s*$")
+"""The strat letters under the rank headers: ``A  B  C``, or a club's own strats ``C  D  E``,
+repeated per group (qualifiers, section rank, overall rank)."""
 
 
 def _text_blocks(lines: Sequence[str]) -> tuple[list[str], list[_Block]]:
@@ -625,7 +646,7 @@ def _text_blocks(lines: Sequence[str]) -> tuple[list[str], list[_Block]]:
     current: _Block | None = None
     for line in lines:
         if match := _PRE_SECTION.search(line):
-            section = match[1].upper()
+            section = " ".join((match[1] or match[3]).upper().split())
             direction = ""
             if match[2]:
                 direction = "NS" if match[2][0] in "nN" else "EW"
@@ -637,6 +658,8 @@ def _text_blocks(lines: Sequence[str]) -> tuple[list[str], list[_Block]]:
             continue
         if _PRE_HEADER.match(line):
             current = _Block(f"{section} {direction}".strip(), normalise_space(line), [])
+            rank_at = re.search(r"Section\s+Rank|Rank", line)
+            current.rank_column = rank_at.start() if rank_at else -1
             blocks.append(current)
             continue
         if current is None:
@@ -648,7 +671,9 @@ def _text_blocks(lines: Sequence[str]) -> tuple[list[str], list[_Block]]:
                 current = None
             continue
         if not current.rows and _STRAT_LINE.match(line):
-            column = line.index("A")
+            # the first strat letter under the rank columns (a Qualifiers group may come first)
+            letters = [m.start() for m in re.finditer(r"[A-Z]", line)]
+            column = next((c for c in letters if c >= current.rank_column - 2), letters[0])
             current.strat_a = (column - 3, column + 3)
             continue
         has_pct = "pct" in current.header.lower() or "%" in current.header
@@ -658,8 +683,14 @@ def _text_blocks(lines: Sequence[str]) -> tuple[list[str], list[_Block]]:
     return heading, [b for b in blocks if b.rows]
 
 
+def _is_teams(block: _Block) -> bool:
+    """A team block of a recap: ``Team  Score ...`` or ``Team  VPs ...``."""
+    header = block.header.lower()
+    return header.startswith("team") or re.search(r"\bvps?\b", header) is not None
+
+
 def _text_units(block: _Block, table: str, individual: bool,
-                log: IssueLog) -> tuple[Unit, ...]:
+                log: IssueLog, teams: bool = False) -> tuple[Unit, ...]:
     """Units in order of their section score (the percentage, else the score); equal scores
     share places. The rank written (strat A) is kept as ``place_text``."""
     key = [(r.pct if r.pct is not None else r.score) for r in block.rows]
@@ -672,7 +703,8 @@ def _text_units(block: _Block, table: str, individual: bool,
             position = n + 1
         tied = [j for j in order if key[j] == key[index]]
         place = position + (len(tied) - 1) / 2
-        names = [row.names] if individual else split_names(row.names, "pairs")
+        names = [row.names] if individual else split_names(row.names,
+                                                            "teams" if teams else "pairs")
         players = tuple(PlayerAsWritten(name=nm) for nm in names if not NOT_PLAYERS.match(nm))
         if not players:
             log.report(MalformedFile(f"pair {row.label} has no players (phantom or sit-out)",
@@ -699,16 +731,25 @@ def _parse_recap_text(doc: Element, page_title: str, log: IssueLog) -> list[Even
         blocks.extend(found)
     if not blocks:
         return []
-    first = blocks[0].header.lower()
-    if first.startswith("team") or re.search(r"\bvps?\b", first):
-        raise UnsupportedVariant("a teams recap (Swiss or board-a-match): team results are "
-                                 "not read", file=log.file, table="recap",
-                                 value=blocks[0].header)
+    for block in blocks:
+        if _is_teams(block) and any(len(split_names(r.names, "teams")) < 3 for r in block.rows):
+            raise UnsupportedVariant("a teams recap (Swiss or board-a-match) whose teams do not "
+                                     "list their players: team results without players are "
+                                     "not read", file=log.file, table=f"section {block.section}",
+                                     value=block.header)
     lines = [line for line in heading if not _NOT_TITLE.search(line)]
     head, date_found = _heading(lines, page_title)
     if date_found is None:
         raise MalformedFile("no event date in the recap heading or the page <title>",
                             file=log.file, table="heading")
+    distinct: list[_Block] = []
+    for block in blocks:  # a ranking printed twice (BridgeComposer repeats combined sections)
+        if any(b.section == block.section and b.rows == block.rows for b in distinct):
+            log.report(MalformedFile(f"the ranking of section {block.section} is printed "
+                                     "twice; read once", table="recap"), level="info")
+            continue
+        distinct.append(block)
+    blocks = distinct
     sections = [b.section for b in blocks]
     if len(set(sections)) < len(sections):
         log.report(MalformedFile("several recap rankings without distinct sections; numbered",
@@ -717,14 +758,18 @@ def _parse_recap_text(doc: Element, page_title: str, log: IssueLog) -> list[Even
     for block, section in zip(blocks, sections):
         table = f"section {section}" if section else "recap"
         individual = block.header.lower().startswith("player")
-        units = _text_units(block, table, individual, log)
+        teams = _is_teams(block)
+        units = _text_units(block, table, individual, log, teams=teams)
         has_pct = any(r.pct is not None for r in block.rows)
+        header = block.header.lower()
         scoring: Scoring = "MP" if has_pct else (
-            "IMP" if "imp" in block.header.lower() else "MP")
+            "IMP" if "imp" in header else "VP" if re.search(r"\bvps?\b", header)
+            else "BAM" if teams else "MP")
         events.append(Event(
             game="bridge", title=head.title, date=date_found.date,
-            kind="individual" if individual else "pairs", scoring=scoring, units=units,
-            boards=None, section=section, organiser=head.organiser, format=NAME,
+            kind="individual" if individual else "teams" if teams else "pairs",
+            scoring=scoring, units=units, boards=None, section=section,
+            organiser=head.organiser, format=NAME,
         ))
     return events
 

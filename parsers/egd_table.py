@@ -51,6 +51,7 @@ from typing import Literal
 
 from ._dates import parse_date
 from ._errors import InconsistentResult, MalformedFile
+from ._gate import filler_reason
 from ._issues import IssueLog, source_name
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._registry import Format
@@ -81,12 +82,15 @@ _TOKEN = re.compile(
 """One round's result (module docstring); ``!`` before the colour or at the end = by default."""
 
 _TAG = re.compile(r"\b([A-Z]{2})\[([^\]]*)\]")
-_HEADER_LINE = re.compile(r"^\s*;\s*(?:EV|DT|CL|PC|HA|KM|TM|TC)\[", re.MULTILINE)
+_HEADER_LINE = re.compile(r"^\s*;\s*(?:(?:EV|DT|CL|PC|HA|KM|TM|TC)\[|(?:name|date|vill)=)",
+                          re.MULTILINE)
 _PLAYER_LINE = re.compile(r"^\s*\d+\s+\S.*\s\d{1,4}[+\-=]", re.MULTILINE)
 _GRADE = re.compile(r"^\d{1,2}[kdpKDP]?$")
 _COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
+_GLUED_GRADE = re.compile(r"^([^\W\d_]{2,})(\d{1,2}[kdpKDP])$")
+_FILLER_NUMBER = re.compile(r"\s*#?\d{1,3}$")
 _SCORE_CELL = re.compile(r"^[+-]?\d+(?:[.,]\d+)?[A-Za-z]?$")
 """A score column after the rounds: points, SOS, a place, a tie-break shared (``16S``)."""
 
@@ -360,14 +364,31 @@ def detect(data: bytes, filename: str = "") -> bool:
     return bool(_HEADER_LINE.search(text)) and bool(_PLAYER_LINE.search(text))
 
 
+_FFG_TAG = re.compile(r"^;\s*(name|date|vill|komi)=(.*)$", re.IGNORECASE)
+_FFG_KEYS = {"name": "EV", "date": "DT", "vill": "PC", "komi": "KM"}
+_FFG_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+
+
 def _tags(lines: Sequence[str]) -> dict[str, str]:
-    """The header tags (``EV``, ``DT``, ...) of the comment lines; the first of each wins."""
+    """The header tags (``EV``, ``DT``, ...) of the comment lines; the first of each wins.
+
+    The French federation's ``.tou`` files (OpenGotha and the FFG's own programs write them)
+    carry the same table under ``;name=``, ``;date=`` (day first: ``17/11/2012``), ``;vill=``
+    and ``;komi=`` lines: read as ``EV``, ``DT``, ``PC`` and ``KM``."""
     tags: dict[str, str] = {}
     for line in lines:
         stripped = line.strip()
         if stripped.startswith(";"):
             for key, value in _TAG.findall(stripped):
                 tags.setdefault(key, normalise_space(value))
+            ffg = _FFG_TAG.match(stripped)
+            if ffg:
+                value = normalise_space(ffg[2])
+                day = _FFG_DATE.match(value) if ffg[1].lower() == "date" else None
+                if day:
+                    value = f"{day[3]}-{int(day[2]):02d}-{int(day[1]):02d}"
+                if value:
+                    tags.setdefault(_FFG_KEYS[ffg[1].lower()], value)
     return tags
 
 
@@ -510,6 +531,13 @@ def _split_line(row: int, text: str, log: IssueLog, previous: int | None = None)
                                  value=normalise_space(text)))
         return None
     grade_at = next((i for i in range(2, len(tokens)) if _GRADE.match(tokens[i])), None)
+    if grade_at is None:  # a long name runs into the grade column: ``Heidrun19K``
+        glued = next((i for i in range(1, len(tokens)) if _GLUED_GRADE.match(tokens[i])), None)
+        if glued is not None:
+            match = _GLUED_GRADE.match(tokens[glued])
+            assert match is not None
+            tokens = [*tokens[:glued], match[1], match[2], *tokens[glued + 1:]]
+            grade_at = glued + 1
     if grade_at is None:
         log.report(MalformedFile("player line without a grade (like 3d or 12k); ignored",
                                  row=row, value=normalise_space(text)))
@@ -590,12 +618,16 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     if n_rounds == 0:
         raise MalformedFile("no round results on the player lines", file=log.file)
     nameless = {line.player.number for line in lines
-                if not _HAS_LETTER.search(line.player.player.name)}
+                if not _HAS_LETTER.search(line.player.player.name)
+                or filler_reason(_FILLER_NUMBER.sub("", line.player.player.name))}
     for line in lines:
         if line.player.number in nameless:
+            name = line.player.player.name
+            why = ("is a seat filler (a 'Ghost' registered to pair an odd player)"
+                   if _HAS_LETTER.search(name) else "has no name (only placeholders)")
             log.report(MalformedFile(
-                f"player {line.player.number} has no name (only placeholders); their games are "
-                "left out", row=line.row, column="name", value=line.player.player.name,
+                f"player {line.player.number} {why}; their games are left out",
+                row=line.row, column="name", value=name,
             ))
     halves = [h for h in _halves(lines, n_rounds, log)
               if h.number not in nameless and h.opponent not in nameless]

@@ -238,7 +238,7 @@ def test_detect_needs_a_header_tag_before_the_scores() -> None:
 
 
 def test_other_fixtures_are_not_claimed() -> None:
-    for path in FIXTURES.rglob("*"):
+    for path in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"):
         if path.is_file() and path.parent.name != "bridgewebs" and path.suffix != ".json":
             assert not bridgewebs.detect(path.read_bytes(), path.name), path
 

@@ -47,7 +47,7 @@ def test_registry_picks_cobalt_session_and_parse_bytes_refuses() -> None:
 
 def test_csv_template_and_cobalt_do_not_claim_each_other() -> None:
     assert not csv_template.detect(SAMPLE, SAMPLE_NAME)
-    for path in FIXTURES.rglob("*"):
+    for path in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"):
         if path.is_file() and path.parent.name != "cobalt_session" and path.suffix != ".json":
             assert not cobalt_session.detect(path.read_bytes(), path.name), path
     claimed = [f.name for f in FORMATS.values() if not f.fallback and f.detect(SAMPLE)]

@@ -251,11 +251,23 @@ def test_bridgecomposer_page_without_recap_is_refused() -> None:
         recap.parse(data, source="page.html")
 
 
-def test_teams_recap_text_is_refused() -> None:
+def test_teams_recap_text_without_players_is_refused() -> None:
     body = ("<pre>\n  Swiss Teams\n  May 2, 2016\n  Team   VPs  Rank   Names\n"
-            "   1   72.5   1    Ann Lee - Bo Park - Cy Dunn - Di Fox\n</pre>")
+            "   1   72.5   1    Lee\n   2   60.0   2    Park\n</pre>")
     with pytest.raises(ParseError, match="teams recap"):
         _parse(_page(body))
+
+
+def test_teams_recap_text_with_its_players_is_a_teams_event() -> None:
+    """A team section among pairs sections (BridgeComposer prints a board-a-match section D
+    after the pairs): each team's players joined by `` - ``."""
+    body = ("<pre>\n  Swiss Teams\n  May 2, 2016\n  Team   VPs  Rank   Names\n"
+            "   1   72.5   1    Ann Lee - Bo Park - Cy Dunn - Di Fox\n"
+            "   2   60.0   2    Ed Gray - Flo Hunt - Gus Irwin - Hal Judd\n</pre>")
+    event = _parse(_page(body)).events[0]
+    assert event.kind == "teams" and event.scoring == "VP"
+    assert [len(u.players) for u in event.units] == [4, 4]
+    assert event.units[0].players[0].name == "Ann Lee"
 
 
 def test_bridgecomposer_recap_with_a_strat_letter_before_the_section_rank() -> None:

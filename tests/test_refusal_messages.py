@@ -192,7 +192,7 @@ def test_a_damaged_zip_a_reader_took_is_a_damaged_spreadsheet() -> None:
 def test_every_whole_fixture_workbook_is_not_called_damaged() -> None:
     from parsers._near import damaged_container
 
-    books = [p for p in FIXTURES.rglob("*") if p.suffix.lower() in (".xlsx", ".ods", ".xls")]
+    books = [p for p in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field") if p.suffix.lower() in (".xlsx", ".ods", ".xls")]
     assert len(books) >= 4
     assert [p.name for p in books if damaged_container(p.read_bytes(), p.name)] == []
 
