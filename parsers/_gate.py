@@ -82,6 +82,7 @@ _FILLERS = (
     "tournament director", "td", "sedzia", "rozhodca", "rozhodci", "robot", "robots", "gib",
     "vacant", "vakant", "empty", "none", "unknown", "nieznany", "neznamy", "ismeretlen",
     "nn", "n n", "ghost", "dummy", "absent", "missing", "blank", "tbd", "tba", "x",
+    "player bye", "bye player", "bye bye", "轮空", "輪空", "轮 空", "輪 空",
 )
 _FILLER_SET = frozenset(_FILLERS)
 _FILLER_PREFIX = re.compile(r"^(?:~~|phantom\b|fantom\b|robot\b|sit[- ]?out\b|bye\b|gib\b|"
@@ -368,6 +369,10 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
             if player.initials:
                 continue
             key = _fold(player.name)
+            if key in seen_names and not fid and " " not in key:
+                # a surname alone names a family, not a person: ``Hackett - Hackett``
+                seen_names[key] = slot
+                continue
             if key in seen_names and not fid:
                 raise _refuse(f"the same player twice in one event (also {seen_names[key]})",
                               file=file, table=where, row=slot, column="player",

@@ -85,6 +85,7 @@ _FORMAT_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("parsers.acblscore_text", (".txt",)),
     ("parsers.spreadsheet", _SHEETS),
     ("parsers.html_tables", _PAGE),
+    ("parsers.text_ranking", (".txt",)),
 )
 
 

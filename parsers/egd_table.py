@@ -89,7 +89,9 @@ _GRADE = re.compile(r"^\d{1,2}[kdpKDP]?$")
 _COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
-_GLUED_GRADE = re.compile(r"^([^\W\d_]{2,})(\d{1,2}[kdpKDP])$")
+_EGD_RESULTS = re.compile(r"^\s*\d+\s+\S.*\s\d{1,4}[+\-=]/[bwBW]\d", re.MULTILINE)
+_COMMENT_DATE = re.compile(r"^;\s*(\d{1,2})[./](\d{1,2})[./](\d{4})\s*$|^;\s*(\d{4})-(\d{2})-(\d{2})\s*$")
+_GLUED_GRADE = re.compile(r"^([^\W\d_](?:[^\W\d]|['-])+)(\d{1,2}[kdpKDP])$")
 _FILLER_NUMBER = re.compile(r"\s*#?\d{1,3}$")
 _SCORE_CELL = re.compile(r"^[+-]?\d+(?:[.,]\d+)?[A-Za-z]?$")
 """A score column after the rounds: points, SOS, a place, a tie-break shared (``16S``)."""
@@ -361,12 +363,42 @@ def detect(data: bytes, filename: str = "") -> bool:
     if head.lstrip()[:1] in (b"<", b"(", b"{"):
         return False
     text = head.decode("utf-8", errors="replace")
-    return bool(_HEADER_LINE.search(text)) and bool(_PLAYER_LINE.search(text))
+    if not _PLAYER_LINE.search(text):
+        return False
+    # the header tags, or (a table whose heading is plain comments: ``; EGC 2009``) player
+    # lines with results in the EGD grammar, colour and handicap written (``14+/b0``)
+    return bool(_HEADER_LINE.search(text)) or len(_EGD_RESULTS.findall(text)) >= 3
 
 
 _FFG_TAG = re.compile(r"^;\s*(name|date|vill|komi)=(.*)$", re.IGNORECASE)
 _FFG_KEYS = {"name": "EV", "date": "DT", "vill": "PC", "komi": "KM"}
 _FFG_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+
+
+def _comment_heading(lines: Sequence[str], tags: dict[str, str]) -> None:
+    """A table without ``EV``/``DT`` tags whose first comment lines name the tournament and its
+    day (``; EGC 2009``, ``; 26/07/2009``): read as ``EV`` and ``DT``. A day written with
+    slashes is day first when its first number is over 12 and refused as ambiguous otherwise
+    (``3/12/2012``), as every date of the project (``_dates``)."""
+    comments = []
+    for line in lines:
+        if not line.strip():
+            continue
+        if not line.lstrip().startswith(";"):
+            break
+        comments.append(line.strip())
+    for comment in comments:
+        date = _COMMENT_DATE.match(comment)
+        if date and "DT" not in tags:
+            if date[4]:
+                tags["DT"] = f"{date[4]}-{date[5]}-{date[6]}"
+            elif int(date[1]) > 12:
+                tags["DT"] = f"{date[3]}-{int(date[2]):02d}-{int(date[1]):02d}"
+            continue
+        text = normalise_space(comment.lstrip(";"))
+        if "EV" not in tags and _HAS_LETTER.search(text) and not re.search(
+                r"\b(?:name|pl|place|rank)\b", text, re.IGNORECASE):
+            tags["EV"] = text
 
 
 def _tags(lines: Sequence[str]) -> dict[str, str]:
@@ -389,6 +421,8 @@ def _tags(lines: Sequence[str]) -> dict[str, str]:
                     value = f"{day[3]}-{int(day[2]):02d}-{int(day[1]):02d}"
                 if value:
                     tags.setdefault(_FFG_KEYS[ffg[1].lower()], value)
+    if "EV" not in tags or "DT" not in tags:
+        _comment_heading(lines, tags)
     return tags
 
 
@@ -531,13 +565,13 @@ def _split_line(row: int, text: str, log: IssueLog, previous: int | None = None)
                                  value=normalise_space(text)))
         return None
     grade_at = next((i for i in range(2, len(tokens)) if _GRADE.match(tokens[i])), None)
-    if grade_at is None:  # a long name runs into the grade column: ``Heidrun19K``
-        glued = next((i for i in range(1, len(tokens)) if _GLUED_GRADE.match(tokens[i])), None)
-        if glued is not None:
-            match = _GLUED_GRADE.match(tokens[glued])
-            assert match is not None
-            tokens = [*tokens[:glued], match[1], match[2], *tokens[glued + 1:]]
-            grade_at = glued + 1
+    glued = next((i for i in range(1, len(tokens)) if _GLUED_GRADE.match(tokens[i])), None)
+    if glued is not None and (grade_at is None or glued < grade_at):
+        # a long name runs into the grade column: ``Heidrun19K``
+        match = _GLUED_GRADE.match(tokens[glued])
+        assert match is not None
+        tokens = [*tokens[:glued], match[1], match[2], *tokens[glued + 1:]]
+        grade_at = glued + 1
     if grade_at is None:
         log.report(MalformedFile("player line without a grade (like 3d or 12k); ignored",
                                  row=row, value=normalise_space(text)))

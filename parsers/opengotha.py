@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 import xml.etree.ElementTree as ET  # types only; parsing is defusedxml's
 
 import defusedxml.ElementTree as SafeET
@@ -79,6 +80,14 @@ _DETECT = re.compile(rb"<Tournament\b[^>]*>\s*(?:<!--.*?-->\s*)*<(?:Players|Game
 def player_key(name: str, first_name: str) -> str:
     """OpenGotha's key of a player: surname and first name, spaces removed, upper case."""
     return re.sub(r"\s+", "", name + first_name).upper()
+
+
+def _matching(key: str) -> str:
+    """A key as games and players are matched by: the dots and accents the Java program's
+    locale may add in one place and not the other (a Turkish ``AKDENİZ`` for ``Akdeniz``)
+    folded away."""
+    decomposed = unicodedata.normalize("NFKD", key.upper())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).upper()
 
 
 def detect(data: bytes, filename: str = "") -> bool:
@@ -146,7 +155,7 @@ def _players(root: ET.Element, log: IssueLog) -> dict[str, PlayerAsWritten]:
             (v for v in (_attr(element, a) for a in ("egfPin", "ffgLicence", "agaId")) if v),
             None,
         )
-        key = player_key(surname, first)
+        key = _matching(player_key(surname, first))
         if key in players:
             log.report(MalformedFile("two players with the same key; the first one is kept",
                                      table=f"Player {index}", column="name", value=key))
@@ -204,7 +213,7 @@ class _Reader:
         result = _attr(element, "result") or "RESULT_UNKNOWN"
         keys = {c: _attr(element, f"{c}Player").upper() for c in ("black", "white")}
         for colour, key in keys.items():
-            if key not in self.players:
+            if _matching(key) not in self.players:
                 self.log.report(InconsistentResult(
                     f"round {round_}: {colour} player is not in <Players>; game skipped",
                     table=where, column=f"{colour}Player", value=key))
@@ -218,9 +227,9 @@ class _Reader:
                 return None
         for key in keys.values():
             self.seen[(round_, key)] = where
-        pairing = " \u2013 ".join(self.players[k].name for k in keys.values())
-        filler = next((self.players[k].name for k in keys.values()
-                       if filler_reason(self.players[k].name)), None)
+        pairing = " \u2013 ".join(self.players[_matching(k)].name for k in keys.values())
+        filler = next((self.players[_matching(k)].name for k in keys.values()
+                       if filler_reason(self.players[_matching(k)].name)), None)
         if filler is not None:  # a team's empty board: a "Ghost" registered to fill it
             self.log.report(MalformedFile(
                 f"round {round_}: {pairing}: {filler} is a seat filler, not a player; "
@@ -244,9 +253,9 @@ class _Reader:
                             level="info")
         handicap = _int(element, "handicap", where, 0)
         units = sorted(
-            (_unit(self.players[keys["black"]], keys["black"], black_place,
+            (_unit(self.players[_matching(keys["black"])], keys["black"], black_place,
                    "black" if known else None, result),
-             _unit(self.players[keys["white"]], keys["white"], white_place,
+             _unit(self.players[_matching(keys["white"])], keys["white"], white_place,
                    "white" if known else None, result)),
             key=lambda u: u.place or 0.0,
         )
@@ -262,7 +271,7 @@ class _Reader:
 def _byes(root: ET.Element, players: dict[str, PlayerAsWritten], log: IssueLog) -> None:
     for index, element in enumerate(root.iterfind("ByePlayers/ByePlayer"), start=1):
         key = _attr(element, "player").upper()
-        name = players[key].name if key in players else key
+        name = players[_matching(key)].name if _matching(key) in players else key
         log.report(MalformedFile(
             f"round {_attr(element, 'roundNumber')}: {name} has a bye; not an event",
             table=f"ByePlayer {index}", column="player", value=key), level="info")
