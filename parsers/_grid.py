@@ -4,11 +4,12 @@ The formats ``spreadsheet`` and ``html_tables`` turn their input into :class:`Gr
 with where they came from) and leave the rest to :func:`read_grid`. What a hand-made result table
 looks like:
 
-- **a header row** naming the columns in Slovak, Czech, Polish, English or Hungarian: place
-  (``Por.``, ``Poradie``, ``Umístění``, ``m-ce``, ``Place``, ``Rank``), unit (``Pár``, ``Nr``,
-  ``Družstvo``, ``Team``), names (``Meno``, ``Hráči``, ``Nazwisko``, ``Names``, ``Hráč 1`` /
-  ``Hráč 2`` in separate columns), club (``Klub``, ``Club``), score (``%``, ``Body``, ``Pkt``,
-  ``IMP``, ``VP``, ``Score``). The score column's header gives the scoring: ``%``/MP -> MP,
+- **a header row** naming the columns in Slovak, Czech, Polish, English, Hungarian or Romanian:
+  place (``Por.``, ``Poradie``, ``Umístění``, ``m-ce``, ``Place``, ``Rank``, ``Loc``), unit
+  (``Pár``, ``Nr``, ``Družstvo``, ``Team``), names (``Meno``, ``Hráči``, ``Nazwisko``,
+  ``Names``, ``Nume``, ``Hráč 1`` / ``Hráč 2`` in separate columns), club (``Klub``,
+  ``Club``), score (``%``, ``Body``, ``Pkt``, ``IMP``, ``VP``, ``Score``, ``Puncte``,
+  ``Procente``). The score column's header gives the scoring: ``%``/MP -> MP,
   IMP -> IMP, VP -> VP, anything else ``unknown``. Unknown columns are ignored;
 - **rows or columns**: one unit per row below the header, or *transposed* (places and names run
   across the sheet): a header column, one unit per column to its right;
@@ -67,6 +68,7 @@ never read as a generic table.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import re
@@ -168,7 +170,7 @@ def _text(cell: Cell) -> str:
 
 _PLACE_WORDS = frozenset({
     "por", "poradie", "poradi", "miesto", "misto", "umisteni", "m-ce", "mce", "miejsce", "msc",
-    "place", "rank", "pos", "position", "lp", "helyezes", "hely", "pozycja", "pl",
+    "place", "rank", "pos", "position", "lp", "helyezes", "hely", "pozycja", "pl", "loc", "locul",
 })
 _UNIT_WORDS = frozenset({
     "par", "par c", "par cislo", "c. paru", "cislo paru", "c", "cislo", "nr", "nr pary", "numer",
@@ -183,7 +185,7 @@ _NAMES = re.compile(
     r"^(meno|mena|meno a priezvisko|priezvisko a meno|priezvisko|jmeno|jmena|prijmeni"
     r"|prijmeni a jmeno|hrac|hraci|hracky|nazwisk[oa]?|imie i nazwisko|nazwisko i imie"
     r"|zawodni(k|cy)|names?|players?|player\(s\)|jatekos(ok)?|nev|nevek|clenovia|clenove"
-    r"|sklad|zostava|sestava|nickname|nick|pseudo|pseudonyme|pseudonym|login|user ?name|handle)"
+    r"|sklad|zostava|sestava|nume|jucatori|pereche|perechea|nickname|nick|pseudo|pseudonyme|pseudonym|login|user ?name|handle)"
     r"( ?\d)?$"
 )
 _HANDLE_HEADERS = re.compile(r"^(nickname|nick|pseudo|pseudonyme|pseudonym|login|user ?name|handle)"
@@ -194,7 +196,8 @@ _CLUB_WORDS = frozenset({"klub", "club", "oddil", "oddiel", "egyesulet", "klub/m
 _SCORE_WORDS = frozenset({
     "body", "bodov", "bod", "pkt", "punkty", "punkt", "score", "imp", "imps", "vp", "vps", "mp",
     "wynik", "vysledek", "vysledok", "eredmeny", "pont", "pontszam", "percent",
-    "percenta", "procenta", "procent", "points", "result", "total score",
+    "percenta", "procenta", "procent", "points", "result", "total score", "puncte", "procente",
+    "punctaj",
 })
 _NOT_BRIDGE = frozenset({"mms", "sos", "sodos", "sosos", "vists", "pulka", "visty"})
 """Go (McMahon) and preferans headers: such tables are not bridge rankings."""
@@ -947,6 +950,31 @@ def _players(row: _Row, organiser: str, handles: bool = False) -> tuple[PlayerAs
     )
 
 
+_JOINED = re.compile(r"^\s*([^\W\d_][^\W\d_'.]+)\s*-\s*([^\W\d_][^\W\d_'.]+)\s*$")
+"""``Popescu-Goldemberg``: two surnames joined by a hyphen, no given name."""
+
+
+def _joined_pairs_split(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
+    """A table whose units are mostly one name of two surnames joined by a hyphen
+    (``Popescu-Goldemberg``, a club's way of writing its pairs) ranks pairs: each such name is
+    split into its two players. Where only a few units look so, they are hyphenated surnames
+    and stay whole."""
+    single = [u for u in units if len(u.players) == 1]
+    joined = [u for u in single if _JOINED.match(u.players[0].name)]
+    if not units or len(joined) * 2 < len(units) or len(single) * 4 < len(units) * 3:
+        return units
+    out = []
+    for unit in units:
+        match = _JOINED.match(unit.players[0].name) if len(unit.players) == 1 else None
+        if match:
+            first = unit.players[0]
+            unit = dataclasses.replace(unit, players=(
+                dataclasses.replace(first, name=match[1]),
+                dataclasses.replace(first, name=match[2])))
+        out.append(unit)
+    return tuple(out)
+
+
 def _kind(columns: Columns, title: str, counts: Sequence[int]) -> Kind:
     """Kind from the header or title, else from the usual number of names per unit."""
     if columns.team_header or _TEAMS_TITLE.search(title):
@@ -1069,7 +1097,7 @@ class _Builder:
             )
             if not name and len(sections) > 1:
                 name = str(number)
-            units = self.units(section, heading.organiser)
+            units = _joined_pairs_split(self.units(section, heading.organiser))
             names.update(p.name for u in units for p in u.players)
             events.append(Event(
                 game="bridge", title=title, date=date,

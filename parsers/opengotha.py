@@ -84,10 +84,11 @@ def player_key(name: str, first_name: str) -> str:
 
 def _matching(key: str) -> str:
     """A key as games and players are matched by: the dots and accents the Java program's
-    locale may add in one place and not the other (a Turkish ``AKDENİZ`` for ``Akdeniz``)
-    folded away."""
+    locale may add in one place and not the other (a Turkish ``AKDENİZ`` for ``Akdeniz``) and
+    the hyphens, underscores and accents older versions drop (``LECALVETANGUY`` for ``le_Calvé
+    Tanguy``) folded away."""
     decomposed = unicodedata.normalize("NFKD", key.upper())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).upper()
+    return "".join(c for c in decomposed if c.isalnum()).upper()
 
 
 def detect(data: bytes, filename: str = "") -> bool:

@@ -40,6 +40,13 @@ __all__ = ["KINDS", "REDROP_GAP", "base_files", "hostile_files"]
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
 
+
+def _fixture_files() -> list[Path]:
+    """Every file under fixtures/ but the field corpus (fixtures/field: files of every format,
+    measured by tests/test_field_corpus.py)."""
+    return [p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"]
+
+
 REDROP_GAP = 256
 """Files between the two drops of one name (same-name files, damaged re-drops): more than a
 batch of ``scripts/fuzz.py`` (200), so the second drop comes in a later ingest run."""
@@ -133,7 +140,7 @@ def _xlsx_strings(data: bytes) -> str:
 def base_files() -> tuple[Base, ...]:
     """Every fixture result file, read once (goldens and notes left out), in path order."""
     bases = []
-    for path in sorted((p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field")):
+    for path in sorted(_fixture_files()):
         if not path.is_file() or path.name == "SOURCES.txt" or path.suffix == ".json":
             continue
         data = path.read_bytes()

@@ -22,6 +22,14 @@ from parsers import (
 from parsers import bbo
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _fixture_files() -> list[Path]:
+    """Every file under fixtures/ but the field corpus (fixtures/field: files of every format,
+    measured by tests/test_field_corpus.py)."""
+    return [p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"]
+
+
 SAMPLE_NAME = "tview_1538-1385205517.html"
 SAMPLE = (FIXTURES / "bbo" / SAMPLE_NAME).read_bytes()
 SAMPLE_TEXT = SAMPLE.decode("utf-8")
@@ -325,7 +333,7 @@ def test_detect_refuses_other_pages() -> None:
 
 
 def test_other_fixtures_are_not_claimed() -> None:
-    for path in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"):
+    for path in _fixture_files():
         if path.is_file() and path.parent.name != "bbo" and path.suffix != ".json":
             assert not bbo.detect(path.read_bytes(), path.name), path
 

@@ -21,6 +21,14 @@ from parsers import (
 from parsers import bridgewebs
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _fixture_files() -> list[Path]:
+    """Every file under fixtures/ but the field corpus (fixtures/field: files of every format,
+    measured by tests/test_field_corpus.py)."""
+    return [p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"]
+
+
 TIES = (FIXTURES / "bridgewebs" / "mp-pairs-ties.csv").read_bytes()
 TWO = (FIXTURES / "bridgewebs" / "two-winners-ns-ew.csv").read_bytes()
 
@@ -238,7 +246,7 @@ def test_detect_needs_a_header_tag_before_the_scores() -> None:
 
 
 def test_other_fixtures_are_not_claimed() -> None:
-    for path in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"):
+    for path in _fixture_files():
         if path.is_file() and path.parent.name != "bridgewebs" and path.suffix != ".json":
             assert not bridgewebs.detect(path.read_bytes(), path.name), path
 

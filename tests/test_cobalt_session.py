@@ -19,6 +19,14 @@ from parsers import (
 from parsers import cobalt_session, csv_template
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _fixture_files() -> list[Path]:
+    """Every file under fixtures/ but the field corpus (fixtures/field: files of every format,
+    measured by tests/test_field_corpus.py)."""
+    return [p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"]
+
+
 SAMPLE_NAME = "cobalt_club_session_basic.csv"
 SAMPLE = (FIXTURES / "cobalt_session" / SAMPLE_NAME).read_bytes()
 
@@ -47,7 +55,7 @@ def test_registry_picks_cobalt_session_and_parse_bytes_refuses() -> None:
 
 def test_csv_template_and_cobalt_do_not_claim_each_other() -> None:
     assert not csv_template.detect(SAMPLE, SAMPLE_NAME)
-    for path in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"):
+    for path in _fixture_files():
         if path.is_file() and path.parent.name != "cobalt_session" and path.suffix != ".json":
             assert not cobalt_session.detect(path.read_bytes(), path.name), path
     claimed = [f.name for f in FORMATS.values() if not f.fallback and f.detect(SAMPLE)]

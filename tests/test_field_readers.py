@@ -268,3 +268,84 @@ def test_malformed_is_still_what_a_damaged_egd_table_raises() -> None:
     with pytest.raises(MalformedFile):
         parse_bytes(b"; EV[x]\n; DT[2016-13-45]\n 1 A B 7d 2+\n 2 C D 6d 1-\n", source="x.h9",
                     fmt="egd_table")
+
+
+# --- plain-text rankings ----------------------------------------------------------------------
+
+_TYPED = """12th Cap Gemini World Top Tournament 1998
+Hotel Des Indes - The Hague, Netherlands
+15-18 January 1998
+
+1 Mahmood - Forrester 857
+2 Buratti - Lanzarotti 836
+3 Hackett - Hackett 798
+4 Berkowitz - Cohen 783
+   Levy - Mari 783
+6 Berkowitz - Letizia 596
+"""
+
+
+def test_typed_standings_with_a_day_range_and_a_tie_line() -> None:
+    result = parse_bytes(_TYPED.encode(), source="CAPGEM98.TXT")
+    assert result.format == "text_ranking"
+    event = result.events[0]
+    assert event.date == dt.date(1998, 1, 15) and event.kind == "pairs"
+    assert event.title == "12th Cap Gemini World Top Tournament 1998"
+    assert [u.place for u in event.units] == [1, 2, 3, 4.5, 4.5, 6]
+    assert [p.name for p in event.units[2].players] == ["Hackett", "Hackett"]  # two brothers
+
+
+def test_fixed_width_and_tab_separated_club_prints() -> None:
+    fixed = ("   1 Moruz          Busuioc          131   60.648148\n"
+             "   2 Cluci          Andarache        119   55.092592\n"
+             "   3 Nutescu        Zavloschi        108   50\n"
+             "   4 Hoza           Chitovanu        104   48.148148\n")
+    event = parse_bytes(fixed.encode(), source="rezultate2005-10-10.txt").events[0]
+    assert event.date == dt.date(2005, 10, 10) and event.scoring == "MP"
+    assert [u.score for u in event.units] == [60.648148, 55.092592, 50.0, 48.148148]
+    tabs = "1\tMatoianu\tRosu\t66.07\n2\tIancu\tBanar\t54.44\n3\tBoboc\tBordei\t45.91\n"
+    event = parse_bytes(tabs.encode(), source="rezultate2006-01-16.txt").events[0]
+    assert [p.name for p in event.units[0].players] == ["Matoianu", "Rosu"]
+
+
+@pytest.mark.parametrize("text", [
+    # a numbered list of members: no score column
+    "Members 2024\n1 Jan Novak\n2 Petra Kral\n3 Ivan Horak\n",
+    # scores that rise: not a ranking in the order written
+    "Cup 12.3.2024\n1 Novak - Kral 40\n2 Horak - Dvorak 55\n3 Svoboda - Cerny 61\n",
+    # a tennis ladder: games won and lost
+    "26.12.2024\nPos\tPlayer\tWon\tLost\tPoints\n1\tJones Susan\t14\t3\t28\n"
+    "2\tSmith John\t12\t7\t24\n3\tBrown David\t4\t9\t8\n",
+    # teams by their names only
+    "18.3.2024\nPlatz\tMannschaft\tVP\n1\tOxford BC A\t153.3\n2\tKS Spojnia B\t102.3\n"
+    "3\tBerliner BC D\t80.3\n",
+])
+def test_text_that_is_not_a_ranking_of_players_is_refused(text: str) -> None:
+    with pytest.raises(ParseError):
+        parse_bytes(text.encode(), source="notes.txt")
+
+
+def test_text_ranking_without_any_date_is_refused_saying_so() -> None:
+    with pytest.raises(MalformedFile, match="no event date"):
+        parse_bytes(b"Club night\n1 Novak - Kral 61.2\n2 Horak - Dvorak 55.0\n"
+                    b"3 Svoboda - Cerny 40.1\n", source="night.txt")
+
+
+_TOU = """;name=LIM2012
+;date=17/11/2012
+;vill=Toulouse
+;komi=7.5
+;Num Nom Prenom               Niv Licence Club
+   1 Fenech Antoine            5D 9188701 67SE    2+w0    3+b0
+   2 Sbai Kevin                4D 0800017 67SE    1-b0    4+w0
+   3 Noguchi Motoki            7D 0280000 67SE    4+w0    1-w0
+   4 Ghost Xa                  3D         xxx     3-b0    2-b0
+"""
+
+
+def test_ffg_tou_file_with_a_ghost_filler() -> None:
+    result = parse_bytes(_TOU.encode(), source="LIM2012.tou")
+    assert result.format == "egd_table"
+    assert len(result.events) == 2  # the two games against the Ghost are no games
+    assert {e.date for e in result.events} == {dt.date(2012, 11, 17)}
+    assert {e.parent for e in result.events} == {"LIM2012"}

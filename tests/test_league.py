@@ -24,6 +24,14 @@ from parsers import (
 from parsers import league
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _fixture_files() -> list[Path]:
+    """Every file under fixtures/ but the field corpus (fixtures/field: files of every format,
+    measured by tests/test_field_corpus.py)."""
+    return [p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"]
+
+
 DRR_PATH = FIXTURES / "league" / "double-round-robin-4-teams.csv"
 DRR = DRR_PATH.read_bytes()
 XLSX = (FIXTURES / "league" / "draw-and-lineups.xlsx").read_bytes()
@@ -411,7 +419,7 @@ def test_unknown_column_and_key_are_warnings() -> None:
 
 def test_detect_claims_only_league_files() -> None:
     assert league.detect(DRR) and league.detect(XLSX) and league.detect(CP1250)
-    others = [p for p in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field") if p.is_file() and p.parent.name != "league"
+    others = [p for p in _fixture_files() if p.is_file() and p.parent.name != "league"
               and not p.name.endswith(".json")]
     assert others
     for path in others:

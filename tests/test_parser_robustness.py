@@ -14,8 +14,16 @@ import pytest
 from parsers import ParseError, ParseResult, parse_bytes
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _fixture_files() -> list[Path]:
+    """Every file under fixtures/ but the field corpus (fixtures/field: files of every format,
+    measured by tests/test_field_corpus.py)."""
+    return [p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"]
+
+
 SOURCES = sorted(
-    p for p in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field")
+    p for p in _fixture_files()
     if p.is_file() and not p.name.endswith((".json", ".txt")) and p.name != "SOURCES.txt"
 )
 COUNT = 200

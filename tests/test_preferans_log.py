@@ -22,6 +22,14 @@ from parsers import (
 )
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _fixture_files() -> list[Path]:
+    """Every file under fixtures/ but the field corpus (fixtures/field: files of every format,
+    measured by tests/test_field_corpus.py)."""
+    return [p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"]
+
+
 HERE = FIXTURES / "preferans_log"
 INVALID = HERE / "invalid"
 CASES = sorted(p for p in HERE.rglob("*") if p.is_file() and p.suffix not in (".json", ".txt"))
@@ -64,7 +72,7 @@ def test_fixtures_are_claimed_only_by_this_format(path: Path) -> None:
 
 
 def test_claims_no_other_fixture() -> None:
-    others = [p for p in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field") if p.is_file() and HERE not in p.parents
+    others = [p for p in _fixture_files() if p.is_file() and HERE not in p.parents
               and not p.name.endswith(".json") and p.suffix not in (".txt", ".md")]
     assert others
     assert [p.name for p in others if preferans_log.detect(p.read_bytes(), p.name)] == []

@@ -21,6 +21,14 @@ from ._csvs import club_event, csv_file
 from .test_core import CONFIG
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _fixture_files() -> list[Path]:
+    """Every file under fixtures/ but the field corpus (fixtures/field: files of every format,
+    measured by tests/test_field_corpus.py)."""
+    return [p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field"]
+
+
 XLSX = FIXTURES / "spreadsheet" / "initials-columns.xlsx"
 ODS = FIXTURES / "spreadsheet" / "ods" / "initials-columns.ods"
 HAND_RECORDS = FIXTURES / "nonresults" / "club-folder" / "pbn-acblmerge-hand-records-only.pbn"
@@ -192,7 +200,7 @@ def test_a_damaged_zip_a_reader_took_is_a_damaged_spreadsheet() -> None:
 def test_every_whole_fixture_workbook_is_not_called_damaged() -> None:
     from parsers._near import damaged_container
 
-    books = [p for p in (p for p in FIXTURES.rglob("*") if p.relative_to(FIXTURES).parts[0] != "field") if p.suffix.lower() in (".xlsx", ".ods", ".xls")]
+    books = [p for p in _fixture_files() if p.suffix.lower() in (".xlsx", ".ods", ".xls")]
     assert len(books) >= 4
     assert [p.name for p in books if damaged_container(p.read_bytes(), p.name)] == []
 
