@@ -39,7 +39,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from ._dates import MONTHS, find_date
@@ -48,7 +48,8 @@ from ._grid import not_a_ranking
 from ._issues import IssueLog, source_name
 from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._registry import Format
-from ._text import decode_bytes, normalise_space
+from ._limits import html_document
+from ._text import decode_bytes, html_declared_charset, normalise_space
 from .names import split_pair
 
 __all__ = ["FORMAT", "detect", "parse"]
@@ -57,10 +58,14 @@ NAME = "text_ranking"
 
 _MIN_UNITS = 3
 _MAX_LINES = 20000
-_MARKUP = re.compile(r"<\s*(?:html|table|body|div|pre|\?xml)\b|^\s*[\[{;%(]|^\s*\w+\|",
+_MARKUP = re.compile(r"<\s*(?:html|table|body|div|pre|\?xml)\b|\A(?:\ufeff)?[\r\n]*[\[{;%(]|^\s*\w+\|",
                      re.IGNORECASE | re.MULTILINE)
+"""Markup, a file that opens with PBN tags or comments, EGD comments or SGF, BBO's LIN
+(``pn|...``): other formats'."""
 _CELLS = re.compile(r"\t+|\s{2,}")
 _NUMBER = re.compile(r"^[+-]?\d{1,6}(?:[.,]\d+)?%?$|^\d{1,3}\.$")
+_RULE = re.compile(r"^\s*[-=_*]{3,}\s*$")
+_NUMBERS_ONLY = re.compile(r"^[+-]?\d+(?:[.,]\d+)?%?(?:\s+[+-]?\d+(?:[.,]\d+)?%?)+$")
 _RANK = re.compile(r"^(\d{1,3})[.)]?$")
 _TYPED = re.compile(r"^\s*(\d{1,3})[.)]?\s+(?:(\d{1,3})\.\s+)?(\D+?)\s+([+-]?\d+(?:[.,]\d+)?%?)\s*$")
 _TYPED_TIE = re.compile(r"^\s+(\D+?)\s+([+-]?\d+(?:[.,]\d+)?%?)\s*$")
@@ -79,6 +84,8 @@ class _Line:
     names: tuple[str, ...]
     numbers: tuple[str, ...]
     """The line's numbers as written, in order (pair number, scores, points)."""
+    label: str = ""
+    """The pair's number, on a list that writes numbers instead of ranks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +112,25 @@ def _number(text: str) -> float:
     return float(text.rstrip("%").replace(",", "."))
 
 
+_TEXT_THEN_NUMBERS = re.compile(r"^(.*?[^\W\d_?].*?)\s+((?:[+-]?\d+(?:[.,]\d+)?%?\s*)+)$")
+
+
+def _apart(cell: str) -> list[str]:
+    """A cell as columns: numbers one space apart (``94.6 59.1 0``), and names a single
+    space before their numbers (``Temistocle Andarache 62.2 38.9``) in a tight print."""
+    if _NUMBERS_ONLY.match(cell):
+        return cell.split()
+    tail = _TEXT_THEN_NUMBERS.match(cell)
+    if tail and not any(ch.isdigit() for ch in tail[1]):
+        return [tail[1].strip(), *tail[2].split()]
+    return [cell]
+
+
 def _read_line(row: int, raw: str) -> _Line | None:
     """A unit's line (module docstring), or None."""
     line = raw.expandtabs(8) if "\t" not in raw else raw
     cells = [c.strip() for c in _CELLS.split(raw.strip()) if c.strip()]
+    cells = [part for c in cells for part in _apart(c)]
     if cells:  # a rank (``1``) or a pair number (``2.``) one space before the names
         head = re.match(r"^(\d{1,3}[.)]?)\s+(?:(\d{1,3}\.)\s+)?(\D.*)$", cells[0])
         if head and _LETTERS.search(head[3]) and len(cells) >= 2:
@@ -137,7 +159,8 @@ def _read_line(row: int, raw: str) -> _Line | None:
             continue  # a strat or section letter between the numbers (``1474.00  A  10``)
         if _NUMBER.match(cell):
             (numbers_after if names else numbers_before).append(cell)
-        elif _LETTERS.search(cell) and not any(ch.isdigit() for ch in cell):
+        elif (_LETTERS.search(cell) and not any(ch.isdigit() for ch in cell)) \
+                or cell.strip("?") == "":  # ``?``: a player the scorer did not know
             if numbers_after:
                 return None  # names after the scores: not a ranking line
             names.append(normalise_space(cell))
@@ -151,6 +174,10 @@ def _read_line(row: int, raw: str) -> _Line | None:
     players: list[str] = []
     for cell in names:
         players.extend(split_pair(cell, "pairs") if len(names) == 1 else [cell])
+    if len(players) == 1 and len(players[0].split()) == 4 and len(names) == 1:
+        # a fixed-width print whose two names ran together (``Adrian Filimon Danut Arama``):
+        # kept whole here, split when the ranking's other pairs are two two-word names
+        players = [players[0]]
     return _Line(row, int(rank_match[1]) if rank_match else None, tuple(players),
                  tuple(numbers))
 
@@ -161,14 +188,21 @@ def _blocks(lines: Sequence[str]) -> list[_Block]:
     current: list[_Line] = []
 
     def close() -> None:
-        column = _score_column(current)
-        above = [ln for ln in lines[:current[0].row - 1] if ln.strip()][-1:] if current else []
+        above = [ln for ln in lines[:current[0].row - 1]
+                 if ln.strip() and not _RULE.match(ln)][-1:] if current else []
         header = [c for c in _CELLS.split(above[0].strip())] if above else []
+        if current and all(ln.rank is not None for ln in current) and _PAIR_HEADER.match(
+                header[0] if header else "") and current[0].rank != 1:
+            # a scorer's print in finishing order that writes each pair's number, not its
+            # rank (``Pair  Names  MPs  %age``): the order is the ranking, the numbers labels
+            current[:] = [_Line(ln.row, None, ln.names, ln.numbers, str(ln.rank))
+                          for ln in current]
+        column = _score_column(current)
         if column is not None and not_a_ranking(header) is None:
             # (a header above the lines that shows another game's table, won and lost games,
             # a traveller: not a ranking however the numbers run)
             teams = bool(above) and _TEAM_HEADER.search(above[0]) is not None
-            blocks.append(_Block(tuple(current), column, teams))
+            blocks.append(_split_run_together(_Block(tuple(current), column, teams)))
         current.clear()
 
     for row, raw in enumerate(lines[:_MAX_LINES], start=1):
@@ -179,7 +213,8 @@ def _blocks(lines: Sequence[str]) -> list[_Block]:
             close()
             continue
         if line.rank is None and not current:
-            continue  # a tie line needs a ranked line above it
+            continue  # a tie line needs a ranked line above it (a numbered list gets its
+            # pair numbers back as ranks in close())
         if line.rank == 1 and current:
             close()
         current.append(line)
@@ -191,7 +226,11 @@ def _score_column(lines: Sequence[_Line]) -> int | None:
     """The score column of a run of unit lines that form a ranking, None if they do not: ranks
     from 1 following on, and a column of numbers (on all lines but one at most) that never
     rises; of several, one with decimals (percentages), else the first."""
-    if len(lines) < _MIN_UNITS or lines[0].rank != 1:
+    if len(lines) < _MIN_UNITS:
+        return None
+    if all(line.label for line in lines):
+        pass  # numbered pairs in finishing order: the scores alone make the ranking
+    elif lines[0].rank != 1:
         return None
     previous = 1
     for position, line in enumerate(lines, start=1):
@@ -251,6 +290,7 @@ def _fold(word: str) -> str:
 _CLUB_WORDS = frozenset({"bc", "bk", "ks", "azs", "club", "klub", "team", "tim", "sc", "ac",
                          "fc", "cf", "bridge", "brydz", "bridzs", "lag", "equipe", "squadra",
                          "mannschaft", "druzstvo", "druzyna", "csapat", "united", "city"})
+_PAIR_HEADER = re.compile(r"^(?:pair|pair no\.?|pair names|no\.?|nr\.?)$", re.IGNORECASE)
 _TEAM_HEADER = re.compile(r"\b(?:team|teams|mannschaft|dru[zž]stv[oa]|dru[zż]yn[ay]|[ée]quipe|"
                           r"squadra|csapat|lag|club|klub)\b", re.IGNORECASE)
 
@@ -262,6 +302,20 @@ def _person(name: str) -> bool:
     if not 2 <= len(words) <= 4 or (len(words[-1]) == 1 and words[-1].isupper()):
         return False
     return not any(_fold(w.strip(".")) in _CLUB_WORDS for w in words)
+
+
+def _split_run_together(block: _Block) -> _Block:
+    """A pairs ranking of two two-word names a unit (``Stefan Iancu / Sergiu Romascu``) where
+    some units are one four-word name: two names a fixed-width print ran together."""
+    two_by_two = sum(1 for ln in block.lines
+                     if len(ln.names) == 2 and all(len(n.split()) == 2 for n in ln.names))
+    if two_by_two * 2 < len(block.lines):
+        return block
+    lines = tuple(
+        replace(ln, names=(" ".join(ln.names[0].split()[:2]), " ".join(ln.names[0].split()[2:])))
+        if len(ln.names) == 1 and len(ln.names[0].split()) == 4 else ln
+        for ln in block.lines)
+    return replace(block, lines=lines)
 
 
 def _kind(block: _Block) -> Kind | None:
@@ -279,6 +333,8 @@ def _kind(block: _Block) -> Kind | None:
 
 def _units(block_: _Block) -> tuple[Unit, ...]:
     block = block_.lines
+    if all(line.label for line in block):
+        return _units_by_score(block_)
     units: list[Unit] = []
     index = 0
     while index < len(block):
@@ -296,8 +352,42 @@ def _units(block_: _Block) -> tuple[Unit, ...]:
     return tuple(units)
 
 
+def _units_by_score(block: _Block) -> tuple[Unit, ...]:
+    """A numbered list in finishing order: places from the scores, equal scores sharing."""
+    units: list[Unit] = []
+    lines = block.lines
+    index = 0
+    while index < len(lines):
+        end = index
+        while end + 1 < len(lines) and block.score(lines[end + 1]) == block.score(lines[index]):
+            end += 1
+        place = index + 1 + (end - index) / 2
+        for line in lines[index:end + 1]:
+            units.append(Unit(place=place, place_text="", label=line.label,
+                              score=block.score(line),
+                              players=tuple(PlayerAsWritten(name=n) for n in line.names)))
+        index = end + 1
+    return tuple(units)
+
+
+_PRE = re.compile(rb"<\s*pre\b", re.IGNORECASE)
+_BLOCK_TAG = re.compile(r"<\s*/?\s*(?:br|p|div|h[1-6]|tr|pre|li|table|title)\b[^>]*>", re.IGNORECASE)
+
+
 def _text(data: bytes) -> str:
-    return decode_bytes(data).text
+    """The text of a text file; of a web page with ``<pre>`` blocks (a club that pastes its
+    scorer's print into a page), the page's text a line per block, the blocks as printed."""
+    decoded = decode_bytes(data, html_declared_charset(data) if _PRE.search(data) else None).text
+    if not _PRE.search(data[:262144]):
+        return decoded
+    broken = _BLOCK_TAG.sub(lambda m: "\n" + m[0], decoded)  # a line per block of the page
+    try:
+        doc = html_document(broken)
+    except MalformedFile:
+        return ""
+    for element in doc.iter("script", "style"):
+        element.drop_tree()
+    return "\n".join(line.rstrip() for line in doc.text_content().splitlines())
 
 
 def detect(data: bytes, filename: str = "") -> bool:
@@ -305,9 +395,15 @@ def detect(data: bytes, filename: str = "") -> bool:
     head = data[:262144]
     if b"\x00" in head:
         return False
+    page = _PRE.search(head) is not None
     text = _text(head)
-    if _MARKUP.search(text[:4096]):
+    if not page and _MARKUP.search(text[:4096]):
         return False
+    if page:
+        from .html_tables import detect as tables_detect
+
+        if tables_detect(data, filename):
+            return False  # a page with a results table: the table reader's
     from .spreadsheet import detect as spreadsheet_detect
 
     if spreadsheet_detect(data, filename):
@@ -342,15 +438,22 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     first_row = kept[0][0].lines[0].row
     heading = [normalise_space(line) for line in lines[:first_row - 1] if line.strip()][:15]
     date = _date(heading, source)
-    if date is None:
-        raise MalformedFile("no event date in the heading lines or the file name",
-                            file=log.file, table="heading")
     title = heading[0] if heading else (PurePath(source).stem if source else "ranking")
     events = []
+    previous_end = 0
     for number, (block, kind) in enumerate(kept, start=1):
+        # a page of several nights heads each ranking with its own day
+        own = [normalise_space(line) for line in lines[previous_end:block.lines[0].row - 1]
+               if line.strip()][-4:]
+        previous_end = block.lines[-1].row
+        day = _date(own, "") if number > 1 or not heading else None
+        day = day or date
+        if day is None:
+            raise MalformedFile("no event date in the heading lines or the file name",
+                                file=log.file, table="heading")
         scoring: Scoring = "MP" if block.percent else "unknown"
         events.append(Event(
-            game="bridge", title=title, date=date, kind=kind, scoring=scoring,
+            game="bridge", title=title, date=day, kind=kind, scoring=scoring,
             units=_units(block), section=str(number) if len(kept) > 1 else "", organiser="",
             format=NAME, boards=None))
     return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
