@@ -75,6 +75,7 @@ _FORMAT_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("parsers.not_results", ()),  # PDF, .BWS, pictures...: known by their bytes, never fetched
     ("parsers.league", (".csv", ".xlsx")),
     ("parsers.usebio", (".xml",)),
+    ("parsers.bridgenet_xml", (".xml",)),
     ("parsers.pbn", (".pbn",)),
     ("parsers.magic_contest", _PAGE),
     ("parsers.bridgecomposer_recap", _PAGE),

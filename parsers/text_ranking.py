@@ -31,7 +31,10 @@ The event: its date from the heading lines (a day range ``15-18 January 1998``, 
 9, 1997`` is dated by its first day; any date ``_dates.find_date`` reads), else from the file
 name (``rezultate2006-01-16.txt``); none is a :class:`MalformedFile`. The title is the first
 heading line, else the file name. Scoring: MP when the scores are percentages, else unknown.
-Several rankings in one file are events of their own, numbered as sections.
+Several rankings in one file are events of their own, numbered as sections. A web page that
+names the scoring program that wrote it (``_grid.PROGRAMS``) is left to that program's own
+export, as for the other generic formats; a text print is read whoever printed it (a club's
+PairsScorer print is the only copy it publishes).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from pathlib import PurePath
 
 from ._dates import MONTHS, find_date
 from ._errors import MalformedFile, NoResults
-from ._grid import not_a_ranking
+from ._grid import not_a_ranking, program_mark
 from ._issues import IssueLog, source_name
 from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
 from ._registry import Format
@@ -370,24 +373,68 @@ def _units_by_score(block: _Block) -> tuple[Unit, ...]:
     return tuple(units)
 
 
-_PRE = re.compile(rb"<\s*pre\b", re.IGNORECASE)
-_BLOCK_TAG = re.compile(r"<\s*/?\s*(?:br|p|div|h[1-6]|tr|pre|li|table|title)\b[^>]*>", re.IGNORECASE)
+_PAGE = re.compile(rb"<\s*(?:pre|table)\b", re.IGNORECASE)
+_BLOCKS = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "table", "br", "ul",
+                     "ol", "center", "blockquote", "body", "form"})
 
 
 def _text(data: bytes) -> str:
-    """The text of a text file; of a web page with ``<pre>`` blocks (a club that pastes its
-    scorer's print into a page), the page's text a line per block, the blocks as printed."""
-    decoded = decode_bytes(data, html_declared_charset(data) if _PRE.search(data) else None).text
-    if not _PRE.search(data[:262144]):
+    """The text of a text file; of a web page (a club that pastes its scorer's print into a
+    ``<pre>`` block, or types its ranking into a table without a header row), the page's text
+    a line per block, a table's row a line of its cells apart by tabs, ``<pre>`` as printed."""
+    page = _PAGE.search(data[:262144]) is not None
+    decoded = decode_bytes(data, html_declared_charset(data) if page else None).text
+    if not page:
         return decoded
-    broken = _BLOCK_TAG.sub(lambda m: "\n" + m[0], decoded)  # a line per block of the page
     try:
-        doc = html_document(broken)
+        doc = html_document(decoded)
     except MalformedFile:
         return ""
-    for element in doc.iter("script", "style"):
-        element.drop_tree()
-    return "\n".join(line.rstrip() for line in doc.text_content().splitlines())
+    lines: list[str] = []
+    buffer: list[str] = []
+
+    def flush() -> None:
+        line = normalise_space(" ".join(buffer))
+        if line:
+            lines.append(line)
+        buffer.clear()
+
+    def walk(element: object, depth: int = 0) -> None:
+        tag = getattr(element, "tag", None)
+        if not isinstance(tag, str) or tag in ("script", "style", "head") and tag != "title":
+            return
+        if tag == "tr" and element.find(".//table") is None \
+                and element.find(".//pre") is None:  # type: ignore[attr-defined]
+            flush()
+            cells = [normalise_space(c.text_content()) for c in element  # type: ignore[attr-defined]
+                     if isinstance(c.tag, str) and c.tag in ("td", "th")]
+            lines.append("\t".join(cells))
+            return
+        if tag == "pre":
+            flush()
+            lines.extend(element.text_content().splitlines())  # type: ignore[attr-defined]
+            return
+        block = tag in _BLOCKS
+        if block:
+            flush()
+        buffer.append(element.text or "")  # type: ignore[attr-defined]
+        for child in element:  # type: ignore[attr-defined]
+            walk(child, depth + 1)
+            buffer.append(child.tail or "")
+        if block:
+            flush()
+
+    title = doc.find(".//title")
+    if title is not None:
+        lines.append(normalise_space(title.text_content()))
+    body = doc.find(".//body")
+    walk(body if body is not None else doc)
+    flush()
+    return "\n".join(lines)
+
+
+def _text_head(data: bytes) -> str:
+    return decode_bytes(data[:65536]).text
 
 
 def detect(data: bytes, filename: str = "") -> bool:
@@ -395,7 +442,7 @@ def detect(data: bytes, filename: str = "") -> bool:
     head = data[:262144]
     if b"\x00" in head:
         return False
-    page = _PRE.search(head) is not None
+    page = _PAGE.search(head) is not None
     text = _text(head)
     if not page and _MARKUP.search(text[:4096]):
         return False
@@ -404,6 +451,8 @@ def detect(data: bytes, filename: str = "") -> bool:
 
         if tables_detect(data, filename):
             return False  # a page with a results table: the table reader's
+    if page and program_mark(_text_head(data)) is not None:
+        return False  # a scoring program's page: read from the program's own export
     from .spreadsheet import detect as spreadsheet_detect
 
     if spreadsheet_detect(data, filename):

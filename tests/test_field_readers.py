@@ -349,3 +349,38 @@ def test_ffg_tou_file_with_a_ghost_filler() -> None:
     assert len(result.events) == 2  # the two games against the Ghost are no games
     assert {e.date for e in result.events} == {dt.date(2012, 11, 17)}
     assert {e.parent for e in result.events} == {"LIM2012"}
+
+
+_BRIDGENET = """<?xml version="1.0" encoding="UTF-8"?>
+<GameDatabase xmlns="http://www.NorthernColoradoBridge.com/BridgeNETSchema">
+ <Game><ClubGame ClubNo="239376">Choice City Duplicate</ClubGame>
+  <Event><EventName>Membership Game</EventName></Event><Date>2005-11-15</Date>
+  <Section SectionLabel="A" Direction="N-S"><Rankings>
+   <Contestants ID="2"><Percentage>57.21</Percentage>
+    <Player direction="N"><Name>Stella O'Neill</Name></Player>
+    <Player direction="S"><Name>Lawrence Mason</Name></Player></Contestants>
+   <Contestants ID="13"><Percentage>65.54</Percentage><SectionRank Strat="A">1</SectionRank>
+    <Player direction="N"><Name>Judy Davis</Name></Player>
+    <Player direction="S"><Name>Rita Koch</Name></Player></Contestants>
+   <Contestants ID="5"><Percentage>57.21</Percentage>
+    <Player direction="N"><Name>Linda Agee</Name></Player>
+    <Player direction="S"><Name>Doris Ekedahl</Name></Player></Contestants>
+  </Rankings></Section></Game></GameDatabase>"""
+
+
+def test_bridgenet_game_file_placed_by_percentage() -> None:
+    result = parse_bytes(_BRIDGENET.encode(), source="051115A.xml")
+    assert result.format == "bridgenet_xml"
+    event = result.events[0]
+    assert (event.section, event.date, event.organiser) == ("A NS", dt.date(2005, 11, 15),
+                                                           "Choice City Duplicate")
+    assert [u.place for u in event.units] == [1, 2.5, 2.5]
+    assert event.units[0].players[0].name == "Judy Davis"
+
+
+def test_bridgenet_damaged_file_is_refused_in_one_line() -> None:
+    with pytest.raises(ParseError) as raised:
+        parse_bytes(_BRIDGENET.encode()[:-40], source="051115A.xml")
+    assert "\n" not in str(raised.value)
+    with pytest.raises(ParseError, match="date"):
+        parse_bytes(_BRIDGENET.replace("2005-11-15", "15/11/2005").encode(), source="x.xml")
