@@ -172,18 +172,19 @@ def _letters(text: str) -> int:
     return sum(1 for c in text if c.isalpha())
 
 
-def junk_reason(player: PlayerAsWritten, *, handles: bool = False) -> str | None:
+def junk_reason(player: PlayerAsWritten, *, handles: bool = False,
+                surnames: bool = False) -> str | None:
     """Why this name is not a person's name (a label, a fragment, a number ...), or None.
 
     ``handles``: the format's players are user names of an online platform (BBO), where letters
     and digits mixed, and long numbers, are names. Answers are cached per spelling: a club's
     players come back every week.
     """
-    return _junk_reason(player.name, player.initials, handles)
+    return _junk_reason(player.name, player.initials, handles, surnames)
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _junk_reason(name: str, initials: bool, handles: bool) -> str | None:
+def _junk_reason(name: str, initials: bool, handles: bool, surnames: bool = False) -> str | None:
     if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and c not in "\t" for c in name) \
             or "\ufffd" in name:
         return "has control or replacement characters"
@@ -199,7 +200,8 @@ def _junk_reason(name: str, initials: bool, handles: bool) -> str | None:
         return "is a call, not a name"
     if _CONTRACT.match(text.replace(" ", "")):
         return "is a contract or a score, not a name"
-    labels = _CORE_LABELS if handles else _LABELS  # a user may call themselves "clubs"
+    # a user may call themselves "clubs"; in an event of surnames alone, "Top" is a surname
+    labels = _CORE_LABELS if handles or surnames else _LABELS
     if folded in labels or folded.replace(" ", "") in labels or _LABEL_LEAD.match(text):
         return "is a label or column heading, not a name"
     if _ADDRESS.search(text):
@@ -266,6 +268,11 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
     where = _event_name(event, index)
     handles = event.format in _HANDLE_FORMATS or any(
         p.handle for u in event.units for p in u.players)
+    names = [p.name for u in event.units for p in u.players]
+    # pairs named by surnames alone (a typed tournament sheet): a label-like word beside a
+    # partner's surname is a surname too (``Kroes - Top``)
+    surnames = len(names) >= 6 and sum(len(n.split()) == 1 for n in names) * 3 >= 2 * len(names) \
+        and all(len(u.players) >= 2 for u in event.units)
     for label, text in (("title", event.title), ("section", event.section),
                         ("organiser", event.organiser)):
         if len(text) > MAX_TEXT:
@@ -306,7 +313,7 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
                     "info", f"{player.name!r} is {filler}, not a player: left out",
                     f"{where}, {row}, player {p_index}"))
                 continue
-            junk = junk_reason(player, handles=handles or player.handle)
+            junk = junk_reason(player, handles=handles or player.handle, surnames=surnames)
             if junk is None and _fold(player.name) in clubs:
                 junk = "is the name of a club, not of a player"
             if junk is not None:

@@ -13,7 +13,8 @@ dates), then one line per unit::
        Lévy - Mari 732
 
 The columns are separated by tabs or by runs of spaces (fixed-width prints), or, on a typed line,
-by single spaces between the rank, the names and the score. A line reads as a unit when it
+by single spaces between the rank, the names and the score; a print that spreads each unit over
+three lines (the rank, the names, the score) is read as one line a unit. A line reads as a unit when it
 starts with its rank (``1``, ``1.``, ``1)``), optionally the pair's number (``2.``), then the
 names and the numbers: the score is the first number with decimals (a percentage), else the
 first number after the names. A line without a rank right under a ranked one, with names and a
@@ -185,8 +186,31 @@ def _read_line(row: int, raw: str) -> _Line | None:
                  tuple(numbers))
 
 
+_ALONE_RANK = re.compile(r"^\s*\d{1,3}[.)]?\s*$")
+_ALONE_SCORE = re.compile(r"^\s*[+-]?\d+(?:[.,]\d+)?%?\s*$")
+
+
+def _joined_records(lines: Sequence[str]) -> list[str]:
+    """A print that writes each unit over three lines (the rank, the names, the score): one
+    line each, as ``rank<TAB>names<TAB>score`` on the rank's line and blanks for the other two,
+    so rows keep their numbers."""
+    out = list(lines)
+    index = 0
+    while index + 2 < len(out):
+        rank, names, score = out[index], out[index + 1], out[index + 2]
+        if (_ALONE_RANK.match(rank) and names.strip() and _LETTERS.search(names)
+                and not any(ch.isdigit() for ch in names) and _ALONE_SCORE.match(score)):
+            out[index] = f"{rank.strip()}\t{names.strip()}\t{score.strip()}"
+            out[index + 1] = out[index + 2] = ""
+            index += 3
+        else:
+            index += 1
+    return out
+
+
 def _blocks(lines: Sequence[str]) -> list[_Block]:
     """Runs of unit lines that form a ranking (module docstring)."""
+    lines = _joined_records(lines)
     blocks: list[_Block] = []
     current: list[_Line] = []
 
