@@ -384,3 +384,65 @@ def test_bridgenet_damaged_file_is_refused_in_one_line() -> None:
     assert "\n" not in str(raised.value)
     with pytest.raises(ParseError, match="date"):
         parse_bytes(_BRIDGENET.replace("2005-11-15", "15/11/2005").encode(), source="x.xml")
+
+
+def test_a_page_that_pastes_two_nights_in_pre_gives_each_its_day() -> None:
+    page = ("<html><head><title>Bridge Club Iasi</title></head><body><table><tr><td>"
+            "<h3>Rezultate luni, 14 ianuarie 2008</h3><pre>\t%\tPE\n"
+            "1\tCeia\t\tEva\t\t65.72\n2\tBoboc\t\tPopescu\t\t59.75\n3\tReleu\tMoruz\t\t54.77\n"
+            "</pre><h3>Rezultate luni, 21 ianuarie 2008</h3><pre>\t%\tPE\n"
+            "1\tChipail\t\tNutescu\t\t64.09\n2\tRosu\t\tBordei\t\t56.00\n3\tEva\tCeia\t50.1\n"
+            "</pre></td></tr></table></body></html>")
+    result = parse_bytes(page.encode(), source="rezultate2008-01-14.html")
+    assert result.format == "text_ranking"
+    assert [e.date for e in result.events] == [dt.date(2008, 1, 14), dt.date(2008, 1, 21)]
+    assert result.events[1].units[0].players[0].name == "Chipail"
+
+
+def test_a_table_without_a_header_row_is_read_as_text() -> None:
+    rows = "".join(f"<tr><td>{i}</td><td>{a}</td><td>{b}</td><td>{s}</td></tr>"
+                   for i, a, b, s in ((1, "Agica", "Popescu R.", "61.66"),
+                                      (2, "Boboc", "Bordei", "60.89"),
+                                      (3, "Olteanu", "Goldemberg", "56.73")))
+    page = (f"<html><body><p>Rezultate luni, 20 martie 2006</p><table>{rows}</table>"
+            "</body></html>")
+    event = parse_bytes(page.encode(), source="rezultate2006-03-20.html").events[0]
+    assert event.date == dt.date(2006, 3, 20) and len(event.units) == 3
+    assert [p.name for p in event.units[0].players] == ["Agica", "Popescu R."]
+
+
+def test_a_pair_numbered_print_in_finishing_order_is_placed_by_its_scores() -> None:
+    text = ("Pair Names                               MPs  %age LPs\n"
+            "-------------------------------------------------------\n"
+            "202  Stefan Iancu   Sergiu Romascu       94.6 59.1 0\n"
+            "201  Adrian Filimon Danut Arama          92.5 57.8 0\n"
+            "103  Ovidiu Rosu    Vasile Bordei        87.8 54.9 0\n"
+            "104  Stefan         ?                    61   38.1 0\n")
+    event = parse_bytes(text.encode(), source="rezultate2010-06-21.txt").events[0]
+    assert [u.label for u in event.units] == ["202", "201", "103", "104"]
+    assert [u.place for u in event.units] == [1, 2, 3, 4]
+    assert [p.name for p in event.units[1].players] == ["Adrian Filimon", "Danut Arama"]
+    assert [p.name for p in event.units[3].players] == ["Stefan"]  # '?' is no player
+
+
+def test_a_print_of_three_lines_a_unit() -> None:
+    text = ("2nd Politiken World Pairs 1997\nNovember 6 - 9, 1997\n\nFINAL STANDINGS\n"
+            + "".join(f"        {r}\n           {n}\n                    {s}\n"
+                      for r, n, s in ((1, "Helgemo - Martens", 935),
+                                      (2, "Sverrisson - Jorgensen", 822),
+                                      (3, "Raulund - Pedersen", 794))))
+    event = parse_bytes(text.encode(), source="POLITK97.TXT").events[0]
+    assert event.date == dt.date(1997, 11, 6)
+    assert [p.name for p in event.units[0].players] == ["Helgemo", "Martens"]
+
+
+def test_a_heading_like_surname_is_kept_among_surnames_alone() -> None:
+    lines = "\n".join(f"{i} {a} - {b} {s}" for i, (a, b, s) in enumerate((
+        ("Bakkeren", "Bakkeren", 85), ("Drijver", "De Wijs", 82), ("Kirchhoff", "Paulissen", 74),
+        ("Kroes", "Top", 53), ("Jansma", "Verhees", 19)), start=1))
+    event = parse_bytes(f"4th ING BANK Top Circuit 2001\n14-16 April 2001\n\n{lines}\n".encode(),
+                        source="ing2001.txt").events[0]
+    assert [p.name for p in event.units[3].players] == ["Kroes", "Top"]
+    with pytest.raises(ParseError, match="label or column heading"):
+        parse_bytes(b"Club 12.3.2024\n1 Jan Novak - Petr Kral 61.2\n2 Top - Ivan Horak 55.0\n"
+                    b"3 Eva Dvorakova - Jana Cerna 40.1\n", source="x.txt")
