@@ -152,13 +152,16 @@ def _span(cell: Element) -> int:
         return 1
 
 
-def _rows(table: Element) -> list[list[str]]:
-    """The rows of a table as texts; cells written straight into ``<table>`` form a row."""
+def _rows(table: Element, limit: int | None = None) -> list[list[str]]:
+    """The rows of a table as texts; cells written straight into ``<table>`` form a row.
+    ``limit``: only the first rows (a header is looked for before the whole table is read)."""
     rows: list[list[str]] = []
     loose: list[str] = []
 
     def visit(parent: Element) -> None:
         for child in parent:
+            if limit is not None and len(rows) >= limit:
+                return
             if not isinstance(child.tag, str):
                 continue
             if child.tag in ("thead", "tbody", "tfoot"):
@@ -233,6 +236,8 @@ def _go_tables(doc: Element) -> Iterator[_GoTable]:
         if table.find(".//table") is not None:
             continue
         count += 1
+        if not any(_header(row, at) for at, row in enumerate(_rows(table, limit=5))):
+            continue  # no cross-table header in its first rows: the rest is not read
         rows = _rows(table)
         header = next((h for at, row in enumerate(rows[:5])
                        if (h := _header(row, at)) is not None), None)
@@ -255,6 +260,10 @@ def _has_cross_table_header(doc: Element) -> bool:
     return False
 
 
+_GAME_LIST_MARK = re.compile(
+    "white|blanc|wei(?:ss|ß)|wit\\b|белые|bia[lł]|b[ií]l[ýy]|biel|bianco|blanco".encode(),
+    re.IGNORECASE)
+"""A word for White somewhere in the page: only then are its tables asked for game lists."""
 _WHITE_HEADERS = frozenset({"white", "w", "blanc", "weiss", "weiß", "wit", "белые", "белый",
                             "bialy", "biale", "bily", "biely", "bianco", "blanco"})
 _BLACK_HEADERS = frozenset({"black", "b", "noir", "schwarz", "zwart", "черные", "черный",
@@ -319,37 +328,49 @@ def _winner(text: str) -> str | None:
 def _game_lists(doc: Element) -> list[_GameList]:
     """The game-list tables of a page in document order, each with its round (module doc)."""
     found: list[_GameList] = []
-    heading_round: int | None = None
     used: set[int] = set()
-    count = 0
-    for element in doc.iter():
-        if not isinstance(element.tag, str):
-            continue
-        if element.tag == "table":
-            if element.find(".//table") is not None:
+    state = {"round": None, "count": 0}
+
+    def heading(text: str | None) -> None:
+        match = _ROUND_HEADING.match(normalise_space(text or ""))
+        if match:
+            state["round"] = int(match[1] or match[2])
+
+    def table(element: Element) -> None:
+        state["count"] += 1
+        if not any(_game_list_header(row) for row in _rows(element, limit=3)):
+            return
+        rows = _rows(element)
+        header = next(((at, h) for at, row in enumerate(rows[:3])
+                       if (h := _game_list_header(row)) is not None), None)
+        if header is None:
+            return
+        at, (white, black, result, handicap, round_column) = header
+        if not any(_winner(_cell(row, result)) is not None for row in rows[at + 1:]):
+            return
+        written = state["round"]
+        round_ = written if written is not None and written not in used \
+            else max(used, default=0) + 1
+        used.add(round_)
+        found.append(_GameList(str(state["count"]), round_, rows, at, white, black, result,
+                               handicap, round_column))
+
+    def walk(element: Element) -> None:  # headings outside tables, leaf tables in order
+        for child in element:
+            if not isinstance(child.tag, str):
+                heading(child.tail)
                 continue
-            count += 1
-            rows = _rows(element)
-            header = next(((at, h) for at, row in enumerate(rows[:3])
-                           if (h := _game_list_header(row)) is not None), None)
-            if header is None:
-                continue
-            at, (white, black, result, handicap, round_column) = header
-            games = sum(1 for row in rows[at + 1:] if _winner(_cell(row, result)) is not None)
-            if games < 1:
-                continue
-            round_ = heading_round if heading_round is not None and heading_round not in used \
-                else max(used, default=0) + 1
-            used.add(round_)
-            found.append(_GameList(str(count), round_, rows, at, white, black, result,
-                                   handicap, round_column))
-            continue
-        if any(a.tag == "table" for a in element.iterancestors()):
-            continue
-        for text in (element.text, element.tail):
-            match = _ROUND_HEADING.match(normalise_space(text or ""))
-            if match:
-                heading_round = int(match[1] or match[2])
+            if child.tag == "table":
+                if child.find(".//table") is None:
+                    table(child)
+                else:
+                    walk(child)
+            else:
+                heading(child.text)
+                walk(child)
+            heading(child.tail)
+
+    walk(doc)
     return found if sum(len(t.rows) - t.at - 1 for t in found) >= 2 else []
 
 
@@ -641,7 +662,8 @@ def detect(data: bytes, filename: str = "") -> bool:
         return True
     doc = _document(_decoded(data)[0])
     return doc is not None and (next(_go_tables(doc), None) is not None
-                                or bool(_game_lists(doc)))
+                                or (_GAME_LIST_MARK.search(data) is not None
+                                    and bool(_game_lists(doc))))
 
 
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
