@@ -33,6 +33,7 @@ __all__ = [
     "parse_place",
     "ranked_units",
     "shared_places",
+    "units_by_score",
 ]
 
 # A place, a range, or a place with the UK tie mark (``5=`` or ``=5``; the tie itself shows as
@@ -230,3 +231,25 @@ def ranked_units(rows: Sequence[_U], log: IssueLog, *, table: str, place_column:
              players=row.players)
         for place, row in zip(places, rows, strict=True)
     )
+
+
+def units_by_score(rows: Sequence[tuple[float, str, tuple[PlayerAsWritten, ...]]], *,
+                   place_text: bool = True) -> tuple[Unit, ...]:
+    """Units placed by their scores, best first; equal scores share the mean of the places
+    they occupy (``1-2`` written as their place when ``place_text``). ``rows``: (score, label,
+    players). For the files whose written ranks are not the finishing order (ACBLscore's
+    masterpoint ranks) or that write none (a print in finishing order)."""
+    ordered = sorted(rows, key=lambda row: -row[0])
+    units: list[Unit] = []
+    index = 0
+    while index < len(ordered):
+        end = index
+        while end + 1 < len(ordered) and ordered[end + 1][0] == ordered[index][0]:
+            end += 1
+        place = (index + end) / 2 + 1
+        text = "" if not place_text else (
+            str(index + 1) if end == index else f"{index + 1}-{end + 1}")
+        units.extend(Unit(place=place, place_text=text, label=label, score=score,
+                          players=players) for score, label, players in ordered[index:end + 1])
+        index = end + 1
+    return tuple(units)

@@ -30,6 +30,7 @@ from typing import Any
 from ._errors import MalformedFile, UnsupportedVariant
 from ._issues import IssueLog, source_name
 from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
+from ._places import units_by_score
 from ._registry import Format
 from ._text import decode_bytes, html_declared_charset, normalise_space
 
@@ -116,20 +117,7 @@ def _units(summaries: Sequence[dict[str, Any]], log: IssueLog, where: str) -> tu
                                 table=where, row=f"pair {label}", column="percentage",
                                 value=str(summary.get("percentage")))
         rows.append((score, label, _players(summary)))
-    rows.sort(key=lambda r: -r[0])
-    units = []
-    index = 0
-    while index < len(rows):
-        end = index
-        while end + 1 < len(rows) and rows[end + 1][0] == rows[index][0]:
-            end += 1
-        place = (index + end) / 2 + 1
-        text = str(index + 1) if end == index else f"{index + 1}-{end + 1}"
-        for score, label, players in rows[index:end + 1]:
-            units.append(Unit(place=place, place_text=text, label=label, score=score,
-                              players=players))
-        index = end + 1
-    return tuple(units)
+    return units_by_score(rows)
 
 
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:

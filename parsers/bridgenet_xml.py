@@ -33,6 +33,7 @@ from defusedxml import DefusedXmlException
 from ._errors import MalformedFile
 from ._issues import IssueLog, source_name
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
+from ._places import units_by_score
 from ._registry import Format
 from ._text import normalise_space
 
@@ -86,20 +87,7 @@ def _units(section: ET.Element, where: str, log: IssueLog) -> tuple[Unit, ...]:
                                 file=log.file, table=where, row=f"pair {label}",
                                 column="Percentage", value="")
         rows.append((score, label, players))
-    rows.sort(key=lambda r: -r[0])
-    units = []
-    index = 0
-    while index < len(rows):
-        end = index
-        while end + 1 < len(rows) and rows[end + 1][0] == rows[index][0]:
-            end += 1
-        place = (index + end) / 2 + 1
-        text = str(index + 1) if end == index else f"{index + 1}-{end + 1}"
-        for score, label, players in rows[index:end + 1]:
-            units.append(Unit(place=place, place_text=text, label=label, score=score,
-                              players=players))
-        index = end + 1
-    return tuple(units)
+    return units_by_score(rows)
 
 
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:

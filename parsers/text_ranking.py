@@ -51,6 +51,7 @@ from ._errors import MalformedFile, NoResults
 from ._grid import not_a_ranking, program_mark
 from ._issues import IssueLog, source_name
 from ._model import Event, Kind, ParseResult, PlayerAsWritten, Scoring, Unit
+from ._places import units_by_score
 from ._registry import Format
 from ._limits import html_document
 from ._text import decode_bytes, html_declared_charset, normalise_space
@@ -381,20 +382,9 @@ def _units(block_: _Block) -> tuple[Unit, ...]:
 
 def _units_by_score(block: _Block) -> tuple[Unit, ...]:
     """A numbered list in finishing order: places from the scores, equal scores sharing."""
-    units: list[Unit] = []
-    lines = block.lines
-    index = 0
-    while index < len(lines):
-        end = index
-        while end + 1 < len(lines) and block.score(lines[end + 1]) == block.score(lines[index]):
-            end += 1
-        place = index + 1 + (end - index) / 2
-        for line in lines[index:end + 1]:
-            units.append(Unit(place=place, place_text="", label=line.label,
-                              score=block.score(line),
-                              players=tuple(PlayerAsWritten(name=n) for n in line.names)))
-        index = end + 1
-    return tuple(units)
+    return units_by_score([(block.score(line) or 0.0, line.label,
+                            tuple(PlayerAsWritten(name=n) for n in line.names))
+                           for line in block.lines], place_text=False)
 
 
 _PAGE = re.compile(rb"<\s*(?:pre|table)\b", re.IGNORECASE)
