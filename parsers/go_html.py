@@ -699,7 +699,14 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
         events.extend(cross_table_events(players, halves, info, fmt=NAME, log=log))
     if game_lists:
         players, halves = _read_game_lists(game_lists, log)
-        events.extend(cross_table_events(players, halves, info, fmt=NAME, log=log))
+        by_number = {p.number: p for p in players}
+        # each row is a game of its own: read one by one, so that a page listing a player in
+        # two games of a round (a typing slip the page makes) keeps both games as written
+        for first in range(0, len(halves), 2):
+            pair = halves[first:first + 2]
+            if len(pair) == 2 and all(h.number in by_number for h in pair):
+                events.extend(cross_table_events([by_number[h.number] for h in pair], pair,
+                                                 info, fmt=NAME, log=log))
     if not events:
         why = (f"no game has a result yet ({unknown} round cells say '?': paired, not played)"
                if unknown else "no game between two named players to read")

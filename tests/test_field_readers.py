@@ -446,3 +446,18 @@ def test_a_heading_like_surname_is_kept_among_surnames_alone() -> None:
     with pytest.raises(ParseError, match="label or column heading"):
         parse_bytes(b"Club 12.3.2024\n1 Jan Novak - Petr Kral 61.2\n2 Top - Ivan Horak 55.0\n"
                     b"3 Eva Dvorakova - Jana Cerna 40.1\n", source="x.txt")
+
+
+def test_a_game_list_naming_a_player_twice_in_a_round_keeps_both_games() -> None:
+    """Each row of a game list is a game: a page that lists a player in two games of one round
+    (a slip of the page) gives both games as written, where a cross table's halves would
+    contradict each other."""
+    page = _GAME_LIST.replace(
+        "<tr><td>Morris, Trevor 7D</td><td>Osman, Eric 2D</td><td>5</td><td>0</td><td>White</td>"
+        "</tr></table>",
+        "<tr><td>Morris, Trevor 7D</td><td>Osman, Eric 2D</td><td>5</td><td>0</td><td>White</td>"
+        "</tr><tr><td>Lu, Ke 5D</td><td>Osman, Eric 2D</td><td>2</td><td>0</td><td>Black</td>"
+        "</tr></table>")
+    result = parse_bytes(page.encode(), source="wmgc.html")
+    assert len(result.events) == 5
+    assert sum(e.round == 2 for e in result.events) == 3
