@@ -133,7 +133,6 @@ def _apart(cell: str) -> list[str]:
 
 def _read_line(row: int, raw: str) -> _Line | None:
     """A unit's line (module docstring), or None."""
-    line = raw.expandtabs(8) if "\t" not in raw else raw
     cells = [c.strip() for c in _CELLS.split(raw.strip()) if c.strip()]
     cells = [part for c in cells for part in _apart(c)]
     if cells:  # a rank (``1``) or a pair number (``2.``) one space before the names
@@ -143,8 +142,8 @@ def _read_line(row: int, raw: str) -> _Line | None:
         elif len(cells) >= 2 and re.match(r"^\d{1,3}\.\s+\D", cells[1]):
             number, _, rest = cells[1].partition(" ")
             cells = [cells[0], number, rest.strip(), *cells[2:]]
-    typed = _TYPED.match(line) if len(cells) < 3 else None
-    tie = _TYPED_TIE.match(line) if len(cells) < 3 and typed is None else None
+    typed = _TYPED.match(raw) if len(cells) < 3 else None
+    tie = _TYPED_TIE.match(raw) if len(cells) < 3 and typed is None else None
     if typed is not None:
         cells = [typed[1], *([typed[2]] if typed[2] else []), typed[3], typed[4]]
     elif tie is not None:
@@ -179,10 +178,6 @@ def _read_line(row: int, raw: str) -> _Line | None:
     players: list[str] = []
     for cell in names:
         players.extend(split_pair(cell, "pairs") if len(names) == 1 else [cell])
-    if len(players) == 1 and len(players[0].split()) == 4 and len(names) == 1:
-        # a fixed-width print whose two names ran together (``Adrian Filimon Danut Arama``):
-        # kept whole here, split when the ranking's other pairs are two two-word names
-        players = [players[0]]
     return _Line(row, int(rank_match[1]) if rank_match else None, tuple(players),
                  tuple(numbers))
 
