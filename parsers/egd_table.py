@@ -375,6 +375,11 @@ _FFG_KEYS = {"name": "EV", "date": "DT", "vill": "PC", "komi": "KM"}
 _FFG_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 
 
+def _day_first(day: str, month: str, year: str) -> str:
+    """``17/11/2012`` read day first, as ``DT[...]`` writes it: ``2012-11-17``."""
+    return f"{year}-{int(month):02d}-{int(day):02d}"
+
+
 def _comment_heading(lines: Sequence[str], tags: dict[str, str]) -> None:
     """A table without ``EV``/``DT`` tags whose first comment lines name the tournament and its
     day (``; EGC 2009``, ``; 26/07/2009``): read as ``EV`` and ``DT``. A day written with
@@ -393,7 +398,7 @@ def _comment_heading(lines: Sequence[str], tags: dict[str, str]) -> None:
             if date[4]:
                 tags["DT"] = f"{date[4]}-{date[5]}-{date[6]}"
             elif int(date[1]) > 12:
-                tags["DT"] = f"{date[3]}-{int(date[2]):02d}-{int(date[1]):02d}"
+                tags["DT"] = _day_first(date[1], date[2], date[3])
             continue
         text = normalise_space(comment.lstrip(";"))
         if "EV" not in tags and _HAS_LETTER.search(text) and not re.search(
@@ -418,7 +423,7 @@ def _tags(lines: Sequence[str]) -> dict[str, str]:
                 value = normalise_space(ffg[2])
                 day = _FFG_DATE.match(value) if ffg[1].lower() == "date" else None
                 if day:
-                    value = f"{day[3]}-{int(day[2]):02d}-{int(day[1]):02d}"
+                    value = _day_first(day[1], day[2], day[3])
                 if value:
                     tags.setdefault(_FFG_KEYS[ffg[1].lower()], value)
     if "EV" not in tags or "DT" not in tags:
@@ -471,7 +476,7 @@ def _dates(tags: dict[str, str], log: IssueLog) -> tuple[dt.date, dt.date]:
     The first day is the one written first. A later day that cannot belong to the same
     tournament (before the first, or more than a year after it: ``2003-11-09,2023-11-11``, a
     typing slip of the year) is left out with a warning, and the tournament read from the first
-    day (docs/rules/inputs.md, "Go tournament tables")."""
+    day (docs/rules/inputs.md, "Files from the field")."""
     text = tags.get("DT", "")
     if not text:
         raise MalformedFile("no tournament date: the file has no DT[...] header", file=log.file)

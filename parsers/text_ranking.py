@@ -47,6 +47,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from ._dates import MONTHS, find_date
+from ._dates import _fold as fold_word
 from ._errors import MalformedFile, NoResults
 from ._grid import not_a_ranking, program_mark
 from ._issues import IssueLog, source_name
@@ -304,10 +305,8 @@ def _date(heading: Sequence[str], source: str) -> dt.date | None:
 
 
 def _fold(word: str) -> str:
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFKD", word.lower().rstrip(".").replace("ł", "l"))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    """A word as ``_dates.MONTHS`` keys them (lower case, no diacritics), a final dot off."""
+    return fold_word(word.rstrip("."))
 
 
 _CLUB_WORDS = frozenset({"bc", "bk", "ks", "azs", "club", "klub", "team", "tim", "sc", "ac",
