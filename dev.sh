@@ -2,7 +2,8 @@
 # Set up the project's virtual environment from the lock file, then run a command in it.
 #
 #   bash dev.sh run     # set up, then run the pipeline on the bundled fixtures (and make inbox/)
-#   bash dev.sh test    # set up (and Debian's chromium for the browser test), then the tests
+#   bash dev.sh test    # set up (and Debian's chromium for the browser test), then the tests,
+#                       # spread over the cores
 #   bash dev.sh setup   # only set up
 #   bash dev.sh <any clubratings arguments>
 #
@@ -55,6 +56,9 @@ compile_sources() {
 cmd=$1
 case "$cmd" in
     setup) setup ;;
-    test) shift; setup; compile_sources; browser; exec "$VENV/bin/python" -m pytest "$@" ;;
+    # the tests spread over the cores (pytest-xdist; a test that waits for another process
+    # leaves its core to the next test): -n 0 runs them in this process
+    test) shift; setup; compile_sources; browser
+          exec "$VENV/bin/python" -m pytest -n auto --dist worksteal "$@" ;;
     *) setup; compile_sources; exec "$VENV/bin/clubratings" "$@" ;;
 esac

@@ -406,7 +406,8 @@ def ingest_batch(
                                           f"({exc.strerror or exc}); left where it is")
             continue
         sha = file_sha256(data)
-        early = _already_known(wh, path, sha, archive, rejected, loader.file_id_of(sha))
+        early = _already_known(wh, path, sha, archive, rejected, loader.file_id_of(sha),
+                               loader)
         if early is not None:
             outcomes[index] = early
             continue
@@ -457,14 +458,21 @@ def ingest_batch(
 
 
 def _already_known(wh: Warehouse, path: Path, sha: str, archive: Path | None,
-                   rejected: Path | None, known: int | None = -1) -> FileOutcome | None:
+                   rejected: Path | None, known: int | None = -1,
+                   loader: Loader | None = None) -> FileOutcome | None:
     """The outcome of bytes loaded before (a duplicate) or withdrawn (refused); None if new.
-    ``known``: the file id of these bytes as the run's loader knows it (looked up if -1)."""
+    ``known``: the file id of these bytes as the run's loader knows it (looked up if -1);
+    ``loader``: the run's loader, which knows the withdrawals too (a source folder of
+    thousands of known files costs no query per file)."""
     if known == -1:
         known = is_loaded(wh, sha)
     if known is None:
         return None
-    withdrawn = withdrawal_of(wh, sha)
+    if loader is not None:
+        w = loader.withdrawal(known)
+        withdrawn = None if w is None else (known, w)
+    else:
+        withdrawn = withdrawal_of(wh, sha)
     if withdrawn is not None:
         file_id, w = withdrawn
         why = WarehouseError(

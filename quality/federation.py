@@ -262,6 +262,13 @@ PRESETS: dict[str, FederationSettings] = {
     "national": FederationSettings(
         clubs=40, players_per_club=(20, 80), years=5, congress_attendance=0.15,
     ),
+    # A federation's whole archive, for the backfill benchmark: 140 clubs over 15 years (about
+    # 25,000 club files and 3 million player-results, ten times the national preset); a
+    # twentieth of the players at each congress keeps congresses the national size.
+    "national-archive": FederationSettings(
+        clubs=140, players_per_club=(20, 80), years=15, start=dt.date(2010, 1, 1),
+        congress_attendance=0.05,
+    ),
     # Worlds that differ from the federation in one way each, so that no scheme wins by
     # matching one simulator. Learning curves: many newcomers (4% of the members a quarter,
     # about 15% a year, as many leaving), starting 180 below their club's mean and gaining

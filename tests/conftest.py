@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="clubratings-prefect-"))
+# each pytest-xdist worker starts its own temporary Prefect server, so each needs a home of its
+# own (the controller's would otherwise be inherited and its database shared)
+if os.environ.get("PYTEST_XDIST_WORKER") or "PREFECT_HOME" not in os.environ:
+    os.environ["PREFECT_HOME"] = tempfile.mkdtemp(prefix="clubratings-prefect-")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "90")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")

@@ -302,7 +302,7 @@ def test_settings_are_checked() -> None:
 
 def test_presets_are_named_in_kebab_case() -> None:
     assert set(PRESETS) == {
-        "two-clubs", "federation", "national",
+        "two-clubs", "federation", "national", "national-archive",
         "learning-curves", "sudden-jumps", "partnerships", "twelve-clubs",
     }
     national = PRESETS["national"]

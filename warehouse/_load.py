@@ -11,6 +11,7 @@ records it for the audit trail. What is in force is derived from these rows by t
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -29,6 +30,7 @@ from parsers.go_grades import GoPlayerAsWritten
 from ._atomic import atomic_write
 from ._db import Warehouse
 from ._errors import LoadError
+from .files import Withdrawal, withdrawals_in_force
 from ._identity_db import resolver_for
 from ._twins import (
     NEAR_OVERLAP, Print, differences, identical, near_match, organiser_key, print_of,
@@ -197,7 +199,7 @@ class Parsed:
 
 _TABLES = (
     "source_files", "events", "units", "players", "player_aliases", "unit_members",
-    "event_replacements", "review_items", "file_holds", "correction_holds", "event_twins",
+    "event_prints", "event_replacements", "review_items", "file_holds", "correction_holds", "event_twins",
     "file_versions", "go_declared", "go_round_marks",
 )
 CORRECTION_HOLD = 0.1
@@ -326,6 +328,10 @@ class Loader:
         """The file id of these bytes if they were loaded before (from memory)."""
         return self._loaded.get(sha256)
 
+    def withdrawal(self, file_id: int) -> Withdrawal | None:
+        """The withdrawal in force of a loaded file, None if it is in force (from memory)."""
+        return self._withdrawn.get(file_id)
+
     def refresh(self) -> None:
         """Read what the loader keeps in memory again (after the warehouse changed beside it:
         an identity decision, a register)."""
@@ -343,6 +349,7 @@ class Loader:
                 "SELECT organiser, event_date, title, section, event_id FROM active_events"
             ).fetchall()
         }
+        self._withdrawn = withdrawals_in_force(self.wh)
         self._aliases = {
             (int(r[0]), r[1])
             for r in con.execute("SELECT player_id, spelling FROM player_aliases").fetchall()
@@ -357,6 +364,7 @@ class Loader:
                 "SELECT event_id, game, event_date FROM active_events").fetchall():
             self._by_day.setdefault((str(game), day), []).append(int(event_id))
         self._prints: dict[int, Print] = {}
+        self._bare: set[int] = set()  # prints read without their members
         self._event_files: dict[int, str] = {}
         self._keys: dict[int, tuple[str, str, str, str]] = {}
         self._asked: set[str] = set()
@@ -381,7 +389,7 @@ class Loader:
         takes it for the same player as before: ask "same person, spelling fixed?" (a
         ``spelling`` review item; the event is rated meanwhile). An accepted answer shows the
         player under the new spelling everywhere (warehouse.review.rename_player)."""
-        old = self._prints_of([old_id])[old_id]
+        old = self._with_members(old_id)
         before = {(place, keys): members for (place, keys), members
                   in zip(old.units, old.members, strict=True)}
         by_place: dict[float | None, list[tuple[frozenset[str], tuple[Any, ...]]]] = {}
@@ -450,29 +458,47 @@ class Loader:
             [file_id]).fetchall()]
 
     def _prints_of(self, ids: Sequence[int]) -> dict[int, Print]:
-        """The prints of stored events (in force or not), read once."""
-        missing = [i for i in ids if i not in self._prints]
+        """The prints of stored events (in force or not), read once, without their members
+        (:meth:`_with_members` adds them where a second rendering takes its players over).
+
+        Read from ``event_prints``, one row per event found by its key, so that what a file
+        costs does not grow with the warehouse (unit_members holds every result)."""
+        missing = sorted({i for i in ids if i not in self._prints})
         if missing:
             marks = ", ".join("?" for _ in missing)
-            heads = {int(r[0]): r[1:] for r in self.wh.con.execute(
+            found = self.wh.con.execute(
                 "SELECT e.event_id, e.game, e.kind, e.scoring, e.event_date, e.round, "
-                "e.segment, e.organiser, e.section, e.n_units, e.boards, f.name, e.title "
-                "FROM events e JOIN source_files f "
-                f"USING (file_id) WHERE e.event_id IN ({marks})", missing).fetchall()}
-            rows: dict[int, list[tuple[object, ...]]] = {i: [] for i in missing}
-            for r in self.wh.con.execute(
-                    "SELECT m.event_id, m.unit_no, u.place, u.score, m.name_as_written, "
-                    "m.player_id, "
-                    "m.review_key FROM unit_members m JOIN units u USING (event_id, unit_no) "
-                    f"WHERE m.event_id IN ({marks}) ORDER BY m.event_id, m.unit_no, m.seat",
-                    missing).fetchall():
-                rows[int(r[0])].append(r[1:])
-            for i in missing:
-                self._prints[i] = stored_print(heads[i][:10], rows[i])
-                self._event_files[i] = str(heads[i][10])
-                self._keys[i] = (str(heads[i][6]), str(heads[i][3])[:10], str(heads[i][11]),
-                                 str(heads[i][7]))
+                "e.segment, e.organiser, e.section, e.n_units, e.boards, f.name, e.title, "
+                "p.units FROM events e JOIN source_files f USING (file_id) "
+                "LEFT JOIN (SELECT event_id, units FROM event_prints "
+                f"           WHERE event_id IN ({marks})) p USING (event_id) "
+                f"WHERE e.event_id IN ({marks})", [*missing, *missing]).fetchall()
+            for r in found:
+                i = int(r[0])
+                members = [(m["u"], m["p"], m["s"], m["n"], None, None)
+                           for m in json.loads(str(r[13]))] if r[13] is not None else []
+                self._prints[i] = stored_print(r[1:11], members)
+                self._bare.add(i)
+                self._event_files[i] = str(r[11])
+                self._keys[i] = (str(r[7]), str(r[4])[:10], str(r[12]), str(r[8]))
         return {i: self._prints[i] for i in ids}
+
+    def _with_members(self, event_id: int) -> Print:
+        """The print of a stored event with its members: who each name was counted for (a
+        second rendering takes them over; a fixed spelling is asked about)."""
+        found = self._prints_of([event_id])[event_id]
+        if event_id in self._bare:
+            rows = self.wh.con.execute(
+                "SELECT m.unit_no, u.place, u.score, m.name_as_written, m.player_id, "
+                "m.review_key FROM unit_members m JOIN units u USING (event_id, unit_no) "
+                "WHERE m.event_id = ? AND u.event_id = ? ORDER BY m.unit_no, m.seat",
+                [event_id, event_id]).fetchall()
+            head = (found.game, found.kind, found.scoring, found.date, found.round,
+                    found.segment, found.organiser, found.section, found.n_units, found.boards)
+            found = dataclasses.replace(stored_print(head, rows), organiser=found.organiser)
+            self._prints[event_id] = found
+            self._bare.discard(event_id)
+        return found
 
     def _version_chain(self, name: str, events: Sequence[Event]) -> tuple[int, int] | None:
         """(chain, its latest file) when a file of this name and these events is a new
@@ -730,7 +756,7 @@ class Loader:
                  pulka=ev.pulka, segment=ev.segment)
             if twin is not None:
                 resolved = [[_Taken(pid, rk) for pid, rk in unit]
-                            for unit in taken_over(ev, self._prints[twin])]
+                            for unit in taken_over(ev, self._with_members(twin))]
             else:
                 session = (sessions.setdefault((ev.organiser, ev.date, ev.title), set())
                            if ev.game in GAMES and GAMES[ev.game].sessions_seat_once
@@ -748,11 +774,16 @@ class Loader:
                 if rewritten is not None:
                     self._ask_spellings(ev, resolved, rewritten, event_id, file_id, name,
                                         rows, now)
+            printed: list[dict[str, object]] = []  # event_prints.units (migration 022)
             for unit_no, (unit, members) in enumerate(zip(ev.units, resolved, strict=True), 1):
                 if not unit.players:
                     # no names written (or only seat fillers): the unit counts in the field
                     # (events.n_units) but is no unit of anyone
                     continue
+                place = None if unit.place is None else float(unit.place)
+                score = None if unit.score is None else float(unit.score)
+                printed.extend({"u": unit_no, "p": place, "s": score, "n": p.name}
+                               for p in unit.players)
                 _add(rows["units"], event_id=event_id, unit_no=unit_no, label=unit.label,
                      place=unit.place, place_text=unit.place_text, score=unit.score,
                      colour=unit.colour)
@@ -777,6 +808,9 @@ class Loader:
                         _add(rows["go_declared"], event_id=event_id, unit_no=unit_no,
                              seat=seat, grade=p.grade, grade_as_written=p.grade_as_written,
                              stated_rating=p.rating, rating_origin=p.rating_origin)
+            if printed:
+                _add(rows["event_prints"], event_id=event_id,
+                     units=json.dumps(printed, ensure_ascii=False, separators=(",", ":")))
         if result.format == "opengotha":
             # go: the rounds that are no game (a bye, a forfeit), for the crosstable
             for round_, key, mark, opponent in _opengotha_round_marks(f.data):

@@ -23,7 +23,7 @@ from ._errors import WarehouseError
 __all__ = [
     "FileInfo", "FileNotFound", "InForce", "LoadedFile", "Withdrawal", "change_line",
     "file_details", "files_in_force", "find_file", "in_force", "list_files", "release_file",
-    "restore_file", "withdraw_file", "withdrawal_of",
+    "restore_file", "withdraw_file", "withdrawal_of", "withdrawals_in_force",
 ]
 
 
@@ -183,6 +183,17 @@ def restore_file(wh: Warehouse, file_id: int, *, now: dt.datetime | None = None)
                     [stamp, current.withdrawal_id])
         record_action(con, file_id, "restored", stamp)
     return Withdrawal(current.withdrawal_id, file_id, current.withdrawn_at, current.reason, stamp)
+
+
+def withdrawals_in_force(wh: Warehouse) -> dict[int, Withdrawal]:
+    """The withdrawal in force of every withdrawn file, by file id: read once for a run, so
+    that a known file costs no query however many files the warehouse holds."""
+    found: dict[int, Withdrawal] = {}
+    for r in wh.con.execute(
+            "SELECT withdrawal_id, file_id, withdrawn_at, reason, undone_at FROM file_withdrawals "
+            "WHERE undone_at IS NULL ORDER BY withdrawal_id").fetchall():
+        found[int(r[1])] = Withdrawal(int(r[0]), int(r[1]), r[2], str(r[3]), r[4])
+    return found
 
 
 def withdrawal_of(wh: Warehouse, sha256: str) -> tuple[int, Withdrawal] | None:
