@@ -298,28 +298,28 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
                                                    for p in u.players)) if c}
     units: list[Unit] = []
     for u_index, unit in enumerate(event.units, 1):
-        row = _unit_name(unit, u_index)
+        # the unit's name is written only when a line needs it (a refusal, a filler's note)
         if not _finite(unit.place):
-            raise _refuse("a place is not a finite number", file=file, table=where, row=row,
-                          column="place", value=unit.place)
+            raise _refuse("a place is not a finite number", file=file, table=where,
+                          row=_unit_name(unit, u_index), column="place", value=unit.place)
         if not _finite(unit.score):
-            raise _refuse("a score is not a finite number", file=file, table=where, row=row,
-                          column="score", value=unit.score)
+            raise _refuse("a score is not a finite number", file=file, table=where,
+                          row=_unit_name(unit, u_index), column="score", value=unit.score)
         kept: list[PlayerAsWritten] = []
         for p_index, player in enumerate(unit.players, 1):
             filler = filler_reason(player.name)
             if filler is not None:
                 notes.append(ParseIssue(
                     "info", f"{player.name!r} is {filler}, not a player: left out",
-                    f"{where}, {row}, player {p_index}"))
+                    f"{where}, {_unit_name(unit, u_index)}, player {p_index}"))
                 continue
             junk = junk_reason(player, handles=handles or player.handle, surnames=surnames)
             if junk is None and _fold(player.name) in clubs:
                 junk = "is the name of a club, not of a player"
             if junk is not None:
                 raise _refuse(f"a player's name {junk}; this does not look like a result list",
-                              file=file, table=where, row=row, column=f"player {p_index}",
-                              value=player.name)
+                              file=file, table=where, row=_unit_name(unit, u_index),
+                              column=f"player {p_index}", value=player.name)
             kept.append(player)
         units.append(unit if len(kept) == len(unit.players)
                      else dataclasses.replace(unit, players=tuple(kept)))

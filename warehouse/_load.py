@@ -986,8 +986,11 @@ def _opengotha_round_marks(data: bytes) -> list[tuple[int, str, str, str | None]
 
 
 def _add(table: dict[str, list[object]], **values: object) -> None:
+    if not table:  # a table's first row names its columns; every row gives them all
+        for column in values:
+            table[column] = []
     for column, value in values.items():
-        table.setdefault(column, []).append(value)
+        table[column].append(value)
 
 
 def _frame(columns: dict[str, list[object]], dtypes: dict[str, str]) -> pd.DataFrame:

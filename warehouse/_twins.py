@@ -123,7 +123,7 @@ def with_members(found: Print,
     (player id, review key) of each player): ``print_of(ev, resolved)`` without reading and
     sorting the event's units again."""
     members = tuple(
-        tuple((key, pid, rk) for key, (pid, rk) in zip(keys, resolved[index], strict=True))
+        tuple([(key, pid, rk) for key, (pid, rk) in zip(keys, resolved[index], strict=True)])
         for index, keys in found.seats)
     return dataclasses.replace(found, members=members)
 
