@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.pipeline_national import timed_run  # noqa: E402
+from benchmarks.pipeline_national import steps, tenths_line, timed_run  # noqa: E402
 from benchmarks.run_all import result_row, write_json  # noqa: E402
 from benchmarks.scrape_archive import archive_arguments, serve, site_copy  # noqa: E402
 
@@ -141,6 +141,12 @@ def main() -> None:
             for case in ("empty warehouse to published site", "again, nothing new"):
                 seconds, line = run(root)
                 print(f"{case:<40} {seconds:7.1f} s   {line}")
+                ingest = steps(root).get("ingest", {}).get("counts", {})
+                if isinstance(ingest, dict) and ingest.get("first_tenth_ms"):
+                    # the archive has one size: its growth is the run's own, tenth by tenth
+                    print(tenths_line(int(ingest.get("files", nights) or nights),
+                                      float(ingest["first_tenth_ms"]),
+                                      float(ingest["last_tenth_ms"])))
                 rows.append(result_row("club_archive", case, f"{nights} nights", seconds,
                                        note=line))
             inbox = root / "inbox"

@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.run_all import result_row, write_json  # noqa: E402
+from benchmarks.run_all import growth_line, result_row, write_json  # noqa: E402
 
 CONFIG = """\
 [paths]
@@ -84,17 +84,6 @@ class Halves:
     @property
     def ingest(self) -> float:
         return self.first[1] + self.second[1]
-
-
-def growth_line(label: str, first: tuple[int, float], second: tuple[int, float],
-                target: float) -> str:
-    """One printed line of a two-size measurement: files and time of each, the time per file
-    of the second over the first's. Every loading benchmark prints one."""
-    (n1, s1), (n2, s2) = first, second
-    ratio = (s2 / n2) / (s1 / n1)
-    return (f"{label}: {n1:,} files {s1:.1f} s ({1000 * s1 / n1:.2f} ms/file), then {n2:,} "
-            f"more {s2:.1f} s ({1000 * s2 / n2:.2f} ms/file): growth x{ratio:.2f} "
-            f"(target ≤ {target})")
 
 
 def _timed(tree: Tree, project: Path, *args: str) -> float:

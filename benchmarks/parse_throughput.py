@@ -8,7 +8,8 @@ counts (8-30) and dates, then measures, on this machine:
 - end to end, the path ``clubratings ingest`` runs: the pages written as files of a project's
   source folder, then the run core (``flows.core.Project``: the run lock, one warehouse
   connection, one loader) parses, gates and loads them, each file all or nothing, into a fresh
-  DuckDB warehouse.
+  DuckDB warehouse: every other page first, then the rest into the same warehouse, and the
+  growth printed (the second half's time per page over the first's).
 
     python benchmarks/parse_throughput.py [--pages 2000] [--json FILE]
 
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import lxml.html
 
-from benchmarks.run_all import result_row, write_json
+from benchmarks.run_all import growth_line, result_row, write_json
 from flows import load_config
 from flows.core import Project
 from parsers import FORMATS, ParseResult
@@ -118,21 +119,32 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / "pages").mkdir()
-        for name, data in pages:
-            (root / "pages" / name).write_bytes(data)
         (root / "clubratings.toml").write_text(
             '[paths]\nwarehouse = "data/bench.duckdb"\nsources = ["pages/*.html"]\n',
             encoding="utf-8")
-        t = time.perf_counter()
-        with Project.open(load_config(root / "clubratings.toml"), command="benchmark") as project:
-            outcomes = project.ingest()
-            events = project.wh.con.execute("SELECT count(*) FROM events").fetchall()[0][0]
-            members = project.wh.con.execute("SELECT count(*) FROM unit_members").fetchall()[0][0]
-        rate("end to end: the run core's ingest", len(pages), time.perf_counter() - t, rows,
+        # in two halves into one warehouse: the second half's time per file against the
+        # first's shows a load that grows with the warehouse
+        halves: list[tuple[int, float]] = []
+        outcomes = []
+        for half in (pages[0::2], pages[1::2]):
+            for name, data in half:
+                (root / "pages" / name).write_bytes(data)
+            t = time.perf_counter()
+            with Project.open(load_config(root / "clubratings.toml"),
+                              command="benchmark") as project:
+                outcomes += [o for o in project.ingest() if o.status != "duplicate"]
+                events = project.wh.con.execute("SELECT count(*) FROM events").fetchall()[0][0]
+                members = project.wh.con.execute(
+                    "SELECT count(*) FROM unit_members").fetchall()[0][0]
+            halves.append((len(half), time.perf_counter() - t))
+        rate("end to end: the run core's ingest", len(pages), sum(s for _, s in halves), rows,
              "≥ 300 pages/s")
+        print(growth_line("end to end, in two halves", halves[0], halves[1]))
         loaded = sum(1 for o in outcomes if o.status == "loaded")
         print(f"loaded {loaded} files: {events} events, {members} player-results")
-        rows[-1]["note"] += f", {members:,} player-results"
+        rows[-1]["note"] += (f", {members:,} player-results; second half x"
+                             f"{(halves[1][1] / halves[1][0]) / (halves[0][1] / halves[0][0]):.2f}"
+                             " per file")
     write_json(args.json, rows)
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "collect",
     "format_markdown",
     "format_table",
+    "growth_line",
     "main",
     "result_row",
     "run_benchmark",
@@ -127,6 +128,18 @@ def tracemalloc_peak(run: Callable[[], Any]) -> int:
     finally:
         tracemalloc.stop()
     return peak
+
+
+def growth_line(label: str, first: tuple[int, float], second: tuple[int, float],
+                target: float = 1.2) -> str:
+    """One printed line of a load measured at two sizes: files and seconds of each, then the
+    time per file of the second over the first's (the growth). Every loading benchmark prints
+    one, so that a cost that grows with the warehouse shows at once."""
+    (n1, s1), (n2, s2) = first, second
+    ratio = (s2 / n2) / (s1 / n1)
+    return (f"{label}: {n1:,} files {s1:.1f} s ({1000 * s1 / n1:.2f} ms/file), then {n2:,} "
+            f"more {s2:.1f} s ({1000 * s2 / n2:.2f} ms/file): growth x{ratio:.2f} "
+            f"(target ≤ {target})")
 
 
 def write_json(path: str | Path | None, rows: Sequence[dict[str, Any]]) -> None:
