@@ -98,7 +98,8 @@ def detect(data: bytes, filename: str = "") -> bool:
     """A BBO result page (``sectiontable`` and a BBO mark), a BBO tournament page whose results
     a script loads (the tview header table without section tables), or a BBO results CSV."""
     if _HTML.search(data[:4096]):
-        if not _BBO_MARK.search(data):
+        low = data.lower()  # a plain look first: the marks' regex is slow on a large page
+        if (b"bbo_" not in low and b"bridgebase.com" not in low) or not _BBO_MARK.search(data):
             return False
         return bool(_SECTION_TABLE.search(data) or (
             _TVIEW_SHELL.search(data) and b"bbo_tll" in data and b"hands.php?traveller" not in data

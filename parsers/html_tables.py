@@ -164,9 +164,33 @@ _HEAD = 200000
 """Bytes of a page searched for a scoring program's marks."""
 
 
+_PROGRAM: list[tuple[bytes, str | None]] = []
+
+
 def _program(data: bytes) -> str | None:
-    """The scoring program that wrote the page (``_grid.PROGRAMS``), or None."""
-    return program_mark(data[:_HEAD].decode("latin-1"))
+    """The scoring program that wrote the page (``_grid.PROGRAMS``), or None; asked once for
+    the same bytes (detection and reading both ask)."""
+    if _PROGRAM and _PROGRAM[0][0] is data:
+        return _PROGRAM[0][1]
+    found = program_mark(data[:_HEAD].decode("latin-1"))
+    _PROGRAM[:] = [(data, found)]
+    return found
+
+
+_GRIDS: list[tuple[bytes, object, Grid]] = []
+"""The last page read as a grid (its bytes, the limits then, the grid): detection by two
+readers and the reading itself ask for the same page's grid, and a page of many megabytes
+takes seconds to read."""
+
+
+def grid_of(data: bytes, file: str | None = None) -> Grid:
+    """The page as one grid (:func:`page_grid` of its document), read once for the same bytes
+    and limits; ``MalformedFile`` (naming ``file``) where it is no readable page."""
+    if _GRIDS and _GRIDS[0][0] is data and _GRIDS[0][1] == current():
+        return _GRIDS[0][2]
+    grid = page_grid(html_document(decode_bytes(data, html_declared_charset(data)).text, file))
+    _GRIDS[:] = [(data, current(), grid)]
+    return grid
 
 
 def detect(data: bytes, filename: str = "") -> bool:
@@ -174,14 +198,13 @@ def detect(data: bytes, filename: str = "") -> bool:
     head = data[:_HEAD]
     if not re.search(rb"<\s*table", head, re.IGNORECASE) or _program(data) is not None:
         return False
-    text = decode_bytes(data, html_declared_charset(data)).text
     try:
-        doc = html_document(text)
+        grid = grid_of(data)
     except LimitExceeded:
         raise
     except MalformedFile:
         return False
-    rows = [[c.text for c in row] for row in page_grid(doc).rows]
+    rows = [[c.text for c in row] for row in grid.rows]
     return has_results_header(rows)
 
 
@@ -197,7 +220,7 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
     decoded = decode_bytes(data, html_declared_charset(data))
     if decoded.note:
         log.report(MalformedFile(decoded.note), level="info")
-    grid = page_grid(html_document(decoded.text, log.file))
+    grid = grid_of(data, log.file)
     refusals: list[str] = []
     found = read_grid(grid, fmt=NAME, log=log, source=source, refusals=refusals)
     if found is None:

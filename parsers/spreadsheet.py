@@ -391,10 +391,38 @@ def _kind_of(data: bytes) -> str | None:
     return "text"
 
 
+_READ: list[tuple[bytes, str, object, object]] = []
+"""The last workbook read (its bytes, source and grids or error): detection and reading ask
+for the same file's sheets up to three times in one parse, and a workbook of many merged
+ranges takes seconds to open."""
+
+
 def read_sheets(data: bytes, *, source: str = "") -> tuple[list[Grid], list[tuple[str, str]],
                                                            str]:
     """The grids of a spreadsheet file, formula cells without a cached value, and a note on the
-    character set of a text file. ``MalformedFile`` if it cannot be read."""
+    character set of a text file. ``MalformedFile`` if it cannot be read.
+
+    A workbook (xlsx, xls, ods) is opened once for the same bytes and source: the answer of
+    the last call is kept."""
+    if _READ and _READ[0][0] is data and _READ[0][1] == source and _READ[0][3] == current():
+        kept = _READ[0][2]
+        if isinstance(kept, BaseException):
+            raise kept
+        grids, uncached, note = kept  # type: ignore[misc]
+        return list(grids), list(uncached), note
+    try:
+        answer = _read_sheets_once(data, source=source)
+    except ParseError as exc:
+        if _kind_of(data) in ("xlsx", "xls", "ods"):
+            _READ[:] = [(data, source, exc, current())]
+        raise
+    if _kind_of(data) in ("xlsx", "xls", "ods"):
+        _READ[:] = [(data, source, (tuple(answer[0]), tuple(answer[1]), answer[2]), current())]
+    return answer
+
+
+def _read_sheets_once(data: bytes, *, source: str = "") -> tuple[
+        list[Grid], list[tuple[str, str]], str]:
     file = source_name(source)
     kind = _kind_of(data)
     try:

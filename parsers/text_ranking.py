@@ -118,17 +118,30 @@ def _number(text: str) -> float:
     return float(text.rstrip("%").replace(",", "."))
 
 
-_TEXT_THEN_NUMBERS = re.compile(r"^(.*?[^\W\d_?].*?)\s+((?:[+-]?\d+(?:[.,]\d+)?%?\s*)+)$")
+_NUMBER_WORD = re.compile(r"[+-]?\d+(?:[.,]\d+)?%?(?:[+-]\d+(?:[.,]\d+)?%?)*")
+"""A word that is a number (``62.2``, ``-3``, ``55%``), or numbers glued by their signs
+(``+3-1``); one way to match each, so a long run of digits costs no backtracking."""
+_WORD = re.compile(r"\S+")
+_LETTER = re.compile(r"[^\W\d_?]")
 
 
 def _apart(cell: str) -> list[str]:
     """A cell as columns: numbers one space apart (``94.6 59.1 0``), and names a single
-    space before their numbers (``Temistocle Andarache 62.2 38.9``) in a tight print."""
+    space before their numbers (``Temistocle Andarache 62.2 38.9``) in a tight print.
+
+    The numbers are the words at the end of the cell that are numbers, read word by word
+    from the end (linear in the cell's length); the text before them must have a letter and
+    no digit."""
     if _NUMBERS_ONLY.match(cell):
         return cell.split()
-    tail = _TEXT_THEN_NUMBERS.match(cell)
-    if tail and not any(ch.isdigit() for ch in tail[1]):
-        return [tail[1].strip(), *tail[2].split()]
+    words = list(_WORD.finditer(cell))
+    first = len(words)
+    while first > 0 and _NUMBER_WORD.fullmatch(words[first - 1][0]):
+        first -= 1
+    if 0 < first < len(words):
+        text = cell[:words[first].start()].strip()
+        if _LETTER.search(text) and not any(ch.isdigit() for ch in text):
+            return [text, *(w[0] for w in words[first:])]
     return [cell]
 
 

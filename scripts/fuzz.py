@@ -105,6 +105,15 @@ class Tally:
     findings: list[Finding] = field(default_factory=list)
     notes: Counter[str] = field(default_factory=Counter)
     """Things worth knowing that are no violation (files the inbox could not take, ...)."""
+    timeout: float = 10.0
+    """Seconds one file may take to parse (``--timeout``): a file over it is a hang."""
+    slowest: list[tuple[float, str, str]] = field(default_factory=list)
+    """The files that took longest to parse: (seconds, kind, name), the longest first."""
+
+    def timed(self, seconds: float, kind: str, name: str) -> None:
+        self.slowest.append((seconds, kind, name))
+        self.slowest.sort(reverse=True)
+        del self.slowest[5:]
 
     def add(self, finding: Finding) -> None:
         self.findings.append(finding)
@@ -120,7 +129,7 @@ class Tally:
         lines = [
             f"files: {self.files}",
             f"crashes: {len(self.of('crash'))}",
-            f"hangs over 10 s: {len(self.of('hang'))}",
+            f"hangs over {self.timeout:g} s: {len(self.of('hang'))}",
             f"implausible loads: {len(self.of('implausible'))}",
             f"silent removals: {len(self.of('removal'))}",
         ]
@@ -139,6 +148,9 @@ class Tally:
             for check in sorted({f.check for f in found}):
                 for f in [f for f in found if f.check == check][:examples]:
                     lines.append("  " + f.line().replace("\n", "\n  "))
+        if self.slowest:
+            lines.append("\nslowest parses: " + "; ".join(
+                f"{sec:.1f} s {kind} {name}" for sec, kind, name in self.slowest))
         if self.notes:
             lines.append("\nnotes: " + ", ".join(f"{k}: {n}" for k, n in sorted(self.notes.items())))
         return "\n".join(lines)
@@ -275,8 +287,10 @@ def check_parsers(files: Sequence[tuple[bytes, bytes, str]], tally: Tally, *,
     jobs = [(name, data) for name, data, _ in files]
     hung: list[int] = []
     with ParsePool(workers or os.cpu_count() or 1, timeout, memory_mb) as pool:
-        for index, answer, _seconds in pool.run(jobs):
+        for index, answer, seconds in pool.run(jobs):
             name, _, kind = files[index]
+            tally.timed(seconds, kind, name.decode("utf-8", "replace")
+                        if isinstance(name, bytes) else str(name))
             if answer[0] == "hang":
                 hung.append(index)
             elif answer[0] in ("crash", "died"):
@@ -704,7 +718,7 @@ def fuzz(count: int, seed: int = 0, *, batch: int = 200, workdir: Path,
          gap: int | None = None, progress: bool = True) -> Tally:
     """Both stages over ``count`` hostile files (the ingest over the first ``ingest_count``);
     returns what was found."""
-    tally = Tally()
+    tally = Tally(timeout=timeout)
     ingest_count = count if ingest_count is None else min(count, ingest_count)
     harness = IngestHarness(workdir, tally) if ingest_count else None
     kwargs = {} if gap is None else {"gap": gap}

@@ -461,3 +461,39 @@ def test_a_game_list_naming_a_player_twice_in_a_round_keeps_both_games() -> None
     result = parse_bytes(page.encode(), source="wmgc.html")
     assert len(result.events) == 5
     assert sum(e.round == 2 for e in result.events) == 3
+
+
+def test_a_text_line_splits_into_names_and_numbers_word_by_word() -> None:
+    """The numbers at the end of a tight print's cell are read word by word from the end
+    (linear in the cell, however long a run of digits a damaged page holds)."""
+    from parsers.text_ranking import _apart
+
+    assert _apart("Temistocle Andarache 62.2 38.9") == ["Temistocle Andarache", "62.2", "38.9"]
+    assert _apart("94.6 59.1 0") == ["94.6", "59.1", "0"]
+    assert _apart("Kowalski - Nowak +3-1 55%") == ["Kowalski - Nowak", "+3-1", "55%"]
+    assert _apart("Room 12 Smith 40") == ["Room 12 Smith 40"]  # a digit in the text: one cell
+    assert _apart("- 12 13") == ["- 12 13"]  # no letter before the numbers
+    digits = "1" * 20_000
+    assert _apart(f"Smith {digits}x") == [f"Smith {digits}x"]
+    assert _apart(f"Smith {digits}") == ["Smith", digits]
+
+
+def test_a_workbook_is_opened_once_for_detection_and_reading(monkeypatch: pytest.MonkeyPatch,
+                                                             ) -> None:
+    """Detection (the spreadsheet and preferans readers) and reading ask for the same
+    workbook's sheets: it is opened once."""
+    from parsers import parse_bytes, spreadsheet
+
+    data = (Path(__file__).resolve().parents[1] / "fixtures" / "spreadsheet"
+            / "initials-columns.xlsx").read_bytes()
+    opened: list[int] = []
+    real = spreadsheet._read_sheets_once
+
+    def counting(*args: object, **kwargs: object) -> object:
+        opened.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(spreadsheet, "_read_sheets_once", counting)
+    spreadsheet._READ.clear()
+    parse_bytes(data, source="results.xlsx")
+    assert len(opened) == 1
