@@ -150,7 +150,7 @@ class Project:
         if parsed is not None:
             results: Iterator[ParseResult | ParseError | None] = iter(parsed)
             return self._load(files, results, on_file)
-        new = self._new(files)
+        new = self.new_files(files)
         ahead = parse_files([files[i][0] for i in new], self.cfg.limits)
         chosen = set(new)
         try:
@@ -159,8 +159,9 @@ class Project:
         finally:
             ahead.close()
 
-    def _new(self, files: list[tuple[Path, bool]]) -> list[int]:
-        """Indexes of the files whose bytes were not loaded before."""
+    def new_files(self, files: Sequence[tuple[Path, bool]]) -> list[int]:
+        """Indexes of the files whose bytes were not loaded before: the only ones parsed (a
+        source folder of thousands of loaded files costs their hashing, not their reading)."""
         known = loaded_hashes(self.wh)
         new = []
         for i, (path, _) in enumerate(files):

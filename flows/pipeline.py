@@ -111,8 +111,12 @@ def ingest_parallel(cfg: Config) -> list[FileOutcome]:
     into one writer task (DuckDB has one writer)."""
     with Project.open(cfg, command="flow ingest_inbox") as project:
         files = project.pending()
-        futures = parse_one.map([path for path, _ in files], unmapped(cfg.limits))
-        return _load(project, files, [future.result() for future in futures])
+        new = project.new_files(files)  # files loaded before are not parsed again
+        futures = parse_one.map([files[i][0] for i in new], unmapped(cfg.limits))
+        parsed: list[ParseResult | ParseError | None] = [None] * len(files)
+        for i, future in zip(new, futures, strict=True):
+            parsed[i] = future.result()
+        return _load(project, files, parsed)
 
 
 @flow(name="recompute_ratings")
