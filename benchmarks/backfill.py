@@ -46,21 +46,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.pipeline_national import CONFIG, clubratings  # noqa: E402
 from benchmarks.run_all import result_row, write_json  # noqa: E402
 
-CONFIG = """\
-[paths]
-warehouse = "data/clubratings.duckdb"
-inbox = "inbox"
-public = "public"
-sources = ["files/*.csv"]
-
-[[pools]]
-name = "bridge"
-game = "bridge"
-scheme = "belo2"
-options = { period = "quarter" }
-"""
 DASK = """
 [run]
 task_runner = "dask"
@@ -76,11 +64,6 @@ FROM (SELECT e.event_id,
 """
 """The events in force, by what the files said: organiser, day, title, section, each member's
 place and name as written (ids left out: they depend on the order of loading)."""
-
-
-def clubratings() -> list[str]:
-    exe = Path(sys.executable).parent / "clubratings"
-    return [str(exe)] if exe.is_file() else [sys.executable, "-m", "cli"]
 
 
 @dataclass

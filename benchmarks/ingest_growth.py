@@ -36,21 +36,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.pipeline_national import CONFIG  # noqa: E402
 from benchmarks.run_all import growth_line, result_row, write_json  # noqa: E402
 
-CONFIG = """\
-[paths]
-warehouse = "data/clubratings.duckdb"
-inbox = "inbox"
-public = "public"
-sources = ["files/*.csv"]
-
-[[pools]]
-name = "bridge"
-game = "bridge"
-scheme = "belo2"
-options = { period = "quarter" }
-"""
 
 
 @dataclass
