@@ -8,7 +8,9 @@ A block is runnable when the line just before its opening fence is ``<!-- runnab
   ``$ ``, read as ``console``): each command line (blank lines and ``#`` comments skipped,
   a trailing ``# comment`` allowed, ``\\`` continues a line, a leading ``$ `` stripped) runs with
   bash in a fresh copy of the scratch project, in order, with ``clubratings`` (and
-  ``.venv/bin/clubratings``) resolving to this checkout's command; each must exit 0, or the
+  ``.venv/bin/clubratings``) resolving to this checkout's command (a plain ``clubratings ...``
+  line, without pipes, redirections or shell words, is run in this process through the same
+  ``cli.app.main``: the same command without two seconds of start-up); each must exit 0, or the
   code ``exit: N`` in its trailing comment names. In a ``console`` block the lines starting with ``$ `` are
   the commands and the other lines are the output they print: each of those lines must appear
   in that command's output (``...`` matches anything).
@@ -26,8 +28,11 @@ Each block is one test, named ``document:line`` (the line of its opening fence).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -212,16 +217,64 @@ def _matches(expected: str, output: str) -> bool:
     return any(re.search(pattern, " ".join(line.split())) for line in output.splitlines())
 
 
+# what makes a line more than words for a command: pipes, lists, redirections, expansions
+_SHELL = set("|&;<>()$`*?[]{}~!\\")
+_CLI = ("clubratings", ".venv/bin/clubratings")
+
+
+def in_process_args(text: str) -> list[str] | None:
+    """The arguments of a plain ``clubratings ...`` line (a trailing comment allowed), or None
+    where the line needs the shell."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:
+        return None
+    if not words or words[0] not in _CLI or any(_SHELL & set(word) for word in words):
+        return None
+    return words[1:]
+
+
+def _run_in_process(args: list[str], project: Path, env: dict[str, str]) -> tuple[int, str]:
+    """``clubratings ARGS`` through ``cli.app.main`` in this process, in the project's folder
+    with the command's environment; its exit code and what it printed."""
+    from cli.app import main
+
+    out = io.StringIO()
+    saved_env, saved_cwd, saved_stdin = dict(os.environ), os.getcwd(), sys.stdin
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(project)
+    sys.stdin = io.StringIO("")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            try:
+                code = main(args)
+            except SystemExit as exc:  # argparse's usage errors
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved_stdin
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return int(code or 0), out.getvalue()
+
+
 def _run_shell(block: Block, project: Path) -> None:
     env = _env(project)
     for command in commands_of(block):
         where = f"{block.doc.relative_to(ROOT)}:{command.line}"
-        done = subprocess.run(["bash", "-c", command.text], cwd=project, env=env, text=True,
-                              capture_output=True, timeout=COMMAND_TIMEOUT, check=False)
-        out = done.stdout + done.stderr
-        assert done.returncode == command.exit, (
-            f"{where}: `{command.text}` exited {done.returncode}, not {command.exit}:\n"
-            f"{out[-3000:]}")
+        args = in_process_args(command.text)
+        if args is not None:
+            code, out = _run_in_process(args, project, env)
+        else:
+            done = subprocess.run(["bash", "-c", command.text], cwd=project, env=env,
+                                  text=True, capture_output=True, timeout=COMMAND_TIMEOUT,
+                                  check=False)
+            code, out = done.returncode, done.stdout + done.stderr
+        assert code == command.exit, (
+            f"{where}: `{command.text}` exited {code}, not {command.exit}:\n{out[-3000:]}")
         for expected in command.output:
             assert _matches(expected, out), \
                 f"{where}: `{command.text}` did not print {expected!r}:\n{out[-3000:]}"
