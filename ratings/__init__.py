@@ -50,31 +50,58 @@ Errors
 configuration, :class:`InputError` for the frames. See ``_errors`` for the tree.
 """
 
-from ._belo import MEAN_RATING, NEWCOMER_RATING, BeloParams, rate_belo
-from ._errors import InputError, OptionError, RatingError, UnknownScheme
-from ._frames import (
-    CONTRIBUTIONS_COLUMNS,
-    INITIAL_COLUMNS,
-    NORMALISATIONS_COLUMNS,
-    PERIOD_FREQUENCIES,
-    RATINGS_COLUMNS,
-    RESULTS_COLUMNS,
-    RatingRun,
-)
-from ._go import GAMES_COLUMNS, check_games, grade
-from ._registry import SCHEMES, RateFunction, Scheme, params_to_options, parse_options, rate
-from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
-from ._whr import (
-    WHR_CONTRIBUTIONS_COLUMNS,
-    WHR_RATINGS_COLUMNS,
-    WhrFit,
-    WhrParams,
-    fit_whr,
-    rate_whr,
-    whr_probability,
-)
-from ._whr_learn import LEARNABLE as WHR_LEARNABLE
-from ._whr_learn import WhrLearning, learn_whr
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._belo import MEAN_RATING, NEWCOMER_RATING, BeloParams, rate_belo
+    from ._errors import InputError, OptionError, RatingError, UnknownScheme
+    from ._frames import (
+        CONTRIBUTIONS_COLUMNS,
+        INITIAL_COLUMNS,
+        NORMALISATIONS_COLUMNS,
+        PERIOD_FREQUENCIES,
+        RATINGS_COLUMNS,
+        RESULTS_COLUMNS,
+        RatingRun,
+    )
+    from ._go import GAMES_COLUMNS, check_games, grade
+    from ._registry import SCHEMES, RateFunction, Scheme, params_to_options, parse_options, rate
+    from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
+    from ._whr import (
+        WHR_CONTRIBUTIONS_COLUMNS,
+        WHR_RATINGS_COLUMNS,
+        WhrFit,
+        WhrParams,
+        fit_whr,
+        rate_whr,
+        whr_probability,
+    )
+    from ._whr_learn import LEARNABLE as WHR_LEARNABLE
+    from ._whr_learn import WhrLearning, learn_whr
+
+_WHERE = {
+    "MEAN_RATING": "_belo", "NEWCOMER_RATING": "_belo", "rate_belo": "_belo",
+    "InputError": "_errors", "OptionError": "_errors", "RatingError": "_errors",
+    "UnknownScheme": "_errors",
+    "CONTRIBUTIONS_COLUMNS": "_frames", "INITIAL_COLUMNS": "_frames",
+    "NORMALISATIONS_COLUMNS": "_frames", "PERIOD_FREQUENCIES": "_frames",
+    "RATINGS_COLUMNS": "_frames", "RESULTS_COLUMNS": "_frames", "RatingRun": "_frames",
+    "GAMES_COLUMNS": "_go", "check_games": "_go", "grade": "_go",
+    "BeloParams": "_params", "RfgBootstrapParams": "_params", "RfgParams": "_params",
+    "WhrParams": "_params", "WHR_LEARNABLE": "_params",
+    "SCHEMES": "_registry", "RateFunction": "_registry", "Scheme": "_registry",
+    "params_to_options": "_registry", "parse_options": "_registry", "rate": "_registry",
+    "rate_rfg": "_rfg", "rate_rfg_bootstrap": "_rfg",
+    "WHR_CONTRIBUTIONS_COLUMNS": "_whr", "WHR_RATINGS_COLUMNS": "_whr", "WhrFit": "_whr",
+    "fit_whr": "_whr", "rate_whr": "_whr", "whr_probability": "_whr",
+    "WhrLearning": "_whr_learn", "learn_whr": "_whr_learn",
+}
+"""Where each public name lives; a name is imported at its first use, so that reading the
+schemes and their options (the registry, ``_params.py``) loads no pandas."""
+_RENAMED = {"WHR_LEARNABLE": "LEARNABLE"}
 
 __all__ = [
     "CONTRIBUTIONS_COLUMNS",
@@ -116,3 +143,16 @@ __all__ = [
     "rate_whr",
     "whr_probability",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'ratings' has no attribute {name!r}")
+    module = importlib.import_module(f"{__name__}.{_WHERE[name]}")
+    value = getattr(module, _RENAMED.get(name, name))
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

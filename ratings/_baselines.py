@@ -38,7 +38,8 @@ import pandas as pd
 from ._errors import InputError, RatingError
 from ._frames import RATINGS_COLUMNS, RatingRun, empty_normalisations
 from ._go import check_games, declared_ratings, group_sum
-from ._options import Number, check_options, option
+from ._options import check_options
+from ._params import EGF_MIN_RATING, EgfParams, EloParams, Glicko2Params
 
 __all__ = [
     "BASELINE_CONTRIBUTIONS_COLUMNS",
@@ -70,9 +71,6 @@ GLICKO2_SCALE = 173.7178
 GLICKO2_CENTRE = 1500.0
 """Glicko-2 step 2: the Glicko rating that maps to ``mu = 0``."""
 
-EGF_MIN_RATING = -900.0
-"""EGF GoR floor: 30 kyu (the EGD extended the floor from 20 to 30 kyu)."""
-
 EGF_MAX_RATING = 3300.0
 """EGF GoR: ``con`` and ``beta`` are defined for ratings below 3300 only."""
 
@@ -80,64 +78,6 @@ _DATE = "datetime64[us]"
 
 
 # --- params -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class EloParams:
-    """Options of the Elo baseline; every field is settable as ``--set name=value``."""
-
-    k: float = option(20.0, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """K factor. 20 is the chess-style middle value (FIDE uses 40 / 20 / 10 by experience and
-    strength); with a period of several games the changes add up, each game weighs ``k``."""
-    scale: float = option(400.0, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """Rating difference at which the stronger side is expected to score 10:1."""
-    initial: float = option(1500.0, Number(integer=False, minimum=0.0))
-    """Start rating of a newcomer who declared no grade (1500 = 6 kyu on the grade scale); one
-    who declared a grade starts at its rating on that scale (2d = 2200; docs/rules/go-rfg.md
-    "First entry")."""
-    handicap_points: float = option(0.0, Number(integer=False, minimum=0.0))
-    """Rating points per handicap stone added to black's rating for the expectation only;
-    0 ignores handicaps."""
-
-    def __post_init__(self) -> None:
-        check_options(self)
-
-
-@dataclass(frozen=True, slots=True)
-class Glicko2Params:
-    """Options of the Glicko-2 baseline (Glickman, "Example of the Glicko-2 system")."""
-
-    tau: float = option(0.5, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """System constant tau (step 1: reasonable between 0.3 and 1.2; the example uses 0.5)."""
-    initial: float = option(1500.0, Number(integer=False, minimum=0.0))
-    """Start rating of an unrated player who declared no grade (step 1: 1500, a 6 kyu on the
-    grade scale); one who declared a grade starts at its rating on that scale (2d = 2200;
-    docs/rules/go-rfg.md "First entry"), with the start RD."""
-    initial_deviation: float = option(
-        350.0, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """Start RD of an unrated player (step 1: 350)."""
-    initial_volatility: float = option(
-        0.06, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """Start volatility of an unrated player (step 1: 0.06)."""
-    epsilon: float = option(1e-6, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """Convergence tolerance of the volatility iteration (step 5: 0.000001)."""
-
-    def __post_init__(self) -> None:
-        check_options(self)
-
-
-@dataclass(frozen=True, slots=True)
-class EgfParams:
-    """Options of the EGF GoR (2021) baseline. A period is one tournament."""
-
-    initial: float = option(0.0, Number(integer=False, minimum=EGF_MIN_RATING))
-    """Start rating of a newcomer who declared no grade (0 = 21 kyu). The EGD starts a
-    newcomer at the GoR of their declared grade (``2100 - 100 n`` for n kyu, ``2000 + 100 n``
-    for n dan, ``2670 + 30 n`` for n pro; docs/rules/go-rfg.md "First entry"), and so does
-    this scheme when the games frame carries ``rank`` / ``opponent_rank``."""
-
-    def __post_init__(self) -> None:
-        check_options(self)
 
 
 # --- input frames -----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ not even in the last bit (§8: "the order of entry ... cannot change anything").
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +26,6 @@ import pandas as pd
 from ._frames import (
     CONTRIBUTIONS_COLUMNS,
     PERIOD_FREQUENCIES,
-    PeriodUnit,
     RatingRun,
     check_initial,
     check_results,
@@ -39,22 +38,11 @@ from ._frames import (
     text_column,
 )
 from ._go import group_sum
-from ._options import Choice, Date, Number, check_options, option
+from ._options import check_options
+from ._params import BeloParams, BoardWeight, PeriodicNormalisation
 
 __all__ = ["BeloParams", "rate_belo"]
 
-FieldFactor: TypeAlias = Literal["k", "belo2"]
-Partner: TypeAlias = Literal["none", "linear", "damped"]
-PartnerRating: TypeAlias = Literal["others_mean", "unit_mean"]
-BoardWeight: TypeAlias = Literal["linear", "proportional", "none"]
-PeriodCombine: TypeAlias = Literal["exponential", "additive"]
-OnOff: TypeAlias = Literal["on", "off"]
-PeriodicNormalisation: TypeAlias = Literal["year", "period", "never"]
-StartupMethod: TypeAlias = Literal["accelerated", "plain"]
-Newcomer: TypeAlias = Literal["flat", "subsidy", "phantom"]
-PartnerWeight: TypeAlias = Literal["none", "ratio"]
-Abroad: TypeAlias = Literal["exclude", "assumed"]
-MatchResult: TypeAlias = Literal["place", "vp_share"]
 
 Floats: TypeAlias = npt.NDArray[np.float64]
 Codes: TypeAlias = npt.NDArray[np.intp]
@@ -76,73 +64,6 @@ SUBSIDY = 200.0
 
 PHANTOM_PREFIX = "~phantom:"
 """Pool ids of phantoms: the prefix and the newcomer's id. Never published."""
-
-
-@dataclass(frozen=True, slots=True)
-class BeloParams:
-    """Options of the BELO schemes; every field is settable as ``--set name=value``.
-
-    The two registered profiles differ only in ``field``: ``belo`` uses ``k``, ``belo2`` (the
-    default profile, docs/rules/bridge-belo.md §3 "Decision") uses ``belo2``.
-    """
-
-    field: FieldFactor = option("belo2", Choice(("k", "belo2")))
-    """Field factor, docs/rules/bridge-belo.md §3: ``k = Rt/500`` or ``c = Rt^2 / (500 Ru)``."""
-    partner: Partner = option("damped", Choice(("none", "linear", "damped")))
-    """Partner correction, docs/rules/bridge-belo.md §4: none, formula 6 (linear) or formula 7 (damped)."""
-    partner_rating: PartnerRating = option("others_mean", Choice(("others_mean", "unit_mean")))
-    """``Rp`` of docs/rules/bridge-belo.md §4: mean of the other members, or mean of the whole unit (2012 post)."""
-    partner_weight: PartnerWeight = option("none", Choice(("none", "ratio")))
-    """Spec §4 "Vplyv partnera": ``ratio`` multiplies the event weight by ``min(1, Rp / R)``."""
-    board_weight: BoardWeight = option("linear", Choice(("linear", "proportional", "none")))
-    """Event weight from the number of boards, docs/rules/bridge-belo.md §6 formulas 9 / 10."""
-    period: PeriodUnit = option("quarter", Choice(("quarter", "month", "year")))
-    """Rating period, docs/rules/bridge-belo.md §8."""
-    period_combine: PeriodCombine = option("exponential", Choice(("exponential", "additive")))
-    """How a period's contributions are combined, docs/rules/bridge-belo.md §8 "Decision"."""
-    event_normalisation: OnOff = option("on", Choice(("on", "off")))
-    """Per-event normalisation, docs/rules/bridge-belo.md §9."""
-    periodic_normalisation: PeriodicNormalisation = option(
-        "year", Choice(("year", "period", "never"))
-    )
-    """Periodic normalisation to mean 500, docs/rules/bridge-belo.md §9: after each calendar year, each period, never."""
-    history: float = option(50.0, Number(integer=False, minimum=1.0))
-    """History length ``H``, docs/rules/bridge-belo.md §2. At least 1: below that ``1 - 1/H`` is negative and the
-    exponential combination of §8 has no meaning."""
-    min_rated_units: int = option(3, Number(integer=True, minimum=1))
-    """An event counts only with at least this many units with a rated player, docs/rules/bridge-belo.md §5."""
-    abroad: Abroad = option("exclude", Choice(("exclude", "assumed")))
-    """Events abroad (results column ``abroad``), docs/rules/bridge-belo.md §5: left out, or rated against the
-    assumed field rating of the event (column ``field_rating``, e.g. 550 or 600)."""
-    match_result: MatchResult = option("place", Choice(("place", "vp_share")))
-    """A league match's contribution, docs/rules/bridge-belo.md §7: by place (750 / 250 / 500) or
-    ``1000 VP_own / (VP_own + VP_opp)`` from the units' ``score``."""
-    skip_rule: OnOff = option("on", Choice(("on", "off")))
-    """Skip an event that could only lower the player's rating even if won, docs/rules/bridge-belo.md §3."""
-    newcomer: Newcomer = option("phantom", Choice(("flat", "subsidy", "phantom")))
-    """Start rule for players without a rating, docs/rules/bridge-belo.md §10 (default ``phantom``)."""
-    subsidy_warn: float = option(0.5, Number(integer=False, minimum=0.0,
-                                              minimum_exclusive=True))
-    """``subsidy``: warn when one period's subsidy raises a club's players' ratings by more
-    than this share (0.5: by half), docs/rules/bridge-belo.md §10."""
-    phantom_events: int = option(15, Number(integer=True, minimum=1))
-    """Rated events a ``phantom`` newcomer keeps the phantom for, docs/rules/bridge-belo.md §10."""
-    cutover: str = option("", Date())
-    """Spec §11: results before this date are the history the start ratings are computed
-    from (passes to convergence); from it on ratings are computed forward. Empty: no start-up."""
-    max_passes: int = option(10, Number(integer=True, minimum=1))
-    """Start-up passes at most, docs/rules/bridge-belo.md §11."""
-    startup_tolerance: float = option(0.5, Number(integer=False, minimum=0.0,
-                                                  minimum_exclusive=True))
-    """Start-up stops when no rating changes more than this between passes, docs/rules/bridge-belo.md §11."""
-    startup_method: StartupMethod = option("accelerated", Choice(("accelerated", "plain")))
-    """How a start-up pass's result becomes the next pass's start values, docs/rules/bridge-belo.md
-    §11: ``plain`` takes it as it is (the source's procedure, slow for players with few events);
-    ``accelerated`` steps each player towards the value their history points to and extrapolates
-    over the last passes (same fixed point, far fewer passes)."""
-
-    def __post_init__(self) -> None:
-        check_options(self)
 
 
 # --- the rows: every result as arrays of integer codes, in rating order ------------------------

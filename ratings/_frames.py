@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from ._errors import InputError
+from ._params import PeriodUnit
 
 __all__ = [
     "CONTRIBUTIONS_COLUMNS",
@@ -39,8 +39,6 @@ __all__ = [
     "period_range",
     "text_column",
 ]
-
-PeriodUnit: TypeAlias = Literal["quarter", "month", "year"]
 
 PERIOD_FREQUENCIES: dict[PeriodUnit, str] = {"quarter": "Q", "month": "M", "year": "Y"}
 """pandas period frequency per period unit; labels come out as ``2013Q3``, ``2013-08``, ``2013``."""

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from ._errors import InputError
+from ._params import IDEAL, MIN_DISTANCE, Distance
 
 __all__ = [
     "GAMES_COLUMNS",
@@ -45,15 +46,6 @@ __all__ = [
 ]
 
 Floats: TypeAlias = npt.NDArray[np.float64]
-Distance: TypeAlias = Literal["geometric", "rms"]
-
-IDEAL = 3000.0
-"""Rating of the ideal player (docs/rules/go-rfg.md "Scale")."""
-
-MIN_DISTANCE = 1.0
-"""Smallest distance to 3000 the formulas work with: ratings are kept at most 2999, so that
-``d``, ``S* = d/4`` and ``D`` stay positive (the spec's formulas divide by them)."""
-
 DAN_FLOOR = 2100.0
 """1 dan (docs/rules/go-rfg.md "Scale"); below it the ``rms`` distance is the constant 1000."""
 

@@ -88,7 +88,8 @@ from ._frames import (
     empty_normalisations,
     period_range,
 )
-from ._options import Choice, Number, check_options, option
+from ._options import check_options
+from ._params import SHATUN_DEFAULTS, MakarovParams, NonDivergingParams
 
 __all__ = [
     "MAKAROV_CONTRIBUTIONS_COLUMNS",
@@ -110,8 +111,6 @@ __all__ = [
 Floats: TypeAlias = npt.NDArray[np.float64]
 Ints: TypeAlias = npt.NDArray[np.int64]
 Variant: TypeAlias = Literal["sochi", "rostov", "leningrad"]
-Order: TypeAlias = Literal["sequential", "period"]
-Duration: TypeAlias = Literal["length", "deals"]
 
 PREFERANS_GAMES_COLUMNS = ("game", "date", "variant", "deals", "length", "player", "vists")
 """Required columns of the preferans games frame; ``segment`` is optional (default 1)."""
@@ -151,53 +150,7 @@ _NOISE_WORDS = ("преферанс", "preferans", "preference", "pref")
 _DATE = "datetime64[us]"
 
 
-# --- options -------------------------------------------------------------------------------------
-
-_POSITIVE = Number(integer=False, minimum=0.0, minimum_exclusive=True)
-_NON_NEGATIVE = Number(integer=False, minimum=0.0)
-_ORDER = Choice(("sequential", "period"))
-_PERIOD = Choice(("month", "quarter", "year"))
-
-
-@dataclass(frozen=True, slots=True)
-class MakarovParams:
-    """Options of the ``makarov`` and ``shatun`` schemes (docs/rules/preferans.md "Makarov", "Shatun's
-    correction"); ``shatun`` is :data:`SHATUN_DEFAULTS` (``duration = deals``, ``A = 25``)."""
-
-    duration: Duration = option("length", Choice(("length", "deals")))
-    """What measures the game in ``a`` and the handicap: pulka length ``L`` or deals ``n``."""
-    A: float = option(71.0, _POSITIVE)
-    """Normalising constant of the reliability ``m^2 / (m^2 + A^2)``."""
-    B: float = option(100.0, _POSITIVE)
-    """``b = a / B``; holding ``R`` against an average field needs ``v/m = (R - R0) / B``."""
-    R0: float = option(1000.0, _NON_NEGATIVE)
-    """Start rating of every player not in ``initial``; the club's mean stays ``R0``."""
-    order: Order = option("sequential", _ORDER)
-    """``sequential``: game by game; ``period``: every game against the period's start."""
-    period: PeriodUnit = option("month", _PERIOD)
-    """Calendar unit of the published lists (and of the frozen ratings of ``order=period``)."""
-    s_sochi: float = option(1.0, _POSITIVE)
-    s_rostov: float = option(0.67, _POSITIVE)
-    s_leningrad: float = option(0.5, _POSITIVE)
-
-
-SHATUN_DEFAULTS = MakarovParams(duration="deals", A=25.0)
-"""docs/rules/preferans.md "Shatun's correction": deals instead of length, ``A = 25``, ``B = 100``, ``R0 = 1000``."""
-
-
-@dataclass(frozen=True, slots=True)
-class NonDivergingParams:
-    """Options of the ``nondiverging`` scheme (docs/rules/preferans.md "Non-diverging handicap formula")."""
-
-    N: float = option(100.0, _POSITIVE)
-    """Deals that make a result trustworthy: ``f = 1 - exp(-n / N)`` (spec Decision: 100)."""
-    R0: float = option(0.0, _NON_NEGATIVE)
-    """Start rating (the club's mean); 0 makes the rating a vist rate per deal."""
-    order: Order = option("sequential", _ORDER)
-    period: PeriodUnit = option("month", _PERIOD)
-    s_sochi: float = option(1.0, _POSITIVE)
-    s_rostov: float = option(0.67, _POSITIVE)
-    s_leningrad: float = option(0.5, _POSITIVE)
+# --- options: MakarovParams and NonDivergingParams (ratings/_params.py) ------------------------
 
 
 def reliability(m: npt.ArrayLike, A: float) -> Floats:

@@ -1,37 +1,44 @@
 """The registry of rating schemes: name -> params type, defaults and ``rate()``.
 
-Adding a scheme is one module with a frozen params dataclass (options declared with
-``_options.option``) and a pure ``rate(results, params, initial=None) -> RatingRun``, plus one
-entry in :func:`_schemes`.
+Adding a scheme is one module with a pure ``rate(results, params, initial=None) -> RatingRun``,
+its frozen params dataclass in ``_params.py`` (options declared with ``_options.option``), plus
+one entry in :func:`_schemes`.
+
+The registry loads no pandas: a scheme's functions are imported from its module at their first
+call (:class:`_Later`), so the configuration's check reads every scheme's name, options and
+input frame (flows/_schema.py) without loading a scheme.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
-import pandas as pd
-
-from ._baselines import EgfParams, EloParams, Glicko2Params, rate_egf, rate_elo, rate_glicko2
-from ._belo import BeloParams, rate_belo
 from ._errors import OptionError, UnknownScheme
-from ._frames import RatingRun
 from ._options import apply_options, option_specs, options_to_text
-from ._preferans import (
+from ._params import (
+    LEARNABLE,
     SHATUN_DEFAULTS,
+    BeloParams,
+    EgfParams,
+    EloParams,
+    Glicko2Params,
     MakarovParams,
     NonDivergingParams,
-    rate_makarov,
-    rate_nondiverging,
+    RfgBootstrapParams,
+    RfgParams,
+    WhrParams,
 )
-from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
-from ._whr import WhrParams, rate_whr
-from ._whr_learn import LEARNABLE, WhrLearning, learn_whr
 
 if TYPE_CHECKING:
+    import pandas as pd
     from _typeshed import DataclassInstance
+
+    from ._frames import RatingRun
+    from ._whr_learn import WhrLearning
 
 __all__ = ["SCHEMES", "RateFunction", "Scheme", "params_to_options", "parse_options", "rate"]
 
@@ -77,12 +84,29 @@ class Scheme(Generic[P]):
         return options_to_text(self.defaults)
 
 
+@dataclass(frozen=True, slots=True)
+class _Later:
+    """The function ``name`` of the scheme module ``module`` (``"_belo"``), imported at its
+    first call."""
+
+    module: str
+    name: str
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        function = getattr(importlib.import_module(f"{__package__}.{self.module}"), self.name)
+        return function(*args, **kwargs)
+
+
 def _refine_whr(results: pd.DataFrame, params: WhrParams, warm: pd.DataFrame) -> RatingRun:
+    from ._whr import rate_whr
+
     return rate_whr(results, params, warm=warm)
 
 
 def _learn_whr(results: pd.DataFrame, params: WhrParams, fixed: tuple[str, ...],
                start: WhrParams | None) -> WhrLearning:
+    from ._whr_learn import learn_whr
+
     return learn_whr(results, params, fixed=fixed, start=start)
 
 
@@ -96,7 +120,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "(docs/rules/bridge-belo.md)",
             params_type=BeloParams,
             defaults=belo,
-            rate=rate_belo,
+            rate=_Later("_belo", "rate_belo"),
         ),
         Scheme(
             name="belo2",
@@ -104,7 +128,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "c = Rt^2 / (500 Ru) (docs/rules/bridge-belo.md)",
             params_type=BeloParams,
             defaults=belo2,
-            rate=rate_belo,
+            rate=_Later("_belo", "rate_belo"),
         ),
         Scheme(
             name="whr",
@@ -113,7 +137,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "Plackett-Luce), all periods fitted together (docs/rules/bridge-whr.md)",
             params_type=WhrParams,
             defaults=WhrParams(),
-            rate=rate_whr,
+            rate=_Later("_whr", "rate_whr"),
             refine=_refine_whr,
             learn=_learn_whr,
             learnable=LEARNABLE,
@@ -127,7 +151,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "points per stone (ratings/_baselines.py)",
             params_type=EloParams,
             defaults=EloParams(),
-            rate=rate_elo,
+            rate=_Later("_baselines", "rate_elo"),
             reads="go-games",
         ),
         Scheme(
@@ -136,7 +160,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "period per period (ratings/_baselines.py)",
             params_type=Glicko2Params,
             defaults=Glicko2Params(),
-            rate=rate_glicko2,
+            rate=_Later("_baselines", "rate_glicko2"),
             reads="go-games",
         ),
         Scheme(
@@ -145,7 +169,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "(ratings/_baselines.py)",
             params_type=EgfParams,
             defaults=EgfParams(),
-            rate=rate_egf,
+            rate=_Later("_baselines", "rate_egf"),
             reads="go-games",
         ),
     )
@@ -157,7 +181,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "anomaly correction and first entry (docs/rules/go-rfg.md)",
             params_type=RfgParams,
             defaults=RfgParams(),
-            rate=rate_rfg,
+            rate=_Later("_rfg", "rate_rfg"),
             reads="go-games",
         ),
         Scheme(
@@ -166,7 +190,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "(docs/rules/go-rfg.md, Bootstrap)",
             params_type=RfgBootstrapParams,
             defaults=RfgBootstrapParams(),
-            rate=rate_rfg_bootstrap,
+            rate=_Later("_rfg", "rate_rfg_bootstrap"),
             reads="go-games",
         ),
     )
@@ -178,7 +202,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "a = s L^2/(L^2 + 71^2), b = a/100, start 1000 (docs/rules/preferans.md)",
             params_type=MakarovParams,
             defaults=MakarovParams(),
-            rate=rate_makarov,
+            rate=_Later("_preferans", "rate_makarov"),
             reads="preferans-games",
         ),
         Scheme(
@@ -187,7 +211,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "A = 25 (docs/rules/preferans.md)",
             params_type=MakarovParams,
             defaults=SHATUN_DEFAULTS,
-            rate=rate_makarov,
+            rate=_Later("_preferans", "rate_makarov"),
             reads="preferans-games",
         ),
         Scheme(
@@ -196,7 +220,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             "(s v/n + Rs - R), N = 100, start 0 (docs/rules/preferans.md)",
             params_type=NonDivergingParams,
             defaults=NonDivergingParams(),
-            rate=rate_nondiverging,
+            rate=_Later("_preferans", "rate_nondiverging"),
             reads="preferans-games",
         ),
     )

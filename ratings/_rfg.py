@@ -53,13 +53,12 @@ Decisions on what the sources leave open (each documented where it is applied):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._errors import InputError, OptionError
 from ._frames import RatingRun, empty_normalisations, text_column
 from ._go import (
     IDEAL,
@@ -73,7 +72,8 @@ from ._go import (
     handicap_points,
 )
 from ._go import p as probability
-from ._options import Choice, Number, check_options, option
+from ._options import check_options
+from ._params import Provisional, RfgBootstrapParams, RfgParams
 
 __all__ = [
     "RFG_CONTRIBUTIONS_COLUMNS",
@@ -88,9 +88,6 @@ __all__ = [
 
 Floats: TypeAlias = npt.NDArray[np.float64]
 Codes: TypeAlias = npt.NDArray[np.intp]
-OnOff: TypeAlias = Literal["on", "off"]
-Provisional: TypeAlias = Literal["rank", "fixed"]
-BootstrapFinal: TypeAlias = Literal["interpolate", "recalculate"]
 
 RFG_RATINGS_COLUMNS = (
     "period", "period_start", "period_end", "player", "rating_before", "rating", "events",
@@ -113,69 +110,7 @@ _DATE = "datetime64[us]"
 _TOP = IDEAL - MIN_DISTANCE
 
 
-# --- options --------------------------------------------------------------------------------------
-
-
-def _check_entry_rating(value: float) -> None:
-    if value > _TOP:
-        raise OptionError(f"invalid value {value!r} for option 'entry_rating'; valid values: "
-                          f"a number below {IDEAL:g}")
-
-
-@dataclass(frozen=True, slots=True)
-class RfgParams:
-    """Options of scheme ``rfg`` (docs/rules/go-rfg.md); every field is settable as ``--set``."""
-
-    distance: Distance = option("geometric", Choice(("geometric", "rms")))
-    """``D`` of the win probability: geometric mean distance (source text) or the later
-    root-mean-square for dan players / 1000 below 2100 (docs/rules/go-rfg.md "Win probability")."""
-    decay: OnOff = option("on", Choice(("on", "off")))
-    """Time decay of the deviation between periods (docs/rules/go-rfg.md "Time decay"); needs dates."""
-    anomaly: OnOff = option("on", Choice(("on", "off")))
-    """Anomaly detection and its corrections (docs/rules/go-rfg.md "Anomalous results")."""
-    deviation_raise: OnOff = option("on", Choice(("on", "off")))
-    """Raise an anomalous player's deviation after the period (docs/rules/go-rfg.md "Anomalous results",
-    Decision)."""
-    provisional: Provisional = option("rank", Choice(("rank", "fixed")))
-    """Provisional rating of a newcomer: the declared grade (games columns ``rank`` /
-    ``opponent_rank``) when given, else ``entry_rating``; ``fixed``: always ``entry_rating``."""
-    entry_rating: float = option(1400.0, Number(integer=False, minimum=-2000.0))
-    """Provisional rating of a newcomer without a declared grade (1400 = 7 kyu)."""
-    anchors: OnOff = option("off", Choice(("on", "off")))
-    """Subtract the mean change of the anchors from everyone after each period (spec
-    "Anchors")."""
-    anchor_games: int = option(10, Number(integer=True, minimum=1))
-    """Games in the period an anchor needs (docs/rules/go-rfg.md "Anchors", Decision)."""
-
-    def __post_init__(self) -> None:
-        check_options(self)
-        _check_entry_rating(self.entry_rating)
-
-
-@dataclass(frozen=True, slots=True)
-class RfgBootstrapParams:
-    """Options of scheme ``rfg-bootstrap`` (docs/rules/go-rfg.md "Bootstrap")."""
-
-    distance: Distance = option("geometric", Choice(("geometric", "rms")))
-    """``D`` of the win probability, as for ``rfg``."""
-    dynamic_factor: float = option(4.0, Number(integer=False, minimum=0.0,
-                                               minimum_exclusive=True))
-    """``K_dyn = dynamic_factor (3000 - R) / 100``; 4 is the source's doubled 2."""
-    anomaly: OnOff = option("on", Choice(("on", "off")))
-    """Anomaly detection and its corrections, with the bootstrap criterion."""
-    provisional: Provisional = option("rank", Choice(("rank", "fixed")))
-    """Provisional rating of a newcomer, as for ``rfg``."""
-    entry_rating: float = option(1400.0, Number(integer=False, minimum=-2000.0))
-    """Provisional rating of a newcomer without a declared grade."""
-    final: BootstrapFinal = option("interpolate", Choice(("interpolate", "recalculate")))
-    """The last step for a positive anomaly (docs/rules/go-rfg.md "Bootstrap"):
-    ``interpolate`` (the start-up text) ends at ``R + (1 - q) K DN + q (R_an - R)``, so a
-    player with ``K_an = 1`` ends at ``R_an``; ``recalculate`` corrects the input rating toward
-    ``R_an`` and computes the correction from there (the main procedure's reading)."""
-
-    def __post_init__(self) -> None:
-        check_options(self)
-        _check_entry_rating(self.entry_rating)
+# --- options: RfgParams and RfgBootstrapParams (ratings/_params.py) ------------------------------
 
 
 @dataclass(frozen=True, slots=True)

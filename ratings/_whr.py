@@ -28,20 +28,19 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 from scipy import linalg, sparse, special
 
-from ._belo import BoardWeight, _event_ranks, _event_weight, _player_slots, _row_order
+from ._belo import _event_ranks, _event_weight, _player_slots, _row_order
 from ._errors import InputError
 from ._frames import (
     CONTRIBUTIONS_COLUMNS,
     PERIOD_FREQUENCIES,
     RATINGS_COLUMNS,
-    PeriodUnit,
     RatingRun,
     check_initial,
     check_results,
@@ -51,7 +50,8 @@ from ._frames import (
     period_range,
     text_column,
 )
-from ._options import Choice, Number, check_options, option
+from ._options import check_options
+from ._params import CENTRE, SCALE, WhrParams
 
 __all__ = [
     "WHR_CONTRIBUTIONS_COLUMNS",
@@ -63,19 +63,11 @@ __all__ = [
     "whr_probability",
 ]
 
-Likelihood: TypeAlias = Literal["plackett-luce", "pairwise"]
-UnitStrength: TypeAlias = Literal["mean", "sum"]
 
 Floats: TypeAlias = npt.NDArray[np.float64]
 Ints: TypeAlias = npt.NDArray[np.int64]
 Codes: TypeAlias = npt.NDArray[np.intp]
 Bools: TypeAlias = npt.NDArray[np.bool_]
-
-CENTRE = 500.0
-"""Rating of strength 0, the prior mean of a player's first period (docs/rules/bridge-whr.md §7)."""
-
-SCALE = 75.0
-"""Default rating points per unit of strength (docs/rules/bridge-whr.md §7)."""
 
 WHR_RATINGS_COLUMNS = (*RATINGS_COLUMNS, "deviation")
 """The ratings frame: the common columns plus the posterior deviation
@@ -98,48 +90,6 @@ _TABLE_ENTRIES = 1 << 22
 
 _REASONS = ("", "unrated player", "fewer than 2 rated units")
 """Why a contribution row did not count, by code (0: it counted)."""
-
-
-@dataclass(frozen=True, slots=True)
-class WhrParams:
-    """Options of WHR (docs/rules/bridge-whr.md §11); every field is settable as
-    ``--set name=value``."""
-
-    likelihood: Likelihood = option("plackett-luce", Choice(("plackett-luce", "pairwise")))
-    """How an event's places enter, docs/rules/bridge-whr.md §3 (Plackett-Luce) or §4 (pairwise)."""
-    unit: UnitStrength = option("mean", Choice(("mean", "sum")))
-    """A unit's strength from its rated players' strengths, docs/rules/bridge-whr.md §1."""
-    board_weight: BoardWeight = option("linear", Choice(("linear", "proportional", "none")))
-    """Event weight from the number of boards: BELO's, docs/rules/bridge-belo.md §6
-    (docs/rules/bridge-whr.md §5)."""
-    period: PeriodUnit = option("quarter", Choice(("quarter", "month", "year")))
-    """The period of one strength, docs/rules/bridge-whr.md §1 and §2."""
-    scale: float = option(SCALE, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """Rating points per unit of strength, docs/rules/bridge-whr.md §7."""
-    prior: float = option(75.0, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """Standard deviation of a player's first strength around 500, in rating points,
-    docs/rules/bridge-whr.md §2."""
-    drift: float = option(7.5, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """Standard deviation of a strength's change per period, in rating points,
-    docs/rules/bridge-whr.md §2."""
-    newcomer: float = option(CENTRE, Number(integer=False, minimum=0.0))
-    """Prior mean rating of a newcomer's first period (a player first seen after the first
-    period of the history), docs/rules/bridge-whr.md §2."""
-    first_year_drift: float = option(0.0, Number(integer=False, minimum=0.0))
-    """Standard deviation of a strength's change per period during a player's first year
-    (0: ``drift``), docs/rules/bridge-whr.md §2."""
-    learn: Literal["on", "off"] = option("on", Choice(("on", "off")))
-    """``on``: a pool learns ``drift``, ``prior``, ``newcomer`` and ``first_year_drift`` from
-    its own history, except those its configuration sets (docs/rules/bridge-whr.md §13);
-    ``off``: the values as set. A single ``rate`` uses the values as set either way."""
-    tolerance: float = option(0.01, Number(integer=False, minimum=0.0, minimum_exclusive=True))
-    """The fit stops when a Newton step changes no rating by this many points,
-    docs/rules/bridge-whr.md §6."""
-    max_iterations: int = option(50, Number(integer=True, minimum=1))
-    """Newton steps at most, docs/rules/bridge-whr.md §6."""
-
-    def __post_init__(self) -> None:
-        check_options(self)
 
 
 def whr_probability(rating_a: npt.ArrayLike, rating_b: npt.ArrayLike,

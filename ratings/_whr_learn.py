@@ -35,8 +35,8 @@ import pandas as pd
 from scipy import special
 
 from ._frames import PERIOD_FREQUENCIES, check_initial, check_results
+from ._params import CENTRE, LEARNABLE
 from ._whr import (
-    CENTRE,
     WhrParams,
     _newton,
     _prepare,
@@ -47,9 +47,6 @@ from ._whr import (
 )
 
 __all__ = ["LEARNABLE", "WhrLearning", "learn_whr"]
-
-LEARNABLE = ("drift", "prior", "newcomer", "first_year_drift")
-"""The constants a pool learns (docs/rules/bridge-whr.md §13), in the order they are searched."""
 
 ORIGINS = 4
 """Periods predicted at most (the latest ones)."""
