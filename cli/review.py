@@ -253,12 +253,20 @@ def cmd_register(args: argparse.Namespace) -> int:
     from warehouse.register import load_register
 
     cfg = load_config(args.config)
+    files = [Path(f) for f in args.files] or cfg.register_files()
+    for path in files:  # before the warehouse is opened: a wrong name changes nothing
+        if not path.is_file():
+            fail(f"register file {str(path)!r} "
+                 + ("is not a file" if path.exists() else "does not exist"))
     with _warehouse(args, cfg) as wh:
-        files = args.files or cfg.register_files()
         if not files:
             print("no register files given or configured ([identity] register)")
         for path in files:
-            print(load_register(wh, Path(path).read_bytes(), path=str(path)).summary())
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                fail(f"register file {str(path)!r} cannot be read ({exc.strerror})")
+            print(load_register(wh, data, path=str(path)).summary())
     return Exit.OK
 
 

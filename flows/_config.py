@@ -1,7 +1,10 @@
 """The federation's configuration: where files come from, where outputs go, which lists to rate.
 
-Read from ``clubratings.toml`` (TOML); paths in it are relative to the file's folder. Without a
-file, the built-in defaults below apply with the current folder as the root.
+Read from ``clubratings.toml`` (TOML) and checked as a whole against the configuration's schema
+(flows/_schema.py; every key, its type, range and default, listed in docs/configuration.md)
+before anything else happens; paths in it are relative to the file's folder, or absolute.
+Without a file, the defaults apply with the current folder as the root. The sources file the
+file names (``[paths] scrape``, default ``sources.toml`` beside it) is checked at the same time.
 
     [federation]
     name = "Example Bridge Federation"   # named on the site's index (default "Rating lists")
@@ -27,27 +30,23 @@ file, the built-in defaults below apply with the current folder as the root.
     scoring = ["MP"]             # separate lists (docs/rules/bridge-belo.md §12): only these scoring methods ...
     kinds = ["pairs"]            # ... and these kinds; leave out for all
     abroad = { "PZBS" = 550 }    # organisers abroad and their assumed field rating (§5)
+
+The result is :class:`Config` with a :class:`PoolConfig` per pool, the dataclasses the rest of
+the code reads.
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from games import GAMES, UnknownGame, game
 from parsers._limits import Limits
 from warehouse.identity import IdentitySettings
 
-__all__ = ["CONFIG_NAME", "Config", "ConfigError", "PoolConfig", "check_schemes", "load_config"]
+from ._schema import CONFIG_NAME, ClubratingsFile, ConfigError, check_configuration, split_glob
 
-CONFIG_NAME = "clubratings.toml"
-
-
-class ConfigError(Exception):
-    """The configuration file is missing a value or has one of the wrong kind."""
+__all__ = ["CONFIG_NAME", "Config", "ConfigError", "PoolConfig", "config_of", "load_config"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +110,9 @@ class Config:
     or players of the event it replaces, or changes its kind or scoring, waits for review."""
     federation: str = "Rating lists"
     """``[federation] name``: who publishes the lists, named on the site's index."""
+    scrape: Path | None = None
+    """``[paths] scrape``: the sources file (default ``sources.toml`` in the root); ``None``
+    for a configuration made in code, whose sources file is found beside ``root``."""
 
     @property
     def archive(self) -> Path:
@@ -129,222 +131,59 @@ class Config:
         return self._glob(self.registers)
 
     def _glob(self, patterns: tuple[str, ...]) -> list[Path]:
+        """The files ``patterns`` match, each relative to :attr:`root` or absolute."""
         found: set[Path] = set()
         for pattern in patterns:
-            found.update(p for p in self.root.glob(pattern) if p.is_file())
+            folder, below = split_glob(self.root, pattern)
+            if below:
+                found.update(p for p in folder.glob(below) if p.is_file())
+            elif folder.is_file():
+                found.add(folder)
         return sorted(found)
 
 
-def _expect(table: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
-    value = table[key]
-    if not isinstance(value, kind):
-        raise ConfigError(
-            f"{where}: {key} must be a {kind.__name__}, got {value!r}"
-        )
-    return value
-
-
-def _periods(pool: Mapping[str, Any], where: str) -> str:
-    value = _expect(pool, "periods", str, where) if "periods" in pool else "tournament"
-    if value not in ("tournament", "month", "quarter", "year"):
-        raise ConfigError(f"{where}: periods must be tournament, month, quarter or year, "
-                          f"got {value!r}")
-    return value
-
-
-NAME_ORDERS = ("surname-first", "as-written")
-"""The values of a pool's ``names``."""
-
-
-def _names(pool: Mapping[str, Any], where: str) -> str:
-    value = _expect(pool, "names", str, where) if "names" in pool else ""
-    if value and value not in NAME_ORDERS:
-        raise ConfigError(f"{where}: names must be surname-first or as-written, got {value!r}")
-    return value
-
-
-def _task_runner(run: Mapping[str, Any], where: str) -> str:
-    value = _expect(run, "task_runner", str, where) if "task_runner" in run else "default"
-    if value not in ("default", "dask"):
-        raise ConfigError(f"{where}: task_runner must be default or dask, got {value!r}")
-    return value
-
-
-def _prefect(run: Mapping[str, Any], where: str) -> str:
-    value = _expect(run, "prefect", str, where) if "prefect" in run else "auto"
-    if value not in ("auto", "always", "never"):
-        raise ConfigError(f"{where}: prefect must be auto, always or never, got {value!r}")
-    return value
-
-
-def _list_policy(pool: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """``list = { min_events = 5, active_days = 365, max_deviation = 120 }`` of a pool."""
-    table = pool.get("list", {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where}: list must be a table, got {table!r}")
-    unknown = sorted(set(table) - {"min_events", "active_days", "max_deviation"})
-    if unknown:
-        raise ConfigError(f"{where}: list: unknown setting(s) {', '.join(unknown)}; known: "
-                          "min_events, active_days, max_deviation")
-    out: dict[str, Any] = {}
-    for key in ("min_events", "active_days"):
-        if key in table:
-            value = table[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ConfigError(f"{where}: list.{key} must be a whole number from 0, "
-                                  f"got {value!r}")
-            out[key] = value
-    if "max_deviation" in table:
-        value = table["max_deviation"]
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise ConfigError(f"{where}: list.max_deviation must be a positive number, "
-                              f"got {value!r}")
-        out["max_deviation"] = float(value)
-    return out
-
-
-def check_schemes(pools: list[PoolConfig] | tuple[PoolConfig, ...], where: str) -> None:
-    """Refuse a pool whose scheme is unknown or does not rate its game (a go pool rated by a
-    bridge scheme), in one line naming the pool. Imports the rating schemes."""
-    from ratings import SCHEMES
-
-    for pool in pools:
-        at = f"{where} [[pools]] {pool.name!r}"
-        scheme = SCHEMES.get(pool.scheme)
-        if scheme is None:
-            raise ConfigError(f"{at}: scheme {pool.scheme!r} is not known; the schemes are "
-                              f"{', '.join(sorted(SCHEMES))}")
-        kind = game(pool.game)
-        if scheme.reads != kind.frame:
-            rates = [g.name for g in GAMES.values() if g.frame == scheme.reads]
-            fits = sorted(n for n, s in SCHEMES.items() if s.reads == kind.frame)
-            raise ConfigError(f"{at}: scheme {pool.scheme!r} rates {' and '.join(rates)}, not "
-                              f"{pool.game}; {pool.game} is rated by {', '.join(fits)}")
-
-
 def load_config(path: Path | str | None = None, *, schemes: bool = True) -> Config:
-    """Read ``path``, or ``./clubratings.toml`` if it exists, or use the defaults.
-    ``schemes``: check each pool's scheme against its game too (:func:`check_schemes`; it
-    loads the rating schemes, which a command that rates nothing may skip)."""
-    if path is None:
-        candidate = Path.cwd() / CONFIG_NAME
-        if not candidate.exists():
-            root = Path.cwd()
-            return Config(root, root / "data/clubratings.duckdb", root / "inbox", root / "public")
-        path = candidate
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise ConfigError(f"configuration file {str(path)!r} does not exist") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
-    root = path.resolve().parent
-    paths = data.get("paths", {})
-    where = f"{path} [paths]"
-    warehouse = _expect(paths, "warehouse", str, where) if "warehouse" in paths else "data/clubratings.duckdb"
-    inbox = _expect(paths, "inbox", str, where) if "inbox" in paths else "inbox"
-    public = _expect(paths, "public", str, where) if "public" in paths else "public"
-    sources = _expect(paths, "sources", list, where) if "sources" in paths else []
-    pools = []
-    for i, pool in enumerate(data.get("pools", [{"name": "bridge"}]), 1):
-        where = f"{path} [[pools]] #{i}"
-        if "name" not in pool:
-            raise ConfigError(f"{where}: a pool needs a name")
-        options = pool.get("options", {})
-        if not isinstance(options, dict):
-            raise ConfigError(f"{where}: options must be a table, got {options!r}")
-        abroad = pool.get("abroad", {})
-        if not isinstance(abroad, dict) or not all(
-                isinstance(v, int | float) and not isinstance(v, bool) or v == ""
-                for v in abroad.values()):
-            raise ConfigError(f"{where}: abroad must be a table of organiser = assumed field "
-                              f"rating (a number, or \"\" for none), got {abroad!r}")
-        name = _expect(pool, "name", str, where)
-        where = f"{path} [[pools]] {name!r}"
-        try:
-            kind = game(_expect(pool, "game", str, where) if "game" in pool else "bridge")
-        except UnknownGame as exc:
-            raise ConfigError(f"{where}: {exc}") from None
-        pools.append(PoolConfig(
-            name=name,
-            game=kind.name,
-            scheme=(_expect(pool, "scheme", str, where) if "scheme" in pool
-                    else kind.default_scheme),
-            options={str(k): str(v) for k, v in options.items()},
-            scoring=tuple(str(x) for x in _expect(pool, "scoring", list, where))
-            if "scoring" in pool else (),
-            kinds=tuple(str(x) for x in _expect(pool, "kinds", list, where))
-            if "kinds" in pool else (),
-            abroad={str(k): (None if v == "" else float(v)) for k, v in abroad.items()},
-            periods=_periods(pool, where),
-            names=_names(pool, where),
-            **_list_policy(pool, where),
-        ))
-    if schemes:
-        check_schemes(pools, str(path))
-    identity = data.get("identity", {})
-    where = f"{path} [identity]"
-    registers = _expect(identity, "register", list, where) if "register" in identity else []
-    decisions = _expect(identity, "decisions", str, where) if "decisions" in identity else None
-    thresholds: dict[str, float] = {}
-    for key in ("fuzzy_accept", "fuzzy_review", "fuzzy_margin"):
-        if key in identity:
-            value = identity[key]
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ConfigError(f"{where}: {key} must be a number from 0 to 100, got {value!r}")
-            thresholds[key] = float(value)
-    try:
-        settings = IdentitySettings(**thresholds)
-    except ValueError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+    """Read ``path``, or ``./clubratings.toml`` if it exists, or use the defaults, and the
+    sources file it names; every key is checked against the schema (flows/_schema.py) before
+    anything else is read, and a refusal is a :class:`ConfigError` of one line naming the file,
+    section, key and value. ``schemes``: check each pool's scheme against its game and its
+    options against the scheme's declaration (loads no scheme)."""
+    checked = check_configuration(path, schemes=schemes)
+    return config_of(checked.config, checked.root)
+
+
+def config_of(model: ClubratingsFile, root: Path) -> Config:
+    """The :class:`Config` of a checked ``clubratings.toml`` whose folder is ``root``."""
+    paths, identity = model.paths, model.identity
     return Config(
         root=root,
-        warehouse=root / warehouse,
-        inbox=root / inbox,
-        public=root / public,
-        sources=tuple(str(s) for s in sources),
-        pools=tuple(pools),
-        registers=tuple(str(r) for r in registers),
-        decisions=root / decisions if decisions else None,
-        identity=settings,
-        task_runner=_task_runner(data.get("run", {}), f"{path} [run]"),
-        prefect=_prefect(data.get("run", {}), f"{path} [run]"),
-        limits=_limits(data.get("limits", {}), f"{path} [limits]"),
-        correction_hold=_correction_hold(data.get("ingest", {}), f"{path} [ingest]"),
-        federation=_federation(data.get("federation", {}), f"{path} [federation]"),
+        warehouse=root / paths.warehouse,
+        inbox=root / paths.inbox,
+        public=root / paths.public,
+        sources=tuple(paths.sources),
+        pools=tuple(PoolConfig(
+            name=pool.name,
+            game=pool.game,
+            scheme=pool.resolved_scheme,
+            options=dict(pool.options),
+            scoring=tuple(pool.scoring),
+            kinds=tuple(pool.kinds),
+            abroad=dict(pool.abroad),
+            min_events=pool.list_.min_events,
+            active_days=pool.list_.active_days,
+            max_deviation=pool.list_.max_deviation,
+            periods=pool.periods,
+            names=pool.names,
+        ) for pool in model.pools),
+        registers=tuple(identity.registers),
+        decisions=root / identity.decisions if identity.decisions else None,
+        identity=IdentitySettings(fuzzy_accept=identity.fuzzy_accept,
+                                  fuzzy_review=identity.fuzzy_review,
+                                  fuzzy_margin=identity.fuzzy_margin),
+        task_runner=model.run.task_runner,
+        prefect=model.run.prefect,
+        limits=model.limits.limits(),
+        correction_hold=model.ingest.correction_hold,
+        federation=model.federation.name,
+        scrape=root / paths.scrape,
     )
-
-
-def _settings(table: object, where: str, known: set[str]) -> dict[str, object]:
-    """A table of settings whose names are all ``known``."""
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where}: must be a table, got {table!r}")
-    unknown = set(table) - known
-    if unknown:
-        raise ConfigError(f"{where}: unknown setting(s) {', '.join(sorted(unknown))}")
-    return table
-
-
-def _federation(table: object, where: str) -> str:
-    name = _settings(table, where, {"name"}).get("name", "Rating lists")
-    if not isinstance(name, str) or not name.strip():
-        raise ConfigError(f"{where}: name must be a non-empty text, got {name!r}")
-    return name.strip()
-
-
-def _limits(table: object, where: str) -> Limits:
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where}: must be a table of limits, got {table!r}")
-    try:
-        return Limits.from_mapping(table, where=where)
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
-
-
-def _correction_hold(table: object, where: str) -> float:
-    value = _settings(table, where, {"correction_hold"}).get("correction_hold", 0.1)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
-        raise ConfigError(f"{where}: correction_hold must be a share from 0 to below 1 "
-                          f"(0.1 = 10%), got {value!r}")
-    return float(value)

@@ -23,8 +23,9 @@ one host are spaced by ``rate_limit_seconds``; a page that did not change costs 
 
 Exceptions::
 
-    ConfigError (flows._config)
-    └── ScrapeConfigError      the sources file is missing a value or has one of the wrong kind
+    ConfigError (flows._schema)
+    └── ScrapeConfigError      the sources file has a key or a value it does not take (every key
+                               is declared in flows/_schema.py, checked when the file is read)
 
 Fetch failures are not exceptions: each URL ends in a :class:`FetchResult` whose ``status``
 says what happened (``fetched``, ``unchanged``, ``not_modified``, ``robots``, ``refused``,
@@ -42,9 +43,7 @@ import html
 import itertools
 import json
 import re
-import string
 import time
-import tomllib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -57,7 +56,31 @@ import httpx
 
 from warehouse import atomic_write
 
-from ._config import CONFIG_NAME, Config, ConfigError
+from ._config import CONFIG_NAME, Config
+from ._schema import (
+    DEFAULT_BACKOFF,
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_LINKS,
+    DEFAULT_MAX_NEW,
+    DEFAULT_MAX_PAGES,
+    DEFAULT_MAX_RUN_BYTES,
+    DEFAULT_MAX_SECONDS,
+    DEFAULT_RATE_LIMIT,
+    DEFAULT_RECHECK,
+    DEFAULT_RETRIES,
+    DEFAULT_RETRY_FAILED_DAYS,
+    DEFAULT_TIMEOUT,
+    MAX_RETRY_FAILED_DAYS,
+    SOURCES_NAME,
+    WEEKDAYS,
+    ScrapeConfigError,
+    SourceTable,
+    read_config_file,
+    read_sources_file,
+)
+from ._schema import expand_pattern as _expand
+from ._schema import link_glob as _glob
 
 __all__ = [
     "SOURCES_NAME",
@@ -81,20 +104,11 @@ __all__ = [
     "sources_path",
 ]
 
-SOURCES_NAME = "sources.toml"
-DEFAULT_RATE_LIMIT = 2.0
-DEFAULT_RETRIES = 3
-DEFAULT_TIMEOUT = 30.0
-DEFAULT_BACKOFF = 1.0
-DEFAULT_MAX_BYTES = 20_000_000
 MAX_RETRY_AFTER = 300.0
 """A server asking to wait longer than this (Retry-After) is given up on for this run."""
-MAX_URLS_PER_SOURCE = 400
 MAX_REDIRECTS = 5
 TRANSIENT_STATUS = frozenset({429, 502, 503, 504})
 """Statuses worth another attempt; every other 4xx/5xx is final (a timeout is transient too)."""
-PLACEHOLDERS = frozenset({"yyyy", "yy", "mm", "dd", "m", "d"})
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
 @functools.cache
@@ -132,34 +146,6 @@ Status = Literal[
     "fetched", "unchanged", "not_modified", "robots", "refused", "not_due", "planned", "read",
     "error",
 ]
-
-# Discovery (docs/scraping.md "Discovery"): the defaults and the largest values allowed.
-DEFAULT_MAX_DEPTH = 2
-DEFAULT_MAX_PAGES = 50
-DEFAULT_MAX_LINKS = 5000
-DEFAULT_MAX_NEW = 2000
-"""Enough for a club's whole archive (about 600 nights, twice with a second pattern) in one run."""
-DEFAULT_RECHECK = 8
-DEFAULT_RETRY_FAILED_DAYS = 30
-MAX_RETRY_FAILED_DAYS = 365
-"""A failed link is tried again at least once a year, and retry_failed_days is at most this."""
-DEFAULT_MAX_SECONDS = 7200.0
-DEFAULT_MAX_RUN_BYTES = 1_000_000_000
-_LIMITS: dict[str, tuple[int, int, int]] = {  # key: lowest, highest, default
-    "max_depth": (1, 5, DEFAULT_MAX_DEPTH), "max_pages": (1, 1000, DEFAULT_MAX_PAGES),
-    "max_links": (1, 100_000, DEFAULT_MAX_LINKS), "max_new": (0, 100_000, DEFAULT_MAX_NEW),
-    "recheck": (0, 10_000, DEFAULT_RECHECK),
-    "retry_failed_days": (1, MAX_RETRY_FAILED_DAYS, DEFAULT_RETRY_FAILED_DAYS),
-}
-_SOURCE_KEYS = frozenset({
-    "club", "url", "url_pattern", "last_days", "from", "to", "weekdays", "format", "schedule",
-    "enabled", "index", "follow", "through", "hosts", "max_depth", "max_pages", "max_links",
-    "max_new", "recheck", "retry_failed_days", "max_seconds", "max_run_bytes",
-})
-
-
-class ScrapeConfigError(ConfigError):
-    """The sources file is missing a value or has one of the wrong kind."""
 
 
 # ---------------------------------------------------------------- configuration
@@ -216,40 +202,6 @@ class Discovery:
             elif relative is not None and _glob(pattern).match(relative):
                 return True
         return False
-
-
-@functools.lru_cache(maxsize=256)
-def _glob(pattern: str) -> re.Pattern[str]:
-    """A path glob as a regular expression: ``*`` and ``?`` within a folder, ``**`` across
-    folders (``**/`` also none), ``[...]`` a set (``[!...]`` not in it)."""
-    out, i = [], 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        elif c == "[":
-            end = pattern.find("]", i + 2)
-            if end < 0:
-                raise ValueError(f"unclosed [ in {pattern!r}")
-            body = pattern[i + 1:end]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,12 +286,6 @@ class ScrapeSettings:
         return any(entry in (host, netloc) for entry in self.allow)
 
 
-def _expand(pattern: str, day: date) -> str:
-    return pattern.format(yyyy=f"{day.year:04d}", yy=f"{day.year % 100:02d}",
-                          mm=f"{day.month:02d}", dd=f"{day.day:02d}",
-                          m=str(day.month), d=str(day.day))
-
-
 def _code_version() -> str:
     from ._steps import code_version as version
 
@@ -355,20 +301,14 @@ def default_user_agent(contact: str | None) -> str:
 def sources_path(cfg: Config, config_file: Path | None = None) -> Path:
     """``[paths] scrape`` of the configuration file, else ``sources.toml`` beside it.
 
-    ``config_file`` defaults to ``clubratings.toml`` in the configuration's folder.
+    ``config_file`` defaults to the file the configuration was read from (its ``scrape``), or
+    ``clubratings.toml`` in the configuration's folder.
     """
+    if config_file is None and cfg.scrape is not None:
+        return cfg.scrape
     config_file = config_file or cfg.root / CONFIG_NAME
     if config_file.is_file():
-        try:
-            data = tomllib.loads(config_file.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise ScrapeConfigError(f"{config_file}: not valid TOML: {exc}") from exc
-        value = data.get("paths", {}).get("scrape")
-        if value is not None:
-            if not isinstance(value, str):
-                raise ScrapeConfigError(f"{config_file} [paths]: scrape must be a str, "
-                                        f"got {value!r}")
-            return cfg.root / value
+        return cfg.root / read_config_file(config_file, schemes=False).paths.scrape
     return cfg.root / SOURCES_NAME
 
 
@@ -377,199 +317,38 @@ def cache_dir(cfg: Config) -> Path:
     return cfg.warehouse.parent / "scrape-cache"
 
 
-def _get(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str,
-         default: Any) -> Any:
-    if key not in table:
-        return default
-    value = table[key]
-    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
-        name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise ScrapeConfigError(f"{where}: {key} must be a {name}, got {value!r}")
-    return value
-
-
-def _check_url(url: str, where: str, key: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ScrapeConfigError(f"{where}: {key} must be an http(s) URL, got {url!r}")
-
-
-def _check_schedule(value: str, where: str) -> None:
-    if value in ("nightly", "hourly", "always"):
-        return
-    try:
-        from cronsim import CronSim, CronSimError
-    except ImportError:  # pragma: no cover - cronsim comes with Prefect
-        raise ScrapeConfigError(f"{where}: cron schedules need the cronsim package") from None
-    try:
-        CronSim(value, datetime(2000, 1, 1))
-    except CronSimError as exc:
-        raise ScrapeConfigError(f"{where}: schedule must be nightly, hourly, always or a cron "
-                                f"expression, got {value!r} ({exc})") from None
-
-
-def _strings(table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-    """A key that takes one string or a list of them (none: empty)."""
-    value = table.get(key)
-    if value is None:
-        return ()
-    items = [value] if isinstance(value, str) else value
-    if not isinstance(items, list) or not items or not all(
-            isinstance(v, str) and v.strip() for v in items):
-        raise ScrapeConfigError(f"{where}: {key} must be a string or a list of strings, "
-                                f"got {value!r}")
-    return tuple(v.strip() for v in items)
-
-
-def _discovery(table: Mapping[str, Any], where: str, allow: tuple[str, ...]) -> Discovery:
-    """The discovery keys of a source that names ``index``."""
-    index = _strings(table, "index", where)
-    for url in index:
-        _check_url(url, where, "index")
-    follow = _strings(table, "follow", where)
-    if not follow:
-        raise ScrapeConfigError(f"{where}: index needs follow = \"<glob>\" (the links to "
-                                "fetch, e.g. \"20*/*E.htm\")")
-    through = _strings(table, "through", where)
-    for key, patterns in (("follow", follow), ("through", through)):
-        for pattern in patterns:
-            try:
-                _glob(pattern)
-            except ValueError as exc:
-                raise ScrapeConfigError(f"{where}: {key}: {exc}") from None
-    hosts = tuple(h.lower() for h in _strings(table, "hosts", where))
-    settings = ScrapeSettings(path=None, cache_dir=Path(), allow=allow)
-    for host in hosts:
-        if "/" in host or not settings.allows(f"http://{host}/"):
-            raise ScrapeConfigError(f"{where}: hosts: {host!r} must be a host name that is "
-                                    f"also on the allow-list (allow = {list(allow)!r})")
-    numbers: dict[str, int] = {}
-    for key, (low, high, default) in _LIMITS.items():
-        numbers[key] = value = _get(table, key, int, where, default)
-        if not low <= value <= high:
-            raise ScrapeConfigError(f"{where}: {key} must be {low} to {high}, got {value!r}")
-    max_seconds = float(_get(table, "max_seconds", (int, float), where, DEFAULT_MAX_SECONDS))
-    max_run_bytes = _get(table, "max_run_bytes", int, where, DEFAULT_MAX_RUN_BYTES)
-    if max_seconds <= 0 or max_run_bytes <= 0:
-        raise ScrapeConfigError(f"{where}: max_seconds and max_run_bytes must be positive")
-    return Discovery(index=index, follow=follow, through=through, hosts=hosts,
-                     max_depth=numbers["max_depth"], max_pages=numbers["max_pages"],
-                     max_links=numbers["max_links"], max_new=numbers["max_new"],
-                     recheck=numbers["recheck"],
-                     retry_failed_days=numbers["retry_failed_days"],
-                     max_seconds=max_seconds, max_run_bytes=max_run_bytes)
-
-
-def _source(table: Mapping[str, Any], where: str, allow: tuple[str, ...] = ()) -> Source:
-    from parsers import FORMATS
-
-    club = _get(table, "club", str, where, None)
-    if club:
-        where = f"{where} ({club})"
-    unknown = sorted(set(table) - _SOURCE_KEYS)
-    if unknown:
-        hint = " (the club's name goes in club = ...)" if "name" in unknown else ""
-        raise ScrapeConfigError(f"{where}: unknown key {unknown[0]!r}{hint}; a source knows "
-                                f"{', '.join(sorted(_SOURCE_KEYS))}")
-    if not club:
-        raise ScrapeConfigError(f"{where}: a source needs a club")
-    url = _get(table, "url", str, where, None)
-    pattern = _get(table, "url_pattern", str, where, None)
+def _source(table: SourceTable) -> Source:
     discovery = None
-    if "index" in table:
-        if url is not None or pattern is not None:
-            raise ScrapeConfigError(f"{where}: give one of url, url_pattern or index")
-        discovery = _discovery(table, where, allow)
-    else:
-        extra = sorted(set(table) & {"follow", "through", "hosts", *_LIMITS, "max_seconds",
-                                     "max_run_bytes"})
-        if extra:
-            raise ScrapeConfigError(f"{where}: {extra[0]} goes with index, not url or "
-                                    "url_pattern")
-        if (url is None) == (pattern is None):
-            raise ScrapeConfigError(f"{where}: give either url or url_pattern (or index and "
-                                    "follow)")
-    last_days = _get(table, "last_days", int, where, None)
-    start = _get(table, "from", date, where, None)
-    end = _get(table, "to", date, where, None)
-    names = _get(table, "weekdays", list, where, [])
-    if url is not None or discovery is not None:
-        if url is not None:
-            _check_url(url, where, "url")
-        if last_days is not None or start is not None or end is not None or names:
-            raise ScrapeConfigError(f"{where}: last_days, from, to and weekdays go with "
-                                    f"url_pattern, not {'url' if url else 'index'}")
-    else:
-        assert pattern is not None
-        fields = {f for _, f, _, _ in string.Formatter().parse(pattern) if f is not None}
-        if fields - PLACEHOLDERS:
-            raise ScrapeConfigError(
-                f"{where}: url_pattern knows {{yyyy}} {{yy}} {{mm}} {{dd}} {{m}} {{d}}, "
-                f"got {', '.join(sorted(fields - PLACEHOLDERS))!r}")
-        _check_url(_expand(pattern, date(2000, 1, 1)), where, "url_pattern")
-        if (last_days is None) == (start is None):
-            raise ScrapeConfigError(f"{where}: url_pattern needs last_days = N or "
-                                    "from = YYYY-MM-DD (to = YYYY-MM-DD optional)")
-        if last_days is not None and not 1 <= last_days <= MAX_URLS_PER_SOURCE:
-            raise ScrapeConfigError(f"{where}: last_days must be 1 to {MAX_URLS_PER_SOURCE}, "
-                                    f"got {last_days!r}")
-        if start is not None and end is not None and (
-                end < start or (end - start).days >= MAX_URLS_PER_SOURCE):
-            raise ScrapeConfigError(f"{where}: from..to must be in order and at most "
-                                    f"{MAX_URLS_PER_SOURCE} days, got {start}..{end}")
-    weekdays = []
-    for name in names:
-        if not isinstance(name, str) or name.lower()[:3] not in WEEKDAYS:
-            raise ScrapeConfigError(f"{where}: weekdays are mon..sun, got {name!r}")
-        weekdays.append(WEEKDAYS.index(name.lower()[:3]))
-    fmt = _get(table, "format", str, where, None)
-    if fmt is not None and fmt not in FORMATS:
-        raise ScrapeConfigError(f"{where}: unknown format {fmt!r}; known formats: "
-                                f"{', '.join(FORMATS)}")
-    schedule = _get(table, "schedule", str, where, "nightly")
-    _check_schedule(schedule, where)
-    return Source(club=club, url=url, url_pattern=pattern, last_days=last_days, start=start,
-                  end=end, weekdays=tuple(sorted(set(weekdays))), format=fmt,
-                  schedule=schedule, enabled=_get(table, "enabled", bool, where, True),
-                  discovery=discovery)
+    if table.index is not None:
+        discovery = Discovery(
+            index=tuple(table.index), follow=tuple(table.follow or ()),
+            through=tuple(table.through or ()), hosts=tuple(table.hosts or ()),
+            max_depth=table.max_depth, max_pages=table.max_pages, max_links=table.max_links,
+            max_new=table.max_new, recheck=table.recheck,
+            retry_failed_days=table.retry_failed_days, max_seconds=table.max_seconds,
+            max_run_bytes=table.max_run_bytes)
+    weekdays = {WEEKDAYS.index(name.lower()[:3]) for name in table.weekdays}
+    return Source(club=table.club, url=table.url, url_pattern=table.url_pattern,
+                  last_days=table.last_days, start=table.start, end=table.end,
+                  weekdays=tuple(sorted(weekdays)), format=table.format,
+                  schedule=table.schedule, enabled=table.enabled, discovery=discovery)
 
 
 def load_sources(cfg: Config, path: Path | None = None, *,
                  config_file: Path | None = None) -> ScrapeSettings:
-    """Read the sources file (``path``, or :func:`sources_path`); none means no sources."""
+    """Read the sources file (``path``, or :func:`sources_path`), checked against the
+    configuration's schema (flows/_schema.py); none means no sources."""
     path = path or sources_path(cfg, config_file)
     cache = cache_dir(cfg)
     if not path.is_file():
         return ScrapeSettings(path=None, cache_dir=cache,
                               user_agent=default_user_agent(None))
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ScrapeConfigError(f"{path}: not valid TOML: {exc}") from exc
-    where = str(path)
-    allow = _get(data, "allow", list, where, [])
-    if not all(isinstance(a, str) and a for a in allow):
-        raise ScrapeConfigError(f"{where}: allow must be a list of host names, got {allow!r}")
-    contact = _get(data, "contact", str, where, None)
-    numbers: dict[str, float] = {}
-    for key, default in (("rate_limit_seconds", DEFAULT_RATE_LIMIT),
-                         ("timeout", DEFAULT_TIMEOUT), ("backoff_seconds", DEFAULT_BACKOFF)):
-        numbers[key] = float(_get(data, key, (int, float), where, default))
-        if numbers[key] < 0 or key == "timeout" and numbers[key] == 0:
-            raise ScrapeConfigError(f"{where}: {key} must be positive, got {numbers[key]!r}")
-    retries = _get(data, "retries", int, where, DEFAULT_RETRIES)
-    max_bytes = _get(data, "max_bytes", int, where, DEFAULT_MAX_BYTES)
-    if retries < 0 or max_bytes <= 0:
-        raise ScrapeConfigError(f"{where}: retries must be 0 or more and max_bytes positive")
-    tables = _get(data, "source", list, where, [])
-    allowed = tuple(a.lower() for a in allow)
-    sources = tuple(_source(t, f"{where} [[source]] #{i}", allowed)
-                    for i, t in enumerate(tables, 1))
+    data = read_sources_file(path)
     return ScrapeSettings(
-        path=path, cache_dir=cache, sources=sources, allow=allowed,
-        user_agent=_get(data, "user_agent", str, where, None) or default_user_agent(contact),
-        rate_limit_seconds=numbers["rate_limit_seconds"], timeout=numbers["timeout"],
-        retries=retries, backoff_seconds=numbers["backoff_seconds"], max_bytes=max_bytes,
+        path=path, cache_dir=cache, sources=tuple(_source(t) for t in data.source),
+        allow=tuple(data.allow), user_agent=data.user_agent or default_user_agent(data.contact),
+        rate_limit_seconds=data.rate_limit_seconds, timeout=data.timeout,
+        retries=data.retries, backoff_seconds=data.backoff_seconds, max_bytes=data.max_bytes,
     )
 
 

@@ -25,7 +25,7 @@ def test_a_go_pool_rated_by_a_bridge_scheme_is_refused_when_read(tmp_path: Path)
         load_config(path)
     message = str(caught.value)
     assert "\n" not in message
-    assert message == (f"{path} [[pools]] 'go': scheme 'belo2' rates bridge, not go; go is "
+    assert message == (f"{path}: [[pools]] go scheme = 'belo2': rates bridge, not go; go is "
                        "rated by egf, elo, glicko2, rfg, rfg-bootstrap")
 
 
@@ -33,13 +33,14 @@ def test_an_unknown_game_is_refused_when_read(tmp_path: Path) -> None:
     path = _config(tmp_path, 'name = "chess"\ngame = "chess"\n')
     with pytest.raises(ConfigError) as caught:
         load_config(path, schemes=False)  # refused before any scheme is looked at
-    assert str(caught.value) == (f"{path} [[pools]] 'chess': game 'chess' is not known; the "
-                                 "games are bridge, go, preferans")
+    assert str(caught.value) == (f"{path}: [[pools]] chess game = 'chess': not a known game; "
+                                 "the games are bridge, go, preferans")
 
 
 def test_an_unknown_scheme_is_refused_when_read(tmp_path: Path) -> None:
     path = _config(tmp_path, 'name = "bridge"\nscheme = "belo3"\n')
-    with pytest.raises(ConfigError, match=r"'bridge': scheme 'belo3' is not known; the "
+    with pytest.raises(ConfigError, match=r"\[\[pools\]\] bridge scheme = 'belo3': not a "
+                                          r"known scheme \(did you mean 'belo'\?\); the "
                                           r"schemes are belo, belo2, "):
         load_config(path)
 

@@ -524,15 +524,16 @@ def test_url_pattern_dates_and_weekdays(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("body", "message"), [
     ('[[source]]\nclub = "A"\n', "give either url or url_pattern"),
-    ('[[source]]\nclub = "A"\nurl = "ftp://x/a"\n', "url must be an http(s) URL"),
+    ('[[source]]\nclub = "A"\nurl = "ftp://x/a"\n', "url = 'ftp://x/a': not an http(s) URL"),
     ('[[source]]\nclub = "A"\nurl_pattern = "https://x/{date}"\nlast_days = 3\n',
      "url_pattern knows {yyyy}"),
     ('[[source]]\nclub = "A"\nurl_pattern = "https://x/{dd}"\n', "needs last_days = N"),
     ('[[source]]\nclub = "A"\nurl = "https://x/a"\nschedule = "weekly"\n',
-     "schedule must be nightly, hourly, always or a cron expression, got 'weekly'"),
-    ('[[source]]\nclub = "A"\nurl = "https://x/a"\nformat = "pdf"\n', "unknown format 'pdf'"),
-    ('retries = "3"\n', "retries must be a int, got '3'"),
-    ('allow = "x"\n', "allow must be a list, got 'x'"),
+     "schedule = 'weekly': expected nightly, hourly, always or a cron expression"),
+    ('[[source]]\nclub = "A"\nurl = "https://x/a"\nformat = "pdf"\n',
+     "format = 'pdf': not a known format"),
+    ('retries = "3"\n', "retries = '3': expected a whole number from 0 up"),
+    ('allow = "x"\n', "allow = 'x': expected a list of texts"),
 ])
 def test_config_errors_name_the_file_and_value(tmp_path: Path, body: str, message: str) -> None:
     (tmp_path / "sources.toml").write_text(body, encoding="utf-8")

@@ -510,20 +510,23 @@ def test_patterns_are_relative_to_the_index_folder() -> None:
 
 @pytest.mark.parametrize(("body", "message"), [
     ('index = "https://x.example/"\n', "index needs follow = "),
-    ('index = "ftp://x.example/"\nfollow = "*"\n', "index must be an http(s) URL"),
+    ('index = "ftp://x.example/"\nfollow = "*"\n',
+     "index = 'ftp://x.example/': not an http(s) URL"),
     ('index = "https://x.example/"\nurl = "https://x.example/a"\nfollow = "*"\n',
      "give one of url, url_pattern or index"),
-    ('url = "https://x.example/a"\nfollow = "*"\n', "follow goes with index"),
+    ('url = "https://x.example/a"\nfollow = "*"\n', "follow: goes with index"),
     ('index = "https://x.example/"\nfollow = 3\n',
-     "follow must be a string or a list of strings, got 3"),
-    ('index = "https://x.example/"\nfollow = "20*/[abc"\n', "follow: unclosed ["),
+     "follow = 3: expected a text or a list of texts"),
+    ('index = "https://x.example/"\nfollow = "20*/[abc"\n', "follow = '20*/[abc': unclosed ["),
     ('index = "https://x.example/"\nfollow = "*"\nmax_depth = 9\n',
-     "max_depth must be 1 to 5, got 9"),
+     "max_depth = 9: expected a whole number from 1 to 5"),
     ('index = "https://x.example/"\nfollow = "*"\nmax_new = "all"\n',
-     "max_new must be a int, got 'all'"),
+     "max_new = 'all': expected a whole number from 0 to 100000"),
     ('index = "https://x.example/"\nfollow = "*"\nhosts = ["elsewhere.example"]\n',
-     "hosts: 'elsewhere.example' must be a host name that is also on the allow-list"),
-    ('index = "https://x.example/"\nfollow = "*"\nfolow = "*"\n', "unknown key 'folow'"),
+     "hosts = ['elsewhere.example']: 'elsewhere.example' must be a host name that is also on "
+     "the allow-list"),
+    ('index = "https://x.example/"\nfollow = "*"\nfolow = "*"\n',
+     "folow: unknown key (did you mean 'follow'?)"),
 ])
 def test_config_errors_name_the_source_and_key(tmp_path: Path, body: str,
                                                message: str) -> None:
@@ -532,7 +535,7 @@ def test_config_errors_name_the_source_and_key(tmp_path: Path, body: str,
     with pytest.raises(_scrape.ScrapeConfigError) as err:
         _scrape.load_sources(make_cfg(tmp_path))
     assert message in str(err.value)
-    assert f"{tmp_path / 'sources.toml'} [[source]] #1 (Mercercrest): " in str(err.value)
+    assert f"{tmp_path / 'sources.toml'}: [[source]] #1 (Mercercrest)" in str(err.value)
     assert "\n" not in str(err.value)
 
 
@@ -540,7 +543,7 @@ def test_a_name_instead_of_club_says_where_the_name_goes(tmp_path: Path) -> None
     (tmp_path / "sources.toml").write_text(
         '[[source]]\nname = "mercercrest"\nindex = "https://h/"\nfollow = "*"\n',
         encoding="utf-8")
-    with pytest.raises(_scrape.ScrapeConfigError, match=r"unknown key 'name' \(the club's "
+    with pytest.raises(_scrape.ScrapeConfigError, match=r"name: unknown key \(the club's "
                        r"name goes in club = \.\.\.\)"):
         _scrape.load_sources(make_cfg(tmp_path))
 
