@@ -11,6 +11,7 @@
     cli/quality.py      simulate, evaluate
     cli/schedule.py     schedule
     cli/scrape.py       scrape
+    cli/config.py       config check, config docs (the schema only: no warehouse)
     cli/app.py          build_parser() and main(): every group above registered
 
 Command modules import from ``cli._common`` and the library packages only, never from each

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from ._common import CliError, Exit
+from .config import add_config_commands
 from .explain import add_explain_commands
 from .files import add_files_commands
 from .mcmahon import add_mcmahon_commands
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_scrape_commands(sub)
     add_quality_commands(sub)      # simulate, evaluate
     add_files_commands(sub)
+    add_config_commands(sub)       # config check, config docs
     return parser
 
 
@@ -57,9 +59,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(Exit.OK)
     except Exception as exc:  # domain errors of the library: one line, no traceback
         from flows._lock import RunLocked
+        from flows._schema import ConfigError
         from parsers import ParseError
         from warehouse import WarehouseError
 
+        if isinstance(exc, ConfigError):  # a configuration read outside cli._common
+            print(f"clubratings: {exc}", file=sys.stderr)
+            return int(Exit.USAGE)
         if isinstance(exc, RunLocked):  # a run lock taken outside cli._common.locked
             print(f"clubratings: {exc}", file=sys.stderr)
             return int(Exit.LOCKED)
