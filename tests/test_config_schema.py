@@ -562,3 +562,20 @@ def test_the_reference_lists_every_key_and_option() -> None:
         assert f"##### `{scheme.name}`" in text
         for option in option_specs(scheme.params_type):
             assert f"| `{option}` |" in text, (scheme.name, option)
+
+
+def test_the_limits_and_identity_tables_are_the_dataclasses_they_fill() -> None:
+    """[limits] and [identity] fill parsers/_limits.py ``Limits`` and warehouse/identity.py
+    ``IdentitySettings``: the same names, the same defaults."""
+    import dataclasses
+
+    from flows._schema import IdentityTable, LimitsTable
+    from parsers import Limits
+    from warehouse.identity import IdentitySettings
+
+    limits = LimitsTable()
+    assert set(LimitsTable.model_fields) == {f.name for f in dataclasses.fields(Limits)}
+    assert limits.limits() == Limits()
+    identity = IdentityTable()
+    assert {f.name: getattr(identity, f.name) for f in dataclasses.fields(IdentitySettings)} \
+        == dataclasses.asdict(IdentitySettings())
