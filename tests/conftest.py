@@ -49,6 +49,30 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+DEFAULT_PROJECT_FILES = ("clubratings.toml", "sources.toml", "fixtures", "identity", "docs")
+"""What the embedded default reads: its configuration, the bundled fixtures and identity
+decisions, and docs/ (the quality page's docs/quality.json, the documentation's example files)."""
+
+
+@pytest.fixture(scope="session")
+def default_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded default after one ``clubratings run`` (warehouse, lists, site, report,
+    snapshot), made once per test process for the tests that only read it: a test that changes
+    a project copies this one first."""
+    from cli import main
+
+    base = tmp_path_factory.mktemp("default-run") / "project"
+    base.mkdir()
+    for name in DEFAULT_PROJECT_FILES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, base / name, ignore=shutil.ignore_patterns("__pycache__"))
+        elif src.is_file():
+            shutil.copy2(src, base / name)
+    assert main(["run", "--config", str(base / "clubratings.toml")]) == 0
+    return base
+
+
 @pytest.fixture(scope="session")
 def prefect_harness() -> Iterator[None]:
     """One temporary Prefect server for the whole session (only the end-to-end flow tests)."""

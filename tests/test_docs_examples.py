@@ -114,23 +114,15 @@ def test_runnable_blocks_are_found() -> None:
 # ---------------------------------------------------------------- the scratch project
 
 @pytest.fixture(scope="session")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled default, copied and run once: warehouse, lists, report, snapshot."""
-    base = tmp_path_factory.mktemp("docs-project") / "project"
-    base.mkdir()
-    for name in PROJECT_FILES:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, base / name,
-                            ignore=shutil.ignore_patterns("__pycache__"))
-        elif src.is_file():
-            shutil.copy2(src, base / name)
-    (base / ".venv").mkdir()
-    (base / ".venv" / "bin").symlink_to(BIN)  # `.venv/bin/clubratings` as the docs write it
-    done = subprocess.run(["clubratings", "run"], cwd=base, env=_env(base), text=True,
-                          capture_output=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return base
+def scratch(default_run: Path) -> Path:
+    """The bundled default, run once (tests/conftest.py ``default_run``): warehouse, lists,
+    report, snapshot; with ``.venv/bin`` for the blocks that write ``.venv/bin/clubratings``."""
+    assert all((default_run / name).exists() for name in PROJECT_FILES)
+    venv = default_run / ".venv"
+    if not venv.exists():
+        venv.mkdir()
+        (venv / "bin").symlink_to(BIN)
+    return default_run
 
 
 def _env(project: Path) -> dict[str, str]:

@@ -12,7 +12,6 @@ embedded default's lists against the warehouse, not against the code that made t
 from __future__ import annotations
 
 import csv
-import shutil
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -20,23 +19,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def bundled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+def bundled(default_run: Path) -> Iterator[object]:
     """The embedded default after one nightly run: its config."""
     from flows import load_config
-    from flows.core import Project
 
-    root = tmp_path_factory.mktemp("standing")
-    shutil.copytree(REPO / "fixtures", root / "fixtures")
-    shutil.copytree(REPO / "identity", root / "identity")
-    shutil.copy(REPO / "clubratings.toml", root / "clubratings.toml")
-    cfg = load_config(root / "clubratings.toml")
-    with Project.open(cfg, command="test") as project:
-        project.run()
-    yield cfg
+    yield load_config(default_run / "clubratings.toml")
 
 
 def _lists(public: Path) -> dict[tuple[str, str], list[dict[str, str]]]:

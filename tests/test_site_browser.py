@@ -222,25 +222,10 @@ def test_player_page_shows_the_chart(page: object, site: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def bundled_site(default_run: Path) -> Iterator[str]:
     """The site of the embedded default (every bundled file: bridge, go, preferans, and the
     quality page of docs/quality.json), served from 127.0.0.1; yields its base URL."""
-    import shutil
-
-    from flows import load_config
-    from flows.core import Project
-
-    root = tmp_path_factory.mktemp("bundled")
-    repo = Path(__file__).resolve().parents[1]
-    shutil.copytree(repo / "fixtures", root / "fixtures")
-    shutil.copytree(repo / "identity", root / "identity")
-    shutil.copy(repo / "clubratings.toml", root / "clubratings.toml")
-    (root / "docs").mkdir()
-    shutil.copy(repo / "docs" / "quality.json", root / "docs" / "quality.json")
-    cfg = load_config(root / "clubratings.toml")
-    with Project.open(cfg, command="test") as project:
-        project.run()  # the nightly job: ingest, recompute, report, publish, snapshot
-    with serving(cfg.public) as base:
+    with serving(default_run / "public") as base:
         yield base
 
 
