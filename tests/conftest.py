@@ -80,3 +80,32 @@ def prefect_harness() -> Iterator[None]:
 
     with prefect_test_harness(server_startup_timeout=90):
         yield
+
+
+HEAVY_FIRST = (
+    "tests/test_killtest.py::test_killed_commands",
+    "tests/test_schedule.py::test_deploy_server_script",
+    "tests/test_lifecycle.py::test_files_in_force_are_a_fresh_load",
+    "tests/test_quality_docs.py",
+    "tests/test_fuzz.py",
+    "tests/test_identity_warehouse.py::test_nothing_ever_merges",
+    "tests/test_pipeline_flow.py",
+    "tests/test_core.py::test_a_deployment_flow",
+    "tests/test_real_files.py::test_every_real_result_file",
+    "tests/test_nonresults.py::test_no_non_result_loads",
+    "tests/test_field_corpus.py",
+    "tests/test_schedule.py::test_dask_task_runner",
+    "tests/test_not_results.py::test_no_generated_non_result_loads",
+    "tests/test_quality_real.py",
+    "tests/test_deployments.py",
+)
+"""Tests of half a minute to two minutes, run first: spread over the processes while the rest
+still waits, they do not end the run alone on one core (``--durations=25`` shows the list)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((k for k, prefix in enumerate(HEAVY_FIRST)
+                     if item.nodeid.startswith(prefix)), len(HEAVY_FIRST))
+
+    items.sort(key=rank)  # stable: the others keep their order
