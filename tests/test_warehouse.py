@@ -42,6 +42,44 @@ def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     assert expected[:2] == [(1, "core"), (2, "identity")]
 
 
+def _schema(con: object) -> dict[str, list[tuple[object, ...]]]:
+    """Everything of a warehouse's schema an analyst or the code can see."""
+    queries = {
+        "tables": "SELECT table_name, comment, sql FROM duckdb_tables() "
+                  "WHERE database_name = current_database() ORDER BY 1",
+        "views": "SELECT view_name, comment, sql FROM duckdb_views() "
+                 "WHERE NOT internal AND database_name = current_database() ORDER BY 1",
+        "columns": "SELECT table_name, column_name, column_index, data_type, column_default, "
+                   "is_nullable, comment FROM duckdb_columns() "
+                   "WHERE database_name = current_database() ORDER BY 1, 3",
+        "constraints": "SELECT table_name, constraint_type, constraint_text, expression "
+                       "FROM duckdb_constraints() WHERE database_name = current_database() "
+                       "ORDER BY ALL",
+        "migrations": "SELECT version, name FROM schema_migrations ORDER BY 1",
+    }
+    return {k: con.execute(q).fetchall() for k, q in queries.items()}  # type: ignore[attr-defined]
+
+
+def test_a_new_warehouse_is_the_migrations_replayed(tmp_path: Path) -> None:
+    """A new warehouse is copied from one migrated in memory: the same schema, comments
+    included, as replaying every migration on an empty file; no temporary file is left."""
+    import duckdb
+
+    from warehouse._db import _migrate
+
+    with open_warehouse(tmp_path / "copied" / "wh.duckdb") as wh:
+        copied = _schema(wh.con)
+    con = duckdb.connect(str(tmp_path / "replayed.duckdb"))
+    try:
+        _migrate(con)
+        replayed = _schema(con)
+    finally:
+        con.close()
+    assert copied["columns"] and any(row[-1] for row in copied["columns"])  # comments kept
+    assert copied == replayed
+    assert sorted(p.name for p in (tmp_path / "copied").iterdir()) == ["wh.duckdb"]
+
+
 def test_load_writes_every_table_and_keeps_the_raw_file(wh: Warehouse) -> None:
     data = csv_file(club_event())
     report = _load(wh, data)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -12,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from ._atomic import temp_path
 from ._errors import TransientWarehouseError, WarehouseError
 
 __all__ = ["DEFAULT_PATH", "Warehouse", "open_warehouse"]
@@ -124,6 +127,8 @@ def open_warehouse(path: Path | str = DEFAULT_PATH, *, read_only: bool = False) 
     path = Path(path)
     if str(path) != ":memory:" and not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
+    if str(path) != ":memory:" and not read_only and not path.exists():
+        _create(path)
     try:
         con = duckdb.connect(str(path), read_only=read_only)
     except duckdb.IOException as exc:
@@ -134,3 +139,36 @@ def open_warehouse(path: Path | str = DEFAULT_PATH, *, read_only: bool = False) 
     if not read_only:
         _migrate(con)
     return Warehouse(con=con, path=path)
+
+
+_SCHEMA: duckdb.DuckDBPyConnection | None = None
+_SCHEMA_LOCK = threading.Lock()
+
+
+def _create(path: Path) -> None:
+    """A new warehouse at ``path`` with every migration applied: a copy of an empty warehouse
+    migrated once per process in memory (``COPY FROM DATABASE``: tables, views, constraints and
+    the comments analysts read; about 0.05 s against 0.4 s for replaying the migrations, most
+    of it the comments). Written under a temporary name and renamed into place: a process
+    killed meanwhile leaves no half-made warehouse, only a temporary file the next run sweeps
+    away. Where the copy fails, the file is left absent and the migrations make it as before."""
+    global _SCHEMA
+    tmp = temp_path(path)
+    quoted = str(tmp).replace("'", "''")
+    try:
+        with _SCHEMA_LOCK:
+            if _SCHEMA is None:
+                schema = duckdb.connect(":memory:")
+                _migrate(schema)
+                _SCHEMA = schema
+            _SCHEMA.execute(f"ATTACH '{quoted}' AS new_warehouse")
+            try:
+                _SCHEMA.execute("COPY FROM DATABASE memory TO new_warehouse")
+            finally:
+                _SCHEMA.execute("DETACH new_warehouse")
+        os.replace(tmp, path)
+    except (duckdb.Error, OSError):
+        pass  # the migrations below make it (an unwritable folder is reported by connect)
+    finally:
+        tmp.unlink(missing_ok=True)
+        tmp.with_name(tmp.name + ".wal").unlink(missing_ok=True)
