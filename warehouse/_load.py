@@ -343,12 +343,11 @@ class Loader:
         self._loaded = {
             r[0]: int(r[1]) for r in con.execute("SELECT sha256, file_id FROM source_files").fetchall()
         }
-        self._active = {
-            (r[0], r[1].isoformat(), r[2], r[3]): int(r[4])
-            for r in con.execute(
-                "SELECT organiser, event_date, title, section, event_id FROM active_events"
-            ).fetchall()
-        }
+        # the events in force, read once (the view costs more to plan than to read)
+        active = con.execute(
+            "SELECT organiser, event_date, title, section, event_id, game FROM active_events"
+        ).fetchall()
+        self._active = {(r[0], r[1].isoformat(), r[2], r[3]): int(r[4]) for r in active}
         self._withdrawn = withdrawals_in_force(self.wh)
         self._aliases = {
             (int(r[0]), r[1])
@@ -360,8 +359,7 @@ class Loader:
         # events in force by game and day, and the prints of those compared so far: where a
         # new event looks for the same results (warehouse/_twins.py)
         self._by_day: dict[tuple[str, dt.date], list[int]] = {}
-        for event_id, game, day in con.execute(
-                "SELECT event_id, game, event_date FROM active_events").fetchall():
+        for _organiser, day, _title, _section, event_id, game in active:
             self._by_day.setdefault((str(game), day), []).append(int(event_id))
         self._prints: dict[int, Print] = {}
         self._bare: set[int] = set()  # prints read without their members
