@@ -264,6 +264,10 @@ def _refuse(problem: str, *, file: str, table: str | None = None, row: str | Non
                              value=value)
 
 
+_CONTROL_OR_REPLACEMENT = re.compile("[\x00-\x1f\x7f-\x9f\ufffd]")
+"""A control character (Unicode category Cc: C0, DEL and C1) or the replacement character."""
+
+
 def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -> Event:
     where = _event_name(event, index)
     handles = event.format in _HANDLE_FORMATS or any(
@@ -278,7 +282,7 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
         if len(text) > MAX_TEXT:
             raise _refuse(f"the event's {label} is longer than {MAX_TEXT} characters",
                           file=file, table=where, column=label, value=text[:60] + "…")
-        if any(unicodedata.category(c) == "Cc" for c in text) or "\ufffd" in text:
+        if _CONTROL_OR_REPLACEMENT.search(text):
             raise _refuse(f"the event's {label} has control or replacement characters",
                           file=file, table=where, column=label, value=text)
     bounds = current()

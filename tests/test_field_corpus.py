@@ -83,9 +83,9 @@ def test_result_files_read_right_and_every_other_file_refused(outcomes: list) ->
 def test_the_field_corpus_script_prints_the_shares(capsys: pytest.CaptureFixture[str]) -> None:
     from scripts.field_corpus import main
 
-    assert main(["--folder", "egd_table", "--jobs", "1"]) == 0
+    assert main(["--folder", "kops", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
-    assert "result files read right:" in out and "egd_table" in out
+    assert "result files read right:" in out and "kops" in out
 
 
 def test_field_files_are_bounded_in_size() -> None:
