@@ -12,7 +12,7 @@
     mcmahon standings --games FILE [--bars ...] [--players PLAYERS.csv]
                                                     a played tournament from a go result file
 
-The library work is in :mod:`ratings._mcmahon` (the tournament, and a go file's events as its
+The library work is in :mod:`tournaments` (the tournament, and a go file's events as its
 entrants and games); this module reads and writes files only.
 See docs/mcmahon.md for the file formats.
 """
@@ -40,9 +40,9 @@ __all__ = ["add_mcmahon_commands", "read_results"]
 
 
 def _lib() -> Any:
-    from ratings import _mcmahon
+    import tournaments
 
-    return _mcmahon
+    return tournaments
 
 
 # ---------------------------------------------------------------- files

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
         RESULTS_COLUMNS,
         RatingRun,
     )
-    from ._go import GAMES_COLUMNS, check_games, grade
+    from ._go import GAMES_COLUMNS, check_games, grade, grade_rating
     from ._registry import SCHEMES, RateFunction, Scheme, params_to_options, parse_options, rate
     from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
     from ._whr import (
@@ -89,7 +89,7 @@ _WHERE = {
     "CONTRIBUTIONS_COLUMNS": "_frames", "INITIAL_COLUMNS": "_frames",
     "NORMALISATIONS_COLUMNS": "_frames", "PERIOD_FREQUENCIES": "_frames",
     "RATINGS_COLUMNS": "_frames", "RESULTS_COLUMNS": "_frames", "RatingRun": "_frames",
-    "GAMES_COLUMNS": "_go", "check_games": "_go", "grade": "_go",
+    "GAMES_COLUMNS": "_go", "check_games": "_go", "grade": "_go", "grade_rating": "_go",
     "BeloParams": "_params", "RfgBootstrapParams": "_params", "RfgParams": "_params",
     "WhrParams": "_params", "WHR_LEARNABLE": "_params",
     "SCHEMES": "_registry", "RateFunction": "_registry", "Scheme": "_registry",
@@ -134,6 +134,7 @@ __all__ = [
     "fit_whr",
     "learn_whr",
     "grade",
+    "grade_rating",
     "params_to_options",
     "parse_options",
     "rate",

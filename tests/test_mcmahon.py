@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import main
-from ratings._mcmahon import (
+from tournaments.pairing import (
     Entrant,
     Game,
     MissingRanks,

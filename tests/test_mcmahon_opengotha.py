@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from cli import main
-from ratings._mcmahon import (
+from tournaments.pairing import (
     PairingSettings,
     TournamentError,
     apply_round,
@@ -191,7 +191,7 @@ def test_weights_equal_opengotha_dumps(dump: str) -> None:
 
 def test_worked_numbers_of_the_rules() -> None:
     """docs/rules/go-mcmahon-pairing.md "Worked numbers"."""
-    from ratings._mcmahon import Entrant, _Weights, _weighting
+    from tournaments.pairing import Entrant, _Weights, _weighting
 
     entrants = [Entrant(id=f"p{i}", name=f"P{i}", rating=2100.0 - 100 * i, club=club)
                 for i, club in enumerate(["A", "A", "B", "B", "C", "C", "D", "D"])]
@@ -275,7 +275,7 @@ def test_matching_takes_a_round_wide_optimum_not_the_greedy_pairs() -> None:
 def test_weighted_pairing_properties_on_random_tournaments() -> None:
     """Everyone present plays once (one bye when odd, never twice to one player while
     others had none), nobody absent plays, and no pair meets twice while rounds remain."""
-    from ratings._mcmahon import Entrant, Game, RoundResults
+    from tournaments.pairing import Entrant, Game, RoundResults
 
     rng = random.Random(11)
     for trial in range(30):

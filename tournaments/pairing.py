@@ -56,8 +56,7 @@ from typing import Any, TypeAlias
 
 import pandas as pd
 
-from ._errors import RatingError
-from ._go import grade_rating
+from ratings import RatingError, grade_rating
 
 __all__ = [
     "CRITERIA",
