@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
-    from flows._config import Config
+    from flows import Config
 
 __all__ = [
     "READ_WAIT", "CliError", "Exit", "Locked", "add_wait_option", "config_parent", "fail",
@@ -71,9 +71,9 @@ def config_parent() -> argparse.ArgumentParser:
 
 
 def load_config(path: Path | None) -> Config:
-    """The configuration (flows/_config.py); a bad file ends the command in one line."""
-    from flows._config import ConfigError
-    from flows._config import load_config as load
+    """The configuration (``flows.load_config``); a bad file ends the command in one line."""
+    from flows import ConfigError
+    from flows import load_config as load
 
     try:
         return load(path)
@@ -133,7 +133,7 @@ def locked(args: argparse.Namespace, cfg: Config, *, reader: bool = False,
     Another run holding the lock (after the wait) raises :class:`Locked`: one line, exit code
     3, ``note`` appended to the message.
     """
-    from flows._lock import RunLocked, run_lock
+    from flows import RunLocked, run_lock
 
     command = f"clubratings {args.command}"
     wait = getattr(args, "wait", 0.0) or (READ_WAIT if reader else 0.0)

@@ -58,8 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return int(Exit.OK)
     except Exception as exc:  # domain errors of the library: one line, no traceback
-        from flows._lock import RunLocked
-        from flows._schema import ConfigError
+        from flows import ConfigError, RunLocked
         from parsers import ParseError
         from warehouse import WarehouseError
 

@@ -20,7 +20,7 @@ __all__ = ["add_config_commands", "cmd_config_check", "cmd_config_docs"]
 
 
 def cmd_config_check(args: argparse.Namespace) -> int:
-    from flows._schema import ConfigError, check_configuration
+    from flows import ConfigError, check_configuration
 
     try:
         checked = check_configuration(args.config)
@@ -32,9 +32,9 @@ def cmd_config_check(args: argparse.Namespace) -> int:
 
 
 def cmd_config_docs(args: argparse.Namespace) -> int:
-    from flows._schema import reference
+    from flows import config_reference
 
-    print(reference(), end="")
+    print(config_reference(), end="")
     return Exit.OK
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ._common import Exit, config_parent, fail, load_config, locked, wait_parent
 
 if TYPE_CHECKING:
-    from flows._config import Config
+    from flows import Config
     from flows.core import Project
 
 __all__ = ["add_run_commands", "cmd_ingest", "cmd_publish", "cmd_recompute", "cmd_run",
@@ -76,8 +76,7 @@ def _profile_api_url(home: Path) -> str | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from flows._env import configure_prefect
-    from flows._report import summary_line
+    from flows import configure_prefect, summary_line
 
     cfg = load_config(args.config)
     with locked(args, cfg) as project:
@@ -86,10 +85,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         configure_prefect(cfg.root)
         started = time.perf_counter()
         if through_prefect(cfg, asked=args.prefect):
-            from flows._reaper import watch
+            from flows import watch_children
             from flows.pipeline import pipeline
 
-            watch()  # Prefect's temporary server must not outlive a run killed outright
+            watch_children()  # Prefect's temporary server must not outlive a run killed outright
             summary = pipeline(cfg, scrape=not args.no_scrape)  # joins the project open here
             for line in summary["scraped"]:  # type: ignore[attr-defined]
                 print(line)
@@ -110,7 +109,7 @@ def _run_here(project: Project, *, scrape: bool = True) -> dict[str, object]:
     and each file printed as it is done. ``scrape=False`` (``--no-scrape``, the inbox job)
     fetches nothing: it loads the sources and the inbox, and recomputes, reports and publishes
     only what that changed (a run with nothing new writes nothing)."""
-    from flows._inbox import FileOutcome
+    from flows import FileOutcome
 
     def step(name: str, func: Callable[[], Any]) -> Any:
         result = func()
@@ -126,8 +125,7 @@ def _run_here(project: Project, *, scrape: bool = True) -> dict[str, object]:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from flows._inbox import FileOutcome
-    from flows._report import RunLog, progress, summary_line
+    from flows import FileOutcome, RunLog, progress, summary_line
 
     with locked(args, load_config(args.config)) as project:
         log = RunLog(project.cfg, "ingest")  # data/logs/runs.jsonl
@@ -147,7 +145,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def cmd_recompute(args: argparse.Namespace) -> int:
     import ratings
-    from flows._report import RunLog, summary_line
+    from flows import RunLog, summary_line
 
     with locked(args, load_config(args.config)) as project:
         log = RunLog(project.cfg, "recompute")  # data/logs/runs.jsonl
@@ -165,7 +163,7 @@ def cmd_recompute(args: argparse.Namespace) -> int:
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
-    from flows._report import RunLog, summary_line
+    from flows import RunLog, summary_line
 
     with locked(args, load_config(args.config)) as project:
         cfg = project.cfg

@@ -16,8 +16,7 @@ __all__ = ["add_schedule_commands"]
 
 
 def cmd_schedule(args: argparse.Namespace) -> int:
-    from flows._config import CONFIG_NAME
-    from flows._schedule import cron_lines
+    from flows import CONFIG_NAME, cron_lines
 
     cfg = load_config(args.config)
     config_file = args.config if args.config is not None else cfg.root / CONFIG_NAME

@@ -22,7 +22,7 @@ __all__ = ["add_scrape_commands", "cmd_scrape"]
 def cmd_scrape(args: argparse.Namespace) -> int:
     """Fetch due sources into the inbox and load the fetched pages; exit 1 when a URL ended
     in an error or a fetched page was rejected."""
-    from flows._scrape import ScrapeConfigError, load_sources, scrape
+    from flows import ScrapeConfigError, load_sources, scrape
 
     cfg = load_config(args.config)
     try:
@@ -45,7 +45,7 @@ def _load(args: argparse.Namespace, cfg: Any, written: list[Path], status: Exit)
     """Load the fetched pages through the run core (flows/core.py: the run lock, one
     warehouse connection, one loader); another run in progress leaves them in the inbox for
     its ingest or the next one (exit 3, as the other commands)."""
-    from flows._report import RunLog
+    from flows import RunLog
 
     with locked(args, cfg, note=f"; the fetched pages wait in {cfg.inbox}") as project:
         files = [(path, True) for path in written if path.exists()]  # not taken meanwhile

@@ -3,7 +3,11 @@
 ``flows.pipeline`` holds the Prefect flows; importing it configures Prefect's ephemeral mode
 first. Everything else here imports no Prefect, so the library steps and most CLI commands run
 without it. The names below are loaded on first use, so that ``clubratings --help`` and the
-light commands import neither pandas nor the warehouse.
+light commands (``config check``, ``schedule``) import neither pandas nor the warehouse.
+
+The command line imports only these names and the public modules ``flows.core`` (the run
+core) and ``flows.pipeline`` (the Prefect flows), never a private module of this package
+(tests/test_boundaries.py).
 """
 
 from __future__ import annotations
@@ -13,17 +17,49 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._config import CONFIG_NAME, Config, ConfigError, PoolConfig, load_config
+    from ._env import configure_prefect
     from ._inbox import FileOutcome, inbox_files, ingest_file, reason_text
+    from ._lock import RunLocked, run_lock
+    from ._reaper import watch as watch_children
+    from ._report import RunLog, progress, summary_line
+    from ._schedule import cron_lines
+    from ._schema import ScrapeConfigError, check_configuration
+    from ._schema import reference as config_reference
+    from ._scrape import load_sources, scrape
     from ._steps import PoolRun, code_version, pending_files, publish, rate_pool
 
-_WHERE = {
-    "CONFIG_NAME": "_config", "Config": "_config", "ConfigError": "_config",
-    "PoolConfig": "_config", "load_config": "_config",
-    "FileOutcome": "_inbox", "inbox_files": "_inbox", "ingest_file": "_inbox",
-    "reason_text": "_inbox",
-    "PoolRun": "_steps", "code_version": "_steps",
-    "pending_files": "_steps", "publish": "_steps", "rate_pool": "_steps",
+_WHERE: dict[str, tuple[str, str]] = {
+    "CONFIG_NAME": ("_config", "CONFIG_NAME"),
+    "Config": ("_config", "Config"),
+    "ConfigError": ("_config", "ConfigError"),
+    "PoolConfig": ("_config", "PoolConfig"),
+    "load_config": ("_config", "load_config"),
+    "configure_prefect": ("_env", "configure_prefect"),
+    "FileOutcome": ("_inbox", "FileOutcome"),
+    "inbox_files": ("_inbox", "inbox_files"),
+    "ingest_file": ("_inbox", "ingest_file"),
+    "reason_text": ("_inbox", "reason_text"),
+    "RunLocked": ("_lock", "RunLocked"),
+    "run_lock": ("_lock", "run_lock"),
+    "watch_children": ("_reaper", "watch"),
+    "RunLog": ("_report", "RunLog"),
+    "progress": ("_report", "progress"),
+    "summary_line": ("_report", "summary_line"),
+    "cron_lines": ("_schedule", "cron_lines"),
+    "ScrapeConfigError": ("_schema", "ScrapeConfigError"),
+    "check_configuration": ("_schema", "check_configuration"),
+    "config_reference": ("_schema", "reference"),
+    "load_sources": ("_scrape", "load_sources"),
+    "scrape": ("_scrape", "scrape"),
+    "PoolRun": ("_steps", "PoolRun"),
+    "code_version": ("_steps", "code_version"),
+    "pending_files": ("_steps", "pending_files"),
+    "publish": ("_steps", "publish"),
+    "rate_pool": ("_steps", "rate_pool"),
 }
+"""Each public name: the private module that defines it and its name there (``watch`` of
+flows/_reaper.py is ``watch_children`` here, ``reference`` of flows/_schema.py is
+``config_reference``: names that say what they are outside their module)."""
 
 __all__ = sorted(_WHERE)
 
@@ -31,7 +67,8 @@ __all__ = sorted(_WHERE)
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
         raise AttributeError(f"module 'flows' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    module, attribute = _WHERE[name]
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
     globals()[name] = value
     return value
 

@@ -57,3 +57,43 @@ def test_parsers_import_no_io_libraries() -> None:
         assert not _imports(path) - {"parsers"}
         text = path.read_text(encoding="utf-8")
         assert "import duckdb" not in text and "import prefect" not in text, path
+
+
+def _flows_imports(path: Path) -> list[tuple[int, str]]:
+    """Every import of ``flows`` in a file, as (line, what): ``flows._x``, ``flows.core``, or
+    ``flows:name`` for a name taken from the package (type-checking imports included)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names
+                      if a.name.split(".")[0] == "flows"]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
+                and node.module.split(".")[0] == "flows":
+            if node.module == "flows":
+                found += [(node.lineno, f"flows:{a.name}") for a in node.names]
+            else:
+                found.append((node.lineno, node.module))
+    return found
+
+
+def test_the_command_line_uses_only_the_public_names_of_flows() -> None:
+    """cli/ imports what ``flows/__init__.py`` exports (``__all__``) and the public modules
+    (``flows.core``, ``flows.pipeline``), never a private module (``flows._x``)."""
+    import flows
+
+    bad = []
+    for path in sorted((ROOT / "cli").rglob("*.py")):
+        for line, what in _flows_imports(path):
+            name = what.removeprefix("flows:")
+            private = any(part.startswith("_") for part in what.replace(":", ".").split(".")[1:])
+            if private or (what.startswith("flows:") and name not in flows.__all__):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {what}")
+    assert bad == []
+
+
+def test_the_check_of_flows_imports_sees_private_modules(tmp_path: Path) -> None:
+    source = tmp_path / "example.py"
+    source.write_text("import flows._lock\nfrom flows._report import RunLog\n"
+                      "from flows import _steps, load_config\n", encoding="utf-8")
+    assert _flows_imports(source) == [(1, "flows._lock"), (2, "flows._report"),
+                                      (3, "flows:_steps"), (3, "flows:load_config")]
