@@ -18,7 +18,7 @@ from ._common import Exit, config_parent, fail, load_config, locked, wait_parent
 
 if TYPE_CHECKING:
     from flows import Config
-    from flows.core import Project
+    from flows.core import Project, RunResult
 
 __all__ = ["add_run_commands", "cmd_ingest", "cmd_publish", "cmd_recompute", "cmd_run",
            "through_prefect"]
@@ -26,22 +26,18 @@ __all__ = ["add_run_commands", "cmd_ingest", "cmd_publish", "cmd_recompute", "cm
 
 # ---------------------------------------------------------------- pipeline
 
-def _print_summary(summary: dict[str, object], *, files_printed: bool) -> None:
-    files = summary["files"]
-    runs = summary["runs"]
-    published = summary["published"]
-    assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
+def _print_summary(result: RunResult, *, files_printed: bool) -> None:
     counts: dict[str, int] = {}
-    for outcome in files:
+    for outcome in result.files:
         counts[outcome.status] = counts.get(outcome.status, 0) + 1
         if not files_printed:
             print(outcome.message)
-    for run in runs:
+    for run in result.runs:
         print(run.summary())
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no files"
-    print(f"files: {parts}; published {len(published)} files")
-    if summary.get("review"):
-        print(summary["review"])
+    print(f"files: {parts}; published {len(result.published)} files")
+    if result.review:
+        print(result.review)
 
 
 def through_prefect(cfg: Config, *, asked: bool = False) -> bool:
@@ -89,22 +85,19 @@ def cmd_run(args: argparse.Namespace) -> int:
             from flows.pipeline import pipeline
 
             watch_children()  # Prefect's temporary server must not outlive a run killed outright
-            summary = pipeline(cfg, scrape=not args.no_scrape)  # joins the project open here
-            for line in summary["scraped"]:  # type: ignore[attr-defined]
+            result = pipeline(cfg, scrape=not args.no_scrape)  # joins the project open here
+            for line in result.scraped:
                 print(line)
-            _print_summary(summary, files_printed=False)
+            _print_summary(result, files_printed=False)
         else:
-            summary = _run_here(project, scrape=not args.no_scrape)
-            _print_summary(summary, files_printed=True)
-        files, runs, published = summary["files"], summary["runs"], summary["published"]
-        assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
-        print(summary_line("run", time.perf_counter() - started, files=files, runs=runs,
-                           published=published))
-    rejected = [o for o in files if o.status == "rejected"]
-    return Exit.FAILED if rejected else Exit.OK
+            result = _run_here(project, scrape=not args.no_scrape)
+            _print_summary(result, files_printed=True)
+        print(summary_line("run", time.perf_counter() - started, files=result.files,
+                           runs=result.runs, published=result.published))
+    return Exit.FAILED if result.rejected else Exit.OK
 
 
-def _run_here(project: Project, *, scrape: bool = True) -> dict[str, object]:
+def _run_here(project: Project, *, scrape: bool = True) -> RunResult:
     """The nightly job through the run core in this process (no Prefect): each fetched URL
     and each file printed as it is done. ``scrape=False`` (``--no-scrape``, the inbox job)
     fetches nothing: it loads the sources and the inbox, and recomputes, reports and publishes

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ._schema import reference as config_reference
     from ._scrape import load_sources, scrape
     from ._steps import PoolRun, code_version, pending_files, publish, rate_pool
+    from .core import Project, RunResult
 
 _WHERE: dict[str, tuple[str, str]] = {
     "CONFIG_NAME": ("_config", "CONFIG_NAME"),
@@ -56,8 +57,10 @@ _WHERE: dict[str, tuple[str, str]] = {
     "pending_files": ("_steps", "pending_files"),
     "publish": ("_steps", "publish"),
     "rate_pool": ("_steps", "rate_pool"),
+    "Project": ("core", "Project"),
+    "RunResult": ("core", "RunResult"),
 }
-"""Each public name: the private module that defines it and its name there (``watch`` of
+"""Each public name: the module that defines it and its name there (``watch`` of
 flows/_reaper.py is ``watch_children`` here, ``reference`` of flows/_schema.py is
 ``config_reference``: names that say what they are outside their module)."""
 

@@ -13,6 +13,8 @@ and add nothing of their own, so every door is serialised the same way and pays 
         written = project.publish()
         project.snapshot()
 
+:meth:`Project.run` does all of that in that order and returns a :class:`RunResult`.
+
 A project already open in this process (a command that runs a flow) is joined, not opened twice.
 """
 
@@ -22,6 +24,7 @@ import contextlib
 import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,9 +41,9 @@ from ._inbox import FileOutcome, ingest_batch, noting
 from ._lock import run_lock
 
 if TYPE_CHECKING:
-    from ._report import RunLog
+    from ._report import ImportReport, RunLog
 
-__all__ = ["Project", "StepRunner"]
+__all__ = ["Project", "RunResult", "StepRunner"]
 
 StepRunner = Callable[[str, Callable[[], Any]], Any]
 """Runs one step of :meth:`Project.run` by name (the Prefect flow makes each a task)."""
@@ -51,6 +54,29 @@ still all or nothing, and a killed run leaves the warehouse as the last committe
 
 _OPEN: dict[str, Project] = {}
 """Projects open in this process, by warehouse file: a flow run by a command joins its project."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """What one nightly job did (:meth:`Project.run`, the Prefect flow ``pipeline``)."""
+
+    files: tuple[FileOutcome, ...]
+    """Every file looked at, in the order loaded: sources, then the inbox."""
+    runs: tuple[_steps.PoolRun, ...]
+    """Each pool's rating run, new or kept."""
+    published: tuple[Path, ...]
+    """The files written under ``public/`` (none when nothing they are made of changed)."""
+    scraped: tuple[str, ...]
+    """The scraper's lines, one per URL (none when nothing was fetched)."""
+    report: ImportReport
+    """The import report of the run (written under ``public/reports/`` unless quiet)."""
+    review: str | None
+    """What waits for a person (``clubratings review``), or None."""
+
+    @property
+    def rejected(self) -> tuple[FileOutcome, ...]:
+        """The files the run refused."""
+        return tuple(o for o in self.files if o.status == "rejected")
 
 
 class Project:
@@ -255,7 +281,7 @@ class Project:
         return digest.hexdigest()
 
     def report(self, outcomes: Sequence[FileOutcome],
-               runs: Sequence[_steps.PoolRun]) -> tuple[object, Path | None]:
+               runs: Sequence[_steps.PoolRun]) -> tuple[ImportReport, Path | None]:
         """The import report of this run, with what earlier runs killed before their report
         did (:class:`flows._report.Unreported`), written under ``public/reports/`` (unless
         quiet)."""
@@ -314,14 +340,14 @@ class Project:
         self, *, step: StepRunner | None = None,
         on_file: Callable[[int, int, FileOutcome], None] | None = None,
         command: str = "pipeline", scrape: bool = True,
-    ) -> dict[str, object]:
+    ) -> RunResult:
         """The nightly job, in this order: scrape (when sources are configured and ``scrape``;
         the inbox job, ``clubratings run --no-scrape``, fetches nothing), registers and
         decisions, ingest, recompute, the import report, publish, the snapshot. Each step is
         one line of the run log (``data/logs/runs.jsonl``). ``step(name, func)`` runs each
         step (the Prefect flow passes one that makes it a task); ``on_file`` is told of each
         file as it is loaded. Returns the files' outcomes, the pool runs, the files published,
-        the scrape lines, the import report and the review summary."""
+        the scrape lines, the import report and the review summary (:class:`RunResult`)."""
         from . import _scrape
         from ._report import RunLog, timed
 
@@ -336,5 +362,5 @@ class Project:
         report = run_step("report", lambda: self.report(outcomes, runs))  # the site links it
         written = timed(log, "publish", run_step, "publish", self.publish)
         timed(log, "snapshot", run_step, "snapshot", self.snapshot)
-        return {"files": outcomes, "runs": runs, "published": written, "scraped": scraped,
-                "report": report[0], "review": self.review_summary()}
+        return RunResult(files=tuple(outcomes), runs=tuple(runs), published=tuple(written),
+                         scraped=tuple(scraped), report=report[0], review=self.review_summary())

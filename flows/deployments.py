@@ -19,7 +19,7 @@ configure_prefect(Path.cwd())  # before prefect is imported; settings already ma
 from prefect import flow  # noqa: E402
 
 from ._config import load_config  # noqa: E402
-from .core import Project  # noqa: E402
+from .core import Project, RunResult  # noqa: E402
 from .pipeline import pipeline, publish_lists, recompute_ratings  # noqa: E402
 
 __all__ = ["inbox", "nightly", "quarterly"]
@@ -37,13 +37,11 @@ def nightly(config: str = "clubratings.toml", wait: float = WAIT) -> str:
     return _summary(result)
 
 
-def _summary(result: dict[str, object]) -> str:
+def _summary(result: RunResult) -> str:
     """One line of what a ``pipeline`` run did: files by status, pools rated, files written."""
-    files, runs, published = result["files"], result["runs"], result["published"]
-    assert isinstance(files, list) and isinstance(runs, list) and isinstance(published, list)
-    statuses = ", ".join(sorted({o.status for o in files})) or "nothing new"
-    return (f"{len(files)} file(s): {statuses}; {len(runs)} pool(s) rated, "
-            f"{len(published)} file(s) published")
+    statuses = ", ".join(sorted({o.status for o in result.files})) or "nothing new"
+    return (f"{len(result.files)} file(s): {statuses}; {len(result.runs)} pool(s) rated, "
+            f"{len(result.published)} file(s) published")
 
 
 @flow(name="inbox")

@@ -11,7 +11,7 @@ ephemeral mode (a temporary local server); with it, the same code reports to tha
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from parsers._limits import Limits  # noqa: E402
 from . import _steps  # noqa: E402
 from ._config import Config  # noqa: E402
 from ._inbox import FileOutcome  # noqa: E402
-from .core import Project  # noqa: E402
+from .core import Project, RunResult  # noqa: E402
 
 __all__ = ["ingest_inbox", "pipeline", "publish_lists", "recompute_ratings"]
 
@@ -53,7 +53,7 @@ def _load(project: Project, files: list[tuple[Path, bool]] | None = None,
     return outcomes
 
 
-def _outcomes_artifact(outcomes: list[FileOutcome]) -> None:
+def _outcomes_artifact(outcomes: Sequence[FileOutcome]) -> None:
     """Every file's outcome as one table artifact of the flow run (not a task run per file)."""
     if outcomes:
         create_table_artifact(
@@ -144,7 +144,7 @@ def _as_task(name: str, func: Callable[[], Any]) -> Any:
 
 
 @flow(name="pipeline")
-def pipeline(cfg: Config, scrape: bool = True) -> dict[str, object]:
+def pipeline(cfg: Config, scrape: bool = True) -> RunResult:
     """Scrape, ingest, recompute, publish, report, snapshot: the nightly job, under one lock.
 
     The steps and their order are the run core's (:meth:`flows.core.Project.run`, the same
@@ -157,21 +157,17 @@ def pipeline(cfg: Config, scrape: bool = True) -> dict[str, object]:
         return _as_task(name, func)
 
     with Project.open(cfg, command="flow pipeline") as project:
-        summary = project.run(step=step, on_file=lambda k, n, outcome: _log_outcome(outcome),
-                              scrape=scrape)
-    for line in summary["scraped"]:  # type: ignore[attr-defined]
+        result = project.run(step=step, on_file=lambda k, n, outcome: _log_outcome(outcome),
+                             scrape=scrape)
+    for line in result.scraped:
         (get_run_logger().warning if ": error: " in line else get_run_logger().info)(line)
-    outcomes = summary["files"]
-    assert isinstance(outcomes, list)
-    _outcomes_artifact(outcomes)
-    report = summary["report"]
-    if report is not None:
-        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        create_markdown_artifact(
-            key="import-report", markdown=report.markdown(generated_at=now),  # type: ignore[attr-defined]
-            description=f"{report.report_id}: files, clubs, names waiting, events not rated")  # type: ignore[attr-defined]
-    for run in summary["runs"]:  # type: ignore[attr-defined]
+    _outcomes_artifact(result.files)
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    create_markdown_artifact(
+        key="import-report", markdown=result.report.markdown(generated_at=now),
+        description=f"{result.report.report_id}: files, clubs, names waiting, events not rated")
+    for run in result.runs:
         get_run_logger().info(run.summary())
-    if summary["review"]:
-        get_run_logger().warning(summary["review"])
-    return summary
+    if result.review:
+        get_run_logger().warning(result.review)
+    return result

@@ -128,6 +128,32 @@ def test_a_run_builds_one_loader_for_all_its_files(
     assert len(built) == 1
 
 
+def test_a_run_returns_what_it_did_as_a_frozen_result_that_pickles(tmp_path: Path) -> None:
+    """``Project.run`` (and so the ``pipeline`` flow, whose result Prefect may serialise)
+    returns a :class:`RunResult`: the files, the rating runs, the files published, the scrape
+    lines, the import report and the review summary, read as fields."""
+    import dataclasses
+    import pickle
+
+    from flows import RunResult
+
+    cfg = load_config(_club(tmp_path, files=2) / "clubratings.toml")
+    with Project.open(cfg, command="test") as project:
+        result = project.run()
+    assert isinstance(result, RunResult)
+    assert [o.status for o in result.files] == ["loaded", "loaded"]
+    assert result.rejected == ()
+    assert [(r.pool, r.reused) for r in result.runs] == [("bridge", False)]
+    assert result.published and all(p.is_file() for p in result.published)
+    assert result.scraped == ()  # no sources file: nothing fetched
+    assert result.report.report_id.startswith("run-") and not result.report.quiet
+    assert result.review is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.review = "changed"  # type: ignore[misc]
+    again = pickle.loads(pickle.dumps(result))
+    assert again == result
+
+
 def test_a_project_open_in_this_process_is_joined(tmp_path: Path) -> None:
     cfg = load_config(_club(tmp_path, files=1) / "clubratings.toml")
     with Project.open(cfg, command="outer") as outer, \

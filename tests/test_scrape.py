@@ -710,5 +710,5 @@ def test_pipeline_scrapes_first_only_when_sources_are_listed(
     with Project.open(cfg, command="test") as project:
         summary = project.run(step=record)
     assert calls == ["scrape", f"ingest 127.0.0.1-{server.port}__a.html"]
-    assert [o.status for o in summary["files"]] == ["loaded"]  # type: ignore[attr-defined]
+    assert [o.status for o in summary.files] == ["loaded"]
     assert server.paths() == ["/robots.txt", "/a.html"]
