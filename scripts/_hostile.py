@@ -762,6 +762,9 @@ def _bomb(template: str) -> bytes:
         chunk = b" " * (1 << 20)  # whitespace between elements: the XML stays well-formed
         info = zipfile.ZipInfo(name, ZIP_TIME)
         info.compress_type = zipfile.ZIP_DEFLATED
+        # the fastest level: 2 s a GiB instead of 6, 4.5 MB instead of 1 MB (both far over any
+        # bound's reach: the reader refuses by the size the directory declares)
+        info._compresslevel = 1  # noqa: SLF001 - ZipFile.open takes no level for a ZipInfo
         with archive.open(info, "w", force_zip64=True) as entry:
             entry.write(head)
             for _ in range(_BOMB_BYTES // len(chunk) + 1):
