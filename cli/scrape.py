@@ -2,10 +2,11 @@
 
     scrape [--config FILE] [--dry-run] [--all] [--fetch-only] [--wait SECONDS]
 
-The fetching is :func:`flows._scrape.scrape` (pages land in the inbox under stable names;
-a discovery source's index pages are read for the links to fetch); loading is the inbox's own
-ingest, file by file, as ``clubratings ingest`` does it. The report has a line per URL, then
-per discovery source a line of counts. See docs/scraping.md.
+The fetching is :func:`flows.scrape`, the scraper (scraping/) over the project's sources file
+and inbox (pages land in the inbox under stable names; a discovery source's index pages are read
+for the links to fetch); loading is the inbox's own ingest, file by file, as ``clubratings
+ingest`` does it. The report has a line per URL, then per discovery source a line of counts.
+See docs/scraping.md.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ._schedule import cron_lines
     from ._schema import ScrapeConfigError, check_configuration
     from ._schema import reference as config_reference
-    from ._scrape import load_sources, scrape
+    from ._sources import load_sources, scrape
     from ._steps import PoolRun, code_version, pending_files, publish, rate_pool
     from .core import Project, RunResult
 
@@ -50,8 +50,8 @@ _WHERE: dict[str, tuple[str, str]] = {
     "ScrapeConfigError": ("_schema", "ScrapeConfigError"),
     "check_configuration": ("_schema", "check_configuration"),
     "config_reference": ("_schema", "reference"),
-    "load_sources": ("_scrape", "load_sources"),
-    "scrape": ("_scrape", "scrape"),
+    "load_sources": ("_sources", "load_sources"),
+    "scrape": ("_sources", "scrape"),
     "PoolRun": ("_steps", "PoolRun"),
     "code_version": ("_steps", "code_version"),
     "pending_files": ("_steps", "pending_files"),

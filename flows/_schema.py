@@ -1,7 +1,7 @@
 """The configuration's one schema: every key of ``clubratings.toml`` and ``sources.toml``, each
 declared once here with its type, range, default and a one-line description.
 
-A file is checked as a whole when it is read (flows/_config.py ``load_config``, flows/_scrape.py
+A file is checked as a whole when it is read (flows/_config.py ``load_config``, flows/_sources.py
 ``load_sources``), before any result file is read or anything is written: an unknown key is
 refused with the nearest known key suggested, a value of the wrong type or outside its range
 with what is allowed, and a pool's scheme options through the scheme's own declaration of them
@@ -12,7 +12,10 @@ naming the file, the section, the key and the value::
     clubratings.toml: [[pools]] bridge options.cutover = '2013-13-01': expected a date YYYY-MM-DD, or empty for none
 
 Paths are relative to the folder of the file that names them, or absolute; so are the glob
-patterns of ``[paths] sources`` and ``[identity] register``.
+patterns of ``[paths] sources`` and ``[identity] register``. As a ``[limits]`` default is
+``parsers.Limits``', a ``sources.toml`` default is the scraper's (``scraping.DEFAULT_*``), and so
+are what a URL pattern may name and what a link glob means (``scraping.expand_pattern``,
+``scraping.link_glob``): declared here, defined where they are used.
 
 docs/configuration.md is generated from these declarations (:func:`reference`, ``clubratings
 config docs``); ``clubratings config check`` prints a configuration resolved
@@ -30,7 +33,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
-import functools
 import itertools
 import json
 import re
@@ -59,6 +61,26 @@ from games import GAMES
 from parsers import FORMATS, KINDS, SCORINGS, Limits
 from ratings import SCHEMES, OptionError
 from ratings._options import Choice, Date, Number, OptionSpec, option_specs
+from scraping import (
+    DEFAULT_BACKOFF,
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_LINKS,
+    DEFAULT_MAX_NEW,
+    DEFAULT_MAX_PAGES,
+    DEFAULT_MAX_RUN_BYTES,
+    DEFAULT_MAX_SECONDS,
+    DEFAULT_RATE_LIMIT,
+    DEFAULT_RECHECK,
+    DEFAULT_RETRIES,
+    DEFAULT_RETRY_FAILED_DAYS,
+    DEFAULT_TIMEOUT,
+    MAX_RETRY_FAILED_DAYS,
+    PLACEHOLDERS,
+    SOURCES_NAME,
+    expand_pattern,
+    link_glob,
+)
 from warehouse.identity import IdentitySettings
 
 __all__ = [
@@ -71,8 +93,6 @@ __all__ = [
     "SourcesFile",
     "attribute_docs",
     "check_configuration",
-    "expand_pattern",
-    "link_glob",
     "read_config_file",
     "read_sources_file",
     "reference",
@@ -81,7 +101,6 @@ __all__ = [
 ]
 
 CONFIG_NAME = "clubratings.toml"
-SOURCES_NAME = "sources.toml"
 
 
 class ConfigError(Exception):
@@ -436,73 +455,12 @@ class ClubratingsFile(_Table):
 
 # ---------------------------------------------------------------- sources.toml
 
-DEFAULT_RATE_LIMIT = 2.0
-DEFAULT_RETRIES = 3
-DEFAULT_TIMEOUT = 30.0
-DEFAULT_BACKOFF = 1.0
-DEFAULT_MAX_BYTES = 20_000_000
 MAX_URLS_PER_SOURCE = 400
-PLACEHOLDERS = frozenset({"yyyy", "yy", "mm", "dd", "m", "d"})
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-
-# Discovery (docs/scraping.md "Discovery"): the defaults and the largest values allowed.
-DEFAULT_MAX_DEPTH = 2
-DEFAULT_MAX_PAGES = 50
-DEFAULT_MAX_LINKS = 5000
-DEFAULT_MAX_NEW = 2000
-"""Enough for a club's whole archive (about 600 nights, twice with a second pattern) in one run."""
-DEFAULT_RECHECK = 8
-DEFAULT_RETRY_FAILED_DAYS = 30
-MAX_RETRY_FAILED_DAYS = 365
-"""A failed link is tried again at least once a year, and retry_failed_days is at most this."""
-DEFAULT_MAX_SECONDS = 7200.0
-DEFAULT_MAX_RUN_BYTES = 1_000_000_000
 
 _DISCOVERY_KEYS = frozenset({"follow", "through", "hosts", "max_depth", "max_pages", "max_links",
                              "max_new", "recheck", "retry_failed_days", "max_seconds",
                              "max_run_bytes"})
-
-
-def expand_pattern(pattern: str, day: dt.date) -> str:
-    """A URL pattern's address on ``day``: ``{yyyy}`` ``{yy}`` ``{mm}`` ``{dd}`` ``{m}``
-    ``{d}`` replaced by the date's parts."""
-    return pattern.format(yyyy=f"{day.year:04d}", yy=f"{day.year % 100:02d}",
-                          mm=f"{day.month:02d}", dd=f"{day.day:02d}",
-                          m=str(day.month), d=str(day.day))
-
-
-@functools.lru_cache(maxsize=256)
-def link_glob(pattern: str) -> re.Pattern[str]:
-    """A path glob as a regular expression: ``*`` and ``?`` within a folder, ``**`` across
-    folders (``**/`` also none), ``[...]`` a set (``[!...]`` not in it)."""
-    out, i = [], 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        elif c == "[":
-            end = pattern.find("]", i + 2)
-            if end < 0:
-                raise ValueError(f"unclosed [ in {pattern!r}")
-            body = pattern[i + 1:end]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
 
 
 def _http(url: str) -> bool:

@@ -301,9 +301,9 @@ class Project:
     def scrape(self) -> list[str]:
         """Fetch the due pages of ``sources.toml`` into the inbox (each request retries inside);
         one line per URL. Nothing to do without a sources file."""
-        from . import _scrape
+        from . import _sources
 
-        return _scrape.scrape(self.cfg).lines() if _scrape.has_sources(self.cfg) else []
+        return _sources.scrape(self.cfg).lines() if _sources.has_sources(self.cfg) else []
 
     # --- the loading half of every job --------------------------------------------------------
 
@@ -348,7 +348,7 @@ class Project:
         step (the Prefect flow passes one that makes it a task); ``on_file`` is told of each
         file as it is loaded. Returns the files' outcomes, the pool runs, the files published,
         the scrape lines, the import report and the review summary (:class:`RunResult`)."""
-        from . import _scrape
+        from . import _sources
         from ._report import RunLog, timed
 
         def run_step(name: str, func: Callable[[], Any]) -> Any:
@@ -356,7 +356,7 @@ class Project:
 
         log = RunLog(self.cfg, command)
         scraped = (timed(log, "scrape", run_step, "scrape", self.scrape)
-                   if scrape and _scrape.has_sources(self.cfg) else [])
+                   if scrape and _sources.has_sources(self.cfg) else [])
         outcomes, _ = self.load(log=log, step=step, on_file=on_file)
         runs = timed(log, "recompute", run_step, "recompute", self.recompute)
         report = run_step("report", lambda: self.report(outcomes, runs))  # the site links it

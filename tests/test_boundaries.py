@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 OURS = {"parsers", "ratings", "warehouse", "flows", "publishing", "quality", "games", "cli",
-        "tournaments"}
+        "tournaments", "scraping"}
 ALLOWED = {
     "games": set(),
     "parsers": set(),
@@ -18,14 +18,18 @@ ALLOWED = {
     "warehouse": {"parsers", "games"},
     "publishing": {"warehouse", "games"},
     "quality": {"parsers", "ratings", "warehouse"},
-    "flows": {"parsers", "ratings", "warehouse", "publishing", "games"},
+    "scraping": {"parsers", "warehouse"},
+    "flows": {"parsers", "ratings", "warehouse", "publishing", "games", "scraping"},
     "tournaments": {"parsers", "ratings"},
     "cli": {"flows", "parsers", "ratings", "warehouse", "publishing", "quality", "games",
             "tournaments"},
 }
 """docs/architecture.md: each package may import the packages below it, and nothing imports
 the command line. ``tournaments`` sits beside the core: it reads OpenGotha files through
-``parsers`` and the grade scale from ``ratings``, and only the command line imports it."""
+``parsers`` and the grade scale from ``ratings``, and only the command line imports it.
+``scraping`` sits beside the core as well: only ``flows`` imports it (and hands it the settings
+read from sources.toml); it takes the formats' file suffixes from ``parsers`` and the atomic
+writer from ``warehouse``."""
 
 
 def _imports(path: Path) -> set[str]:

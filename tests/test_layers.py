@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTSIDE = ("cli", "flows", "parsers", "ratings", "publishing", "quality", "games", "identity",
-           "tournaments")
+           "tournaments", "scraping")
 SQL = re.compile(r"^\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|"
                  r"CREATE\s+(OR\s+REPLACE\s+)?(TABLE|VIEW)\s|WITH\s+\w+\s+AS\s|COPY\s|"
                  r"ATTACH\s|DROP\s+(TABLE|VIEW)\s|ALTER\s+TABLE\s)")

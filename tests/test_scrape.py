@@ -1,5 +1,5 @@
-"""Scraping configured club pages (flows/_scrape.py, docs/scraping.md); no internet: local HTTP
-servers on 127.0.0.1 and httpx.MockTransport."""
+"""Scraping configured club pages (scraping/, the sources file read by flows/_sources.py;
+docs/scraping.md); no internet: local HTTP servers on 127.0.0.1 and httpx.MockTransport."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from flows import _scrape
+import scraping
+from flows import ScrapeConfigError, _sources
 from flows._config import Config
 from flows._steps import code_version
 from flows.core import Project
@@ -162,8 +163,8 @@ def source(club: str, url: str, extra: str = "") -> str:
     return f'[[source]]\nclub = "{club}"\nurl = "{url}"\nschedule = "always"\n{extra}\n'
 
 
-def run(cfg: Config, fake: FakeTime, **kw: object) -> _scrape.ScrapeReport:
-    return _scrape.scrape(cfg, clock=fake.clock, sleep=fake.sleep, now=lambda: NOW, **kw)
+def run(cfg: Config, fake: FakeTime, **kw: object) -> scraping.ScrapeReport:
+    return _sources.scrape(cfg, clock=fake.clock, sleep=fake.sleep, now=lambda: NOW, **kw)
 
 
 def counts(cfg: Config) -> tuple[int, int, int]:
@@ -231,7 +232,7 @@ def test_first_run_loads_second_run_gets_304s_and_loads_nothing(
     assert again[2].status == 304
     assert counts(cfg) == (2, 3, 3)
     assert all(e.headers["user-agent"] == user_agent() for e in server.log)
-    meta = [json.loads(p.read_text()) for p in sorted(_scrape.cache_dir(cfg).glob("*.json"))
+    meta = [json.loads(p.read_text()) for p in sorted(_sources.cache_dir(cfg).glob("*.json"))
             if p.name != "schedule.json"]
     assert sorted(m["url"] for m in meta) == sorted(
         [server.url("/wyniki/W-wb130808.html"), server.url("/club/results?night=15")])
@@ -360,7 +361,7 @@ def test_404_is_not_retried_and_retries_run_out(server: Server, tmp_path: Path) 
     assert server.paths().count("/down.html") == 3
     assert report.written == []
     # no source completed: both stay due for the next run
-    assert json.loads((_scrape.cache_dir(cfg) / "schedule.json").read_text()) == {}
+    assert json.loads((_sources.cache_dir(cfg) / "schedule.json").read_text()) == {}
 
 
 # ---------------------------------------------------------------- mock transport
@@ -371,10 +372,10 @@ def mock(handler: Callable[[httpx.Request], httpx.Response]) -> httpx.MockTransp
 
 
 def settings_for(tmp_path: Path, allow: list[str], urls: list[str],
-                 **kw: object) -> _scrape.ScrapeSettings:
-    return _scrape.ScrapeSettings(
+                 **kw: object) -> scraping.ScrapeSettings:
+    return scraping.ScrapeSettings(
         path=tmp_path / "sources.toml", cache_dir=tmp_path / "cache",
-        sources=tuple(_scrape.Source(club=f"c{i}", url=u, schedule="always")
+        sources=tuple(scraping.Source(club=f"c{i}", url=u, schedule="always")
                       for i, u in enumerate(urls)),
         allow=tuple(allow), user_agent="clubratings/test", **kw)  # type: ignore[arg-type]
 
@@ -393,7 +394,7 @@ def test_rate_limit_spaces_requests_to_one_host(tmp_path: Path) -> None:
     urls = ["https://a.example/1.html", "https://a.example/2.html", "https://b.example/1.html",
             "https://a.example/3.html"]
     settings = settings_for(tmp_path, ["a.example", "b.example"], urls)
-    report = _scrape.scrape(make_cfg(tmp_path), settings, transport=mock(handler),
+    report = _sources.scrape(make_cfg(tmp_path), settings, transport=mock(handler),
                             clock=fake.clock, sleep=fake.sleep, now=lambda: NOW)
     assert [r.status for r in report.results] == ["fetched"] * 4
     assert seen == [
@@ -422,7 +423,7 @@ def test_timeouts_are_retried_parse_errors_are_not_a_fetch_matter(tmp_path: Path
     settings = settings_for(tmp_path, ["h.example"], ["https://h.example/c.html"],
                             rate_limit_seconds=0.0)
     cfg = make_cfg(tmp_path)
-    report = _scrape.scrape(cfg, settings, transport=mock(handler), clock=fake.clock,
+    report = _sources.scrape(cfg, settings, transport=mock(handler), clock=fake.clock,
                             sleep=fake.sleep, now=lambda: NOW)
     assert [(r.status, r.attempts) for r in report.results] == [("fetched", 3)]
     assert fake.sleeps == [1.0, 2.0]
@@ -445,7 +446,7 @@ def test_a_redirect_to_a_host_off_the_allow_list_is_not_followed(tmp_path: Path)
     settings = settings_for(tmp_path, ["club.example"],
                             ["https://club.example/moved.html", "https://club.example/away.html"],
                             rate_limit_seconds=0.0)
-    report = _scrape.scrape(make_cfg(tmp_path), settings, transport=mock(handler),
+    report = _sources.scrape(make_cfg(tmp_path), settings, transport=mock(handler),
                             sleep=lambda s: None, now=lambda: NOW)
     moved, away = report.results
     # /new.html answers 302 to the tracker too: neither redirect leaves the allow-list
@@ -466,7 +467,7 @@ def test_robots_txt_answering_5xx_keeps_the_scraper_away(tmp_path: Path) -> None
 
     settings = settings_for(tmp_path, ["h.example"], ["https://h.example/a.html"],
                             rate_limit_seconds=0.0)
-    report = _scrape.scrape(make_cfg(tmp_path), settings, transport=mock(handler),
+    report = _sources.scrape(make_cfg(tmp_path), settings, transport=mock(handler),
                             sleep=lambda s: None, now=lambda: NOW)
     assert [r.status for r in report.results] == ["robots"]
     assert report.results[0].message == ("the host's robots.txt answered HTTP 500, so the host "
@@ -491,12 +492,12 @@ def test_robots_txt_answering_5xx_keeps_the_scraper_away(tmp_path: Path) -> None
 ])
 def test_inbox_name_is_stable_and_keeps_a_known_extension(
         url: str, content_type: str, fmt: str | None, name: str) -> None:
-    assert _scrape.inbox_name(url, content_type, fmt) == name
+    assert scraping.inbox_name(url, content_type, fmt) == name
 
 
 def test_a_long_url_gets_a_short_name_with_a_hash() -> None:
-    a = _scrape.inbox_name("https://club.example/" + "x" * 300 + "/a.html")
-    b = _scrape.inbox_name("https://club.example/" + "x" * 300 + "/b.html")
+    a = scraping.inbox_name("https://club.example/" + "x" * 300 + "/a.html")
+    b = scraping.inbox_name("https://club.example/" + "x" * 300 + "/b.html")
     assert len(a) <= 160 and a.endswith(".html") and a != b
 
 
@@ -509,7 +510,7 @@ def test_url_pattern_dates_and_weekdays(tmp_path: Path) -> None:
         '[[source]]\nclub = "PD"\nurl_pattern = "https://club.example/{yyyy}/{mm}{dd}.html"\n'
         'from = 2013-08-30\nto = 2013-09-02\nschedule = "0 6 * * 1"\nformat = "jfr_pary"\n',
         encoding="utf-8")
-    settings = _scrape.load_sources(make_cfg(tmp_path))
+    settings = _sources.load_sources(make_cfg(tmp_path))
     senec, pd_ = settings.sources
     assert senec.urls(date(2013, 8, 20)) == [  # 14th (Wed) .. 20th (Tue)
         "https://club.example/r/20130815-15.8.13.csv",
@@ -537,8 +538,8 @@ def test_url_pattern_dates_and_weekdays(tmp_path: Path) -> None:
 ])
 def test_config_errors_name_the_file_and_value(tmp_path: Path, body: str, message: str) -> None:
     (tmp_path / "sources.toml").write_text(body, encoding="utf-8")
-    with pytest.raises(_scrape.ScrapeConfigError) as err:
-        _scrape.load_sources(make_cfg(tmp_path))
+    with pytest.raises(ScrapeConfigError) as err:
+        _sources.load_sources(make_cfg(tmp_path))
     assert message in str(err.value)
     assert str(tmp_path / "sources.toml") in str(err.value)
 
@@ -550,17 +551,17 @@ def test_paths_scrape_in_clubratings_toml_names_the_sources_file(tmp_path: Path)
         'allow = ["x.example"]\n[[source]]\nclub = "A"\nurl = "https://x.example/a"\n'
         'enabled = false\n[[source]]\nclub = "B"\nurl = "https://x.example/b"\n')
     cfg = make_cfg(tmp_path)
-    assert _scrape.sources_path(cfg) == tmp_path / "conf" / "pages.toml"
-    settings = _scrape.load_sources(cfg)
+    assert _sources.sources_path(cfg) == tmp_path / "conf" / "pages.toml"
+    settings = _sources.load_sources(cfg)
     assert [s.club for s in settings.active] == ["B"]
-    assert _scrape.has_sources(cfg)
+    assert _sources.has_sources(cfg)
 
 
 def test_the_bundled_sources_file_lists_nothing_and_its_examples_parse(tmp_path: Path) -> None:
     bundled = ROOT / "sources.toml"
     root_cfg = Config(root=ROOT, warehouse=tmp_path / "wh.duckdb", inbox=tmp_path / "inbox",
                       public=tmp_path / "public")
-    assert not _scrape.has_sources(root_cfg)
+    assert not _sources.has_sources(root_cfg)
     text = bundled.read_text(encoding="utf-8")
     uncommented = "\n".join(
         line[2:] if line.startswith(("# [[source]]", "# club", "# url", "# format",
@@ -568,7 +569,7 @@ def test_the_bundled_sources_file_lists_nothing_and_its_examples_parse(tmp_path:
                                      "# index", "# follow", "# max_new", "# recheck"))
         else line for line in text.splitlines())
     (tmp_path / "sources.toml").write_text(uncommented, encoding="utf-8")
-    settings = _scrape.load_sources(make_cfg(tmp_path))
+    settings = _sources.load_sources(make_cfg(tmp_path))
     assert [s.club for s in settings.sources] == ["WZBS Warszawa", "BK Senec", "Mercercrest"]
     assert settings.sources[1].weekdays == (1, 3)
     discovery = settings.sources[2].discovery
@@ -589,7 +590,7 @@ def test_the_bundled_sources_file_lists_nothing_and_its_examples_parse(tmp_path:
     ("0 6 * * 1", datetime(2024, 5, 6, 6, 0), datetime(2024, 5, 13, 6, 0), True),
 ])
 def test_is_due(schedule: str, last: datetime | None, now: datetime, due: bool) -> None:
-    assert _scrape.is_due(schedule, last, now) is due
+    assert scraping.is_due(schedule, last, now) is due
 
 
 def test_a_nightly_source_is_fetched_once_a_day(server: Server, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Scraping by discovery (flows/_scrape.py, docs/scraping.md "Discovery"): a copy of a club's
+"""Scraping by discovery (scraping/, docs/scraping.md "Discovery"): a copy of a club's
 site (fixtures/sites/mercer, see its SOURCES.txt) served over HTTP on 127.0.0.1; no internet.
 
 Only the scrape is checked here (which URLs are requested, which files reach the inbox, their
@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from flows import _scrape
+import scraping
+from flows import ScrapeConfigError, _sources
 from flows._config import Config
 from cli import main
 
@@ -112,11 +113,11 @@ def write_sources(tmp_path: Path, site: Site, extra: str = "", *,
         f'follow = {follow}\nschedule = "always"\n{extra}\n', encoding="utf-8")
 
 
-def run(cfg: Config, *, now: datetime = NOW, dry_run: bool = False) -> _scrape.ScrapeReport:
-    return _scrape.scrape(cfg, sleep=lambda s: None, now=lambda: now, dry_run=dry_run)
+def run(cfg: Config, *, now: datetime = NOW, dry_run: bool = False) -> scraping.ScrapeReport:
+    return _sources.scrape(cfg, sleep=lambda s: None, now=lambda: now, dry_run=dry_run)
 
 
-def statuses(report: _scrape.ScrapeReport, site: Site) -> dict[str, str]:
+def statuses(report: scraping.ScrapeReport, site: Site) -> dict[str, str]:
     prefix = site.url("")
     return {r.url.removeprefix(prefix): r.status for r in report.results}
 
@@ -300,7 +301,7 @@ def test_time_and_bytes_bound_a_run(site: Site, tmp_path: Path) -> None:
     (tmp_path / "b").mkdir()
     write_sources(tmp_path / "b", site, "max_seconds = 25", follow='"20*/*E.htm"')
     cfg_b = make_cfg(tmp_path / "b")
-    report = _scrape.scrape(cfg_b, clock=lambda: float(next(clock)), sleep=lambda s: None,
+    report = _sources.scrape(cfg_b, clock=lambda: float(next(clock)), sleep=lambda s: None,
                             now=lambda: NOW)
     assert report.sources[0].bound == "max_seconds = 25"
     assert report.sources[0].left > 0 and len(inbox(cfg_b, site)) < 3
@@ -366,7 +367,7 @@ def test_a_run_killed_before_its_state_was_written_still_finds_the_deeper_links(
     write_sources(tmp_path, site)
     cfg = make_cfg(tmp_path)
     run(cfg)
-    shutil.rmtree(_scrape.cache_dir(cfg) / "discovered")
+    shutil.rmtree(_sources.cache_dir(cfg) / "discovered")
     empty_inbox(cfg)
     first = len(site.log)
     report = run(cfg)
@@ -445,7 +446,7 @@ def test_the_state_names_the_links_found(site: Site, tmp_path: Path) -> None:
     write_sources(tmp_path, site, follow='"20*/*E.htm"')
     cfg = make_cfg(tmp_path)
     run(cfg)
-    (path,) = (_scrape.cache_dir(cfg) / "discovered").glob("*.json")
+    (path,) = (_sources.cache_dir(cfg) / "discovered").glob("*.json")
     state = json.loads(path.read_text(encoding="utf-8"))
     assert state["run"] == 1
     pages = {url.removeprefix(site.url("")): page for url, page in state["pages"].items()}
@@ -469,7 +470,7 @@ def test_links_resolve_and_drop_what_cannot_be_fetched() -> None:
             b'<a href="?page=2" rel="next">2</a><a href="p3.html">Older &raquo;</a>'
             b'<a href="p4.html">&rsaquo;</a><a href="p0.html">&laquo; Newer</a>'
             b'<link rel="next" href="p5.html"><link rel="stylesheet" href="s.css">')
-    found, cut = _scrape.links(page, "https://club.example/index.html")
+    found, cut = scraping.links(page, "https://club.example/index.html")
     assert not cut
     assert [(link.url, link.next) for link in found] == [
         ("https://club.example/results/2019/a.htm", False),
@@ -481,7 +482,7 @@ def test_links_resolve_and_drop_what_cannot_be_fetched() -> None:
         ("https://club.example/results/p0.html", False),
         ("https://club.example/results/p5.html", True),
     ]
-    found, cut = _scrape.links(page, "https://club.example/index.html", limit=2)
+    found, cut = scraping.links(page, "https://club.example/index.html", limit=2)
     assert cut and len(found) == 2
 
 
@@ -498,12 +499,12 @@ def test_links_resolve_and_drop_what_cannot_be_fetched() -> None:
     ("results.php?id=*", "https://h/results.php?id=5", True),
 ])
 def test_follow_patterns(pattern: str, url: str, matches: bool) -> None:
-    disc = _scrape.Discovery(index=("https://h/index.html",), follow=(pattern,))
+    disc = scraping.Discovery(index=("https://h/index.html",), follow=(pattern,))
     assert disc.follows(url, "https://h/", disc.follow) is matches
 
 
 def test_patterns_are_relative_to_the_index_folder() -> None:
-    disc = _scrape.Discovery(index=("https://h/club/index.html",), follow=("20*/*.htm",))
+    disc = scraping.Discovery(index=("https://h/club/index.html",), follow=("20*/*.htm",))
     assert disc.follows("https://h/club/2019/a.htm", "https://h/club/", disc.follow)
     assert not disc.follows("https://h/2019/a.htm", "https://h/club/", disc.follow)
 
@@ -532,8 +533,8 @@ def test_config_errors_name_the_source_and_key(tmp_path: Path, body: str,
                                                message: str) -> None:
     (tmp_path / "sources.toml").write_text(
         f'allow = ["x.example"]\n[[source]]\nclub = "Mercercrest"\n{body}', encoding="utf-8")
-    with pytest.raises(_scrape.ScrapeConfigError) as err:
-        _scrape.load_sources(make_cfg(tmp_path))
+    with pytest.raises(ScrapeConfigError) as err:
+        _sources.load_sources(make_cfg(tmp_path))
     assert message in str(err.value)
     assert f"{tmp_path / 'sources.toml'}: [[source]] #1 (Mercercrest)" in str(err.value)
     assert "\n" not in str(err.value)
@@ -543,9 +544,9 @@ def test_a_name_instead_of_club_says_where_the_name_goes(tmp_path: Path) -> None
     (tmp_path / "sources.toml").write_text(
         '[[source]]\nname = "mercercrest"\nindex = "https://h/"\nfollow = "*"\n',
         encoding="utf-8")
-    with pytest.raises(_scrape.ScrapeConfigError, match=r"name: unknown key \(the club's "
+    with pytest.raises(ScrapeConfigError, match=r"name: unknown key \(the club's "
                        r"name goes in club = \.\.\.\)"):
-        _scrape.load_sources(make_cfg(tmp_path))
+        _sources.load_sources(make_cfg(tmp_path))
 
 
 def test_discovery_settings_and_defaults(tmp_path: Path) -> None:
@@ -557,14 +558,14 @@ def test_discovery_settings_and_defaults(tmp_path: Path) -> None:
         'follow = "*.htm"\nthrough = "posts/*"\nhosts = ["mercerislandbridge.github.io"]\n'
         'max_depth = 3\nmax_pages = 5\nmax_links = 100\nmax_new = 10\nrecheck = 0\n'
         'retry_failed_days = 7\nmax_seconds = 60\nmax_run_bytes = 1000000\n', encoding="utf-8")
-    a, b = _scrape.load_sources(make_cfg(tmp_path)).sources
-    assert a.discovery == _scrape.Discovery(
+    a, b = _sources.load_sources(make_cfg(tmp_path)).sources
+    assert a.discovery == scraping.Discovery(
         index=("https://mercerislandbridge.github.io/index.html",),
         follow=("20*/*E.htm", "20*/*E.[Tt][Xx][Tt]"), max_depth=2, max_pages=50,
         max_links=5000, max_new=2000, recheck=8, retry_failed_days=30, max_seconds=7200.0,
         max_run_bytes=1_000_000_000)
     assert a.key == "Mercercrest https://mercerislandbridge.github.io/index.html"
-    assert b.discovery == _scrape.Discovery(
+    assert b.discovery == scraping.Discovery(
         index=("https://cdn.example/a/", "https://cdn.example/b/"), follow=("*.htm",),
         through=("posts/*",), hosts=("mercerislandbridge.github.io",), max_depth=3,
         max_pages=5, max_links=100, max_new=10, recheck=0, retry_failed_days=7,
@@ -580,7 +581,7 @@ def test_the_documented_configuration_scrapes_the_club_s_nights(tmp_path: Path) 
     block = next(b.split("\n", 1)[1] for b in doc.split("```toml")[1:]
                  if 'club = "Mercercrest"' in b.split("```")[0]).split("```")[0]
     (tmp_path / "sources.toml").write_text(block, encoding="utf-8")
-    (source,) = _scrape.load_sources(make_cfg(tmp_path)).sources
+    (source,) = _sources.load_sources(make_cfg(tmp_path)).sources
     disc = source.discovery
     assert disc is not None and disc.index == (
         "https://mercerislandbridge.github.io/index.html",)

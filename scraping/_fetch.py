@@ -1,4 +1,4 @@
-"""Fetching configured club result pages into the inbox (docs/scraping.md).
+"""Fetching club result pages into the inbox (docs/scraping.md).
 
     sources.toml ──► URLs (one per source, or one per date of a pattern) ──► allow-list
         ──► robots.txt (once per host per run) ──► conditional GET (ETag / Last-Modified)
@@ -21,11 +21,9 @@ Politeness, in order of precedence: only hosts on the allow-list are ever contac
 source causes no request at all, not even for robots.txt); robots.txt is honoured; requests to
 one host are spaced by ``rate_limit_seconds``; a page that did not change costs a 304.
 
-Exceptions::
-
-    ConfigError (flows._schema)
-    └── ScrapeConfigError      the sources file has a key or a value it does not take (every key
-                               is declared in flows/_schema.py, checked when the file is read)
+This package reads no configuration: the sources file is checked against the configuration's
+schema (flows/_schema.py) and turned into :class:`ScrapeSettings` by the composition layer
+(flows/_sources.py), which calls :func:`scrape` with them and the project's inbox.
 
 Fetch failures are not exceptions: each URL ends in a :class:`FetchResult` whose ``status``
 says what happened (``fetched``, ``unchanged``, ``not_modified``, ``robots``, ``refused``,
@@ -56,53 +54,66 @@ import httpx
 
 from warehouse import atomic_write
 
-from ._config import CONFIG_NAME, Config
-from ._schema import (
-    DEFAULT_BACKOFF,
-    DEFAULT_MAX_BYTES,
-    DEFAULT_MAX_DEPTH,
-    DEFAULT_MAX_LINKS,
-    DEFAULT_MAX_NEW,
-    DEFAULT_MAX_PAGES,
-    DEFAULT_MAX_RUN_BYTES,
-    DEFAULT_MAX_SECONDS,
-    DEFAULT_RATE_LIMIT,
-    DEFAULT_RECHECK,
-    DEFAULT_RETRIES,
-    DEFAULT_RETRY_FAILED_DAYS,
-    DEFAULT_TIMEOUT,
-    MAX_RETRY_FAILED_DAYS,
-    SOURCES_NAME,
-    WEEKDAYS,
-    ScrapeConfigError,
-    SourceTable,
-    read_config_file,
-    read_sources_file,
-)
-from ._schema import expand_pattern as _expand
-from ._schema import link_glob as _glob
-
 __all__ = [
+    "DEFAULT_BACKOFF",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_DEPTH",
+    "DEFAULT_MAX_LINKS",
+    "DEFAULT_MAX_NEW",
+    "DEFAULT_MAX_PAGES",
+    "DEFAULT_MAX_RUN_BYTES",
+    "DEFAULT_MAX_SECONDS",
+    "DEFAULT_RATE_LIMIT",
+    "DEFAULT_RECHECK",
+    "DEFAULT_RETRIES",
+    "DEFAULT_RETRY_FAILED_DAYS",
+    "DEFAULT_TIMEOUT",
+    "MAX_RETRY_FAILED_DAYS",
+    "PLACEHOLDERS",
     "SOURCES_NAME",
     "Discovery",
     "FetchResult",
     "Fetcher",
     "Link",
-    "ScrapeConfigError",
     "ScrapeReport",
     "ScrapeSettings",
     "Source",
     "SourceSummary",
-    "cache_dir",
-    "default_user_agent",
-    "has_sources",
+    "expand_pattern",
     "inbox_name",
     "is_due",
+    "link_glob",
     "links",
-    "load_sources",
     "scrape",
-    "sources_path",
 ]
+
+SOURCES_NAME = "sources.toml"
+"""The sources file's name, beside ``clubratings.toml`` unless ``[paths] scrape`` says
+otherwise (flows/_schema.py)."""
+
+# The defaults of sources.toml's keys; the configuration's schema (flows/_schema.py) declares
+# each key with these, and the settings below start from them.
+DEFAULT_RATE_LIMIT = 2.0
+DEFAULT_RETRIES = 3
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_BACKOFF = 1.0
+DEFAULT_MAX_BYTES = 20_000_000
+
+# Discovery (docs/scraping.md "Discovery"): the defaults and the largest values allowed.
+DEFAULT_MAX_DEPTH = 2
+DEFAULT_MAX_PAGES = 50
+DEFAULT_MAX_LINKS = 5000
+DEFAULT_MAX_NEW = 2000
+"""Enough for a club's whole archive (about 600 nights, twice with a second pattern) in one run."""
+DEFAULT_RECHECK = 8
+DEFAULT_RETRY_FAILED_DAYS = 30
+MAX_RETRY_FAILED_DAYS = 365
+"""A failed link is tried again at least once a year, and retry_failed_days is at most this."""
+DEFAULT_MAX_SECONDS = 7200.0
+DEFAULT_MAX_RUN_BYTES = 1_000_000_000
+
+PLACEHOLDERS = frozenset({"yyyy", "yy", "mm", "dd", "m", "d"})
+"""The dates' parts a URL pattern may name (:func:`expand_pattern`)."""
 
 MAX_RETRY_AFTER = 300.0
 """A server asking to wait longer than this (Retry-After) is given up on for this run."""
@@ -148,7 +159,49 @@ Status = Literal[
 ]
 
 
-# ---------------------------------------------------------------- configuration
+# ---------------------------------------------------------------- sources
+
+
+def expand_pattern(pattern: str, day: date) -> str:
+    """A URL pattern's address on ``day``: ``{yyyy}`` ``{yy}`` ``{mm}`` ``{dd}`` ``{m}``
+    ``{d}`` replaced by the date's parts."""
+    return pattern.format(yyyy=f"{day.year:04d}", yy=f"{day.year % 100:02d}",
+                          mm=f"{day.month:02d}", dd=f"{day.day:02d}",
+                          m=str(day.month), d=str(day.day))
+
+
+@functools.lru_cache(maxsize=256)
+def link_glob(pattern: str) -> re.Pattern[str]:
+    """A path glob as a regular expression: ``*`` and ``?`` within a folder, ``**`` across
+    folders (``**/`` also none), ``[...]`` a set (``[!...]`` not in it)."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            end = pattern.find("]", i + 2)
+            if end < 0:
+                raise ValueError(f"unclosed [ in {pattern!r}")
+            body = pattern[i + 1:end]
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,9 +250,9 @@ class Discovery:
             relative = None  # above the index's folder: only a pattern from "/" can match
         for pattern in patterns:
             if pattern.startswith("/"):
-                if _glob(pattern).match(path):
+                if link_glob(pattern).match(path):
                     return True
-            elif relative is not None and _glob(pattern).match(relative):
+            elif relative is not None and link_glob(pattern).match(relative):
                 return True
         return False
 
@@ -254,7 +307,7 @@ class Source:
             last = today
             first = today - timedelta(days=(self.last_days or 1) - 1)
         days = [first + timedelta(days=i) for i in range((last - first).days + 1)]
-        return [_expand(self.url_pattern, d) for d in days
+        return [expand_pattern(self.url_pattern, d) for d in days
                 if not self.weekdays or d.weekday() in self.weekdays]
 
 
@@ -284,77 +337,6 @@ class ScrapeSettings:
         host = (parts.hostname or "").lower()
         netloc = f"{host}:{parts.port}" if parts.port is not None else host
         return any(entry in (host, netloc) for entry in self.allow)
-
-
-def _code_version() -> str:
-    from ._steps import code_version as version
-
-    return version()
-
-
-def default_user_agent(contact: str | None) -> str:
-    """``clubratings/<version> (+<contact>)``: names the project and whom to ask."""
-    agent = f"clubratings/{_code_version()}"
-    return f"{agent} (+{contact})" if contact else agent
-
-
-def sources_path(cfg: Config, config_file: Path | None = None) -> Path:
-    """``[paths] scrape`` of the configuration file, else ``sources.toml`` beside it.
-
-    ``config_file`` defaults to the file the configuration was read from (its ``scrape``), or
-    ``clubratings.toml`` in the configuration's folder.
-    """
-    if config_file is None and cfg.scrape is not None:
-        return cfg.scrape
-    config_file = config_file or cfg.root / CONFIG_NAME
-    if config_file.is_file():
-        return cfg.root / read_config_file(config_file, schemes=False).paths.scrape
-    return cfg.root / SOURCES_NAME
-
-
-def cache_dir(cfg: Config) -> Path:
-    """``scrape-cache/`` next to the warehouse: validators and bodies of fetched pages."""
-    return cfg.warehouse.parent / "scrape-cache"
-
-
-def _source(table: SourceTable) -> Source:
-    discovery = None
-    if table.index is not None:
-        discovery = Discovery(
-            index=tuple(table.index), follow=tuple(table.follow or ()),
-            through=tuple(table.through or ()), hosts=tuple(table.hosts or ()),
-            max_depth=table.max_depth, max_pages=table.max_pages, max_links=table.max_links,
-            max_new=table.max_new, recheck=table.recheck,
-            retry_failed_days=table.retry_failed_days, max_seconds=table.max_seconds,
-            max_run_bytes=table.max_run_bytes)
-    weekdays = {WEEKDAYS.index(name.lower()[:3]) for name in table.weekdays}
-    return Source(club=table.club, url=table.url, url_pattern=table.url_pattern,
-                  last_days=table.last_days, start=table.start, end=table.end,
-                  weekdays=tuple(sorted(weekdays)), format=table.format,
-                  schedule=table.schedule, enabled=table.enabled, discovery=discovery)
-
-
-def load_sources(cfg: Config, path: Path | None = None, *,
-                 config_file: Path | None = None) -> ScrapeSettings:
-    """Read the sources file (``path``, or :func:`sources_path`), checked against the
-    configuration's schema (flows/_schema.py); none means no sources."""
-    path = path or sources_path(cfg, config_file)
-    cache = cache_dir(cfg)
-    if not path.is_file():
-        return ScrapeSettings(path=None, cache_dir=cache,
-                              user_agent=default_user_agent(None))
-    data = read_sources_file(path)
-    return ScrapeSettings(
-        path=path, cache_dir=cache, sources=tuple(_source(t) for t in data.source),
-        allow=tuple(data.allow), user_agent=data.user_agent or default_user_agent(data.contact),
-        rate_limit_seconds=data.rate_limit_seconds, timeout=data.timeout,
-        retries=data.retries, backoff_seconds=data.backoff_seconds, max_bytes=data.max_bytes,
-    )
-
-
-def has_sources(cfg: Config, config_file: Path | None = None) -> bool:
-    """Whether the sources file lists any enabled source (the pipeline scrapes only then)."""
-    return bool(load_sources(cfg, config_file=config_file).active)
 
 
 # ---------------------------------------------------------------- schedules
@@ -1153,10 +1135,9 @@ def _where(settings: ScrapeSettings) -> str:
 
 
 def scrape(
-    cfg: Config,
-    settings: ScrapeSettings | None = None,
+    settings: ScrapeSettings,
+    inbox: Path,
     *,
-    config_file: Path | None = None,
     transport: httpx.BaseTransport | None = None,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
@@ -1164,13 +1145,12 @@ def scrape(
     dry_run: bool = False,
     ignore_schedule: bool = False,
 ) -> ScrapeReport:
-    """Fetch every due source's pages into ``cfg.inbox``; the ingest loads them from there.
+    """Fetch every due source's pages into ``inbox``; the ingest loads them from there.
 
     ``dry_run`` contacts nothing and writes nothing: it reports each URL as ``planned``,
     ``refused`` or ``not_due``. A source's last complete fetch (no URL ended in ``error``) is
     kept in ``scrape-cache/schedule.json`` for its schedule.
     """
-    settings = settings or load_sources(cfg, config_file=config_file)
     started = now()
     state_path = settings.cache_dir / "schedule.json"
     state = _read_state(state_path)
@@ -1189,7 +1169,7 @@ def scrape(
                 continue
             mine = []
             if source.discovery is not None:
-                mine, summary = _discover(source, fetcher, cache, cfg.inbox, started=started,
+                mine, summary = _discover(source, fetcher, cache, inbox, started=started,
                                           dry_run=dry_run)
                 summaries.append(summary)
             for url in [] if source.discovery is not None else source.urls(started.date()):
@@ -1200,7 +1180,7 @@ def scrape(
                         "would be fetched" if ok else f"host {urlsplit(url).netloc!r} is not "
                         f"on the allow-list ({_where(settings)}); not contacted"))
                 else:
-                    mine.append(fetcher.fetch(source, url, cfg.inbox, cache))
+                    mine.append(fetcher.fetch(source, url, inbox, cache))
             results.extend(mine)
             if not dry_run and not any(r.status == "error" for r in mine):
                 state[source.key] = started.isoformat(timespec="seconds")
