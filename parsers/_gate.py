@@ -92,8 +92,11 @@ _FILLER_PREFIX = re.compile(r"^(?:~~|phantom\b|fantom\b|robot\b|sit[- ]?out\b|by
 @functools.lru_cache(maxsize=1 << 16)
 def _fold(text: str) -> str:
     """Lower case, accents off, punctuation to spaces, spaces collapsed."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).replace("ł", "l")
+    if text.isascii():  # nothing to decompose (most names): the same result, sooner
+        plain = text
+    else:
+        decomposed = unicodedata.normalize("NFKD", text)
+        plain = "".join(c for c in decomposed if not unicodedata.combining(c)).replace("ł", "l")
     plain = re.sub(r"[^\w]+", " ", plain.casefold())
     return " ".join(plain.split())
 
@@ -169,7 +172,7 @@ shows `hulk 4`, Funbridge `NSK-62` and `AZETA56#`)."""
 
 
 def _letters(text: str) -> int:
-    return sum(1 for c in text if c.isalpha())
+    return sum(map(str.isalpha, text))
 
 
 def junk_reason(player: PlayerAsWritten, *, handles: bool = False,
@@ -185,8 +188,9 @@ def junk_reason(player: PlayerAsWritten, *, handles: bool = False,
 
 @functools.lru_cache(maxsize=1 << 16)
 def _junk_reason(name: str, initials: bool, handles: bool, surnames: bool = False) -> str | None:
-    if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and c not in "\t" for c in name) \
-            or "\ufffd" in name:
+    # (a printable name has none of those categories: the check per character only for others)
+    if (not name.isprintable() and any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn")
+                                       and c not in "\t" for c in name)) or "\ufffd" in name:
         return "has control or replacement characters"
     if len(name) > MAX_NAME:
         return f"is longer than {MAX_NAME} characters"
@@ -224,7 +228,7 @@ def _junk_reason(name: str, initials: bool, handles: bool, surnames: bool = Fals
     person = _NAMESAKE.sub("", bare)
     if person != bare and len(person.split()) >= 2 and _fold(person) not in _LABELS:
         bare = person  # a full name with its namesake number
-    if any(c.isdigit() for c in bare):
+    if any(map(str.isdigit, bare)):
         return "has digits, which a person's name does not"
     if _letters(bare) < 2 and not (initials and _letters(bare) >= 1):
         return "has fewer than two letters"

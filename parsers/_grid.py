@@ -157,7 +157,10 @@ def grid_from_texts(
 def fold(text: str) -> str:
     """Lower case, no diacritics, single spaces, no trailing ``.``/``:`` (``Umístění:`` ->
     ``umisteni``)."""
-    decomposed = unicodedata.normalize("NFKD", normalise_space(text).lower().replace("ł", "l"))
+    lowered = normalise_space(text).lower().replace("ł", "l")
+    if lowered.isascii():  # nothing to decompose: the same result, sooner
+        return lowered.rstrip(".: ").strip()
+    decomposed = unicodedata.normalize("NFKD", lowered)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return plain.rstrip(".: ").strip()
 
@@ -748,8 +751,8 @@ def table_label(table: str, sheet: bool) -> str:
 def _name_like(name: str) -> bool:
     """At least two letters, more letters than digits (not ``12``, ``3-7``), and not a user
     name or an address (``carla_b``, ``novak@example.org``)."""
-    letters = sum(ch.isalpha() for ch in name)
-    return letters >= 2 and sum(ch.isdigit() for ch in name) < letters \
+    letters = sum(map(str.isalpha, name))
+    return letters >= 2 and sum(map(str.isdigit, name)) < letters \
         and "_" not in name and "@" not in name
 
 
