@@ -116,7 +116,7 @@ def main() -> None:
     args = archive_arguments(__doc__).parse_args()
     started = time.perf_counter()
     import flows._sources  # noqa: F401 - the imports are not the scrape's time
-    import scraping._fetch  # noqa: F401
+    import scraping._run  # noqa: F401
     import flows._steps  # noqa: F401
     import cli.app  # noqa: F401
     imports = time.perf_counter() - started

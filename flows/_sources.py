@@ -19,13 +19,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import scraping
-from scraping import Discovery, ScrapeReport, ScrapeSettings, Source
+from scraping import Discovery, ScrapeSettings, Source
 
 from ._config import CONFIG_NAME, Config
 from ._schema import SOURCES_NAME, WEEKDAYS, SourceTable, read_config_file, read_sources_file
 
 if TYPE_CHECKING:
     import httpx
+
+    from scraping import ScrapeReport
 
 __all__ = [
     "cache_dir",
