@@ -33,31 +33,53 @@ A file without one game to rate is refused (``UnsupportedVariant``): a tournamen
 its first pairing holds registrations only ("no games yet"), and one whose games all lack a
 played result has nothing to rate either.
 
-Parsed with ``defusedxml`` (no entity expansion, no external references). Errors name the
-element (``table``: ``Game 3``, counted from 1 in file order) and the attribute (``column``).
+The same file is also a tournament's setup: :func:`read_setup` gives the entry list (keys,
+ranks, ratings, clubs, McMahon corrections), the parameter sets (McMahon bar and floor, pairing
+and handicap settings), the placement criteria and every game and bye as paired, results known
+or not. It is what ``clubratings mcmahon start --from`` pairs from (tournaments/opengotha.py);
+unlike :func:`parse` it needs neither a name nor a date (a tournament is set up before it is
+named and dated) and keeps the games without a result.
+
+Parsed with ``defusedxml`` (no entity expansion, no external references), within ``[limits]``
+(file size; ``rows`` bounds the players and the games). Errors name the element (``table``:
+``Game 3``, counted from 1 in file order) and the attribute (``column``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 import unicodedata
 import xml.etree.ElementTree as ET  # types only; parsing is defusedxml's
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
 from ._dates import parse_date
 from ._errors import InconsistentResult, MalformedFile, ParseError, UnsupportedVariant
-from ._gate import filler_reason
+from ._gate import ImplausibleResult, filler_reason, junk_reason
 from ._issues import IssueLog, source_name
+from ._limits import check_bytes, check_markup, current, over
 from ._model import Event, ParseResult, PlayerAsWritten, Unit
 from ._registry import Format
 from ._text import normalise_space
 from .egd_table import Colour
 from .go_grades import declared
 
-__all__ = ["FORMAT", "detect", "parse", "player_key"]
+__all__ = [
+    "FORMAT",
+    "SetupGame",
+    "SetupPlayer",
+    "TournamentSetup",
+    "detect",
+    "parse",
+    "player_key",
+    "read_setup",
+]
 
 NAME = "opengotha"
 
@@ -78,8 +100,9 @@ _DETECT = re.compile(rb"<Tournament\b[^>]*>\s*(?:<!--.*?-->\s*)*<(?:Players|Game
 
 
 def player_key(name: str, first_name: str) -> str:
-    """OpenGotha's key of a player: surname and first name, spaces removed, upper case."""
-    return re.sub(r"\s+", "", name + first_name).upper()
+    """OpenGotha's key of a player: surname and first name, spaces removed, upper case (only
+    the space: a no-break space stays, as OpenGotha keeps it)."""
+    return (name + first_name).replace(" ", "").upper()
 
 
 def _matching(key: str) -> str:
@@ -104,6 +127,10 @@ def _root(data: bytes, file: str) -> ET.Element:
     if root.tag != "Tournament":
         raise MalformedFile("not an OpenGotha tournament: the root element is not <Tournament>",
                             file=file, value=root.tag)
+    for what, path in (("players", "Players/Player"), ("games", "Games/Game")):
+        count = sum(1 for _ in root.iterfind(path))
+        if count > current().rows:
+            raise over("rows", count, f"the file has more {what}").with_file(file)
     return root
 
 
@@ -321,6 +348,212 @@ def _no_games(root: ET.Element, n_players: int, file: str) -> ParseError:
 
 def _board(section: str) -> int:
     return int(section.removeprefix("board ")) if section.startswith("board ") else 0
+
+
+# ---------------------------------------------------------------- the tournament's setup
+
+_SCORES = {
+    "RESULT_WHITEWINS": (1.0, 0.0), "RESULT_BLACKWINS": (0.0, 1.0), "RESULT_EQUAL": (0.5, 0.5),
+    "RESULT_BOTHLOSE": (0.0, 0.0), "RESULT_BOTHLOOSE": (0.0, 0.0),
+}
+"""Results as (white's score, black's score); ``RESULT_BOTHLOOSE`` is how some versions spell
+the double loss. ``RESULT_UNKNOWN`` and ``RESULT_BOTHWIN`` have no scores."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetupPlayer:
+    """A player of the entry list (``<Players>``) as the file registers them: text exactly as
+    written (the weighted pairing compares clubs as OpenGotha does, ``Lyon `` is not ``Lyon``)."""
+
+    key: str
+    """OpenGotha's key (:func:`player_key`), by which games and byes name the player."""
+    surname: str
+    first_name: str
+    rank: str
+    """``rank`` as written (``2D``, ``15K``), else ``grade``; empty when the file gives neither."""
+    rating: float | None
+    """The stated ``rating``; None when the file gives none."""
+    club: str = ""
+    country: str = ""
+    mms_correction: int = 0
+    """``smmsCorrection``: McMahon points the director added or took away at the start."""
+    federation_id: str | None = None
+    """The EGD pin, else the FFG licence, else the AGA id."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetupGame:
+    """A game as paired (``<Game>``), whether its result is known yet or not."""
+
+    round: int
+    table: int
+    white: str
+    """The white player's key (the key of the player in ``<Players>`` it names)."""
+    black: str
+    result: str
+    """``result`` as written (``RESULT_UNKNOWN`` when the element has none)."""
+    scores: tuple[float, float] | None
+    """(white's score, black's score); None while no result is known (``RESULT_UNKNOWN``,
+    ``RESULT_BOTHWIN``, an unknown code, or a jigo by default, which OpenGotha cannot mean)."""
+    by_default: bool
+    """``..._BYDEF``: a result given by default (a forfeit), not a game played."""
+    handicap: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSetup:
+    """What an OpenGotha file says of a tournament to run it: players, settings, rounds."""
+
+    name: str
+    """``GeneralParameterSet`` ``name`` (empty when the file gives none)."""
+    short_name: str
+    rounds: int | None
+    """``numberOfRounds``; None when the file gives none (or 0)."""
+    parameters: Mapping[str, Mapping[str, str]]
+    """Every parameter set of ``TournamentParameterSet`` by its element name
+    (``GeneralParameterSet``, ``PairingParameterSet``, ``HandicapParameterSet`` ...): its
+    attributes exactly as written (``genMMBar``: ``1D``, ``paiMaSeedSystem1``:
+    ``SPLITANDFOLD``)."""
+    placement: tuple[str, ...] | None
+    """The placement criteria in their order (``MMS``, ``SOSM``, ...); None when the file has
+    no ``PlacementCriteria``."""
+    players: tuple[SetupPlayer, ...]
+    games: tuple[SetupGame, ...]
+    byes: tuple[tuple[int, str], ...]
+    """(round, key) of every player given a bye."""
+
+
+def read_setup(data: bytes, *, source: str = "") -> TournamentSetup:
+    """The setup of an OpenGotha tournament file: entry list, parameters, games and byes.
+
+    Within ``[limits]``, and every name through the plausibility gate's test of names
+    (docs/rules/gate.md): a name that is no person's name (a label, a bare number, markup ...)
+    is refused (``ImplausibleResult``). Two players with one key, a game or a bye naming a
+    player not in ``<Players>``, or a number that does not read are a :class:`MalformedFile`
+    or an :class:`InconsistentResult` naming the element and the attribute.
+    """
+    file = source_name(source)
+    try:
+        check_bytes(data)
+        check_markup(data)
+        return _setup(_root(data, file))
+    except ParseError as exc:
+        raise exc.with_file(file) from None
+
+
+def _setup(root: ET.Element) -> TournamentSetup:
+    sets = root.find("TournamentParameterSet")
+    parameters: dict[str, Mapping[str, str]] = {} if sets is None else {
+        element.tag: MappingProxyType(dict(element.attrib)) for element in sets}
+    general = parameters.get("GeneralParameterSet", {})
+    rounds = general.get("numberOfRounds", "")
+    if rounds and not rounds.isdigit():
+        raise MalformedFile("invalid numberOfRounds", table="GeneralParameterSet",
+                            column="numberOfRounds", value=rounds)
+    criteria = root.find("TournamentParameterSet/PlacementParameterSet/PlacementCriteria")
+    placement = None
+    if criteria is not None:
+        numbered = sorted(
+            ((_signed(c, "number", f"PlacementCriterion {i}", 0), _attr(c, "name") or "NULL")
+             for i, c in enumerate(criteria.iterfind("PlacementCriterion"), start=1)),
+            key=lambda c: c[0])
+        placement = tuple(name for _, name in numbered)
+    players = _setup_players(root)
+    keys = {p.key for p in players}
+    folded: dict[str, list[str]] = {}
+    for p in players:
+        folded.setdefault(_matching(p.key), []).append(p.key)
+
+    def player(element: ET.Element, column: str, where: str, what: str) -> str:
+        """The key of the player an attribute names: as written, else matched as :func:`parse`
+        matches keys (accents, dots and hyphens folded away) when that finds one player."""
+        text = _attr(element, column)
+        key = text.replace(" ", "").upper()
+        if key in keys:
+            return key
+        found = folded.get(_matching(key), [])
+        if len(found) == 1:
+            return found[0]
+        raise InconsistentResult(f"{what} is not in <Players>", table=where, column=column,
+                                 value=text)
+
+    games = []
+    for index, element in enumerate(root.iterfind("Games/Game"), start=1):
+        where = f"Game {index}"
+        number = _int(element, "roundNumber", where, None)
+        result = _attr(element, "result") or "RESULT_UNKNOWN"
+        by_default = result.endswith("_BYDEF")
+        scores = _SCORES.get(result.removesuffix("_BYDEF"))
+        games.append(SetupGame(
+            round=number, table=_int(element, "tableNumber", where, 0),
+            white=player(element, "whitePlayer", where, f"round {number}: the white player"),
+            black=player(element, "blackPlayer", where, f"round {number}: the black player"),
+            result=result, scores=None if by_default and scores == (0.5, 0.5) else scores,
+            by_default=by_default, handicap=_int(element, "handicap", where, 0)))
+    byes = []
+    # OpenGotha 3.52 writes <ByePlayer><ByePlayer .../></ByePlayer>, older versions
+    # <ByePlayers><ByePlayer .../></ByePlayers>: every element with a player is a bye
+    for index, element in enumerate(root.iter("ByePlayer"), start=1):
+        if _attr(element, "player"):
+            where = f"ByePlayer {index}"
+            number = _int(element, "roundNumber", where, None)
+            byes.append((number, player(element, "player", where,
+                                        f"round {number}: the player with a bye")))
+    return TournamentSetup(
+        name=general.get("name", ""), short_name=general.get("shortName", ""),
+        rounds=(int(rounds) or None) if rounds else None,
+        parameters=MappingProxyType(parameters), placement=placement,
+        players=tuple(players), games=tuple(games), byes=tuple(byes))
+
+
+def _setup_players(root: ET.Element) -> list[SetupPlayer]:
+    players: list[SetupPlayer] = []
+    seen: dict[str, str] = {}
+    for index, element in enumerate(root.iterfind("Players/Player"), start=1):
+        where = f"Player {index}"
+        surname, first = element.get("name") or "", element.get("firstName") or ""
+        name = " ".join(p for p in (normalise_space(surname), normalise_space(first)) if p)
+        # a name with digits is a go server's user name, as in parse()
+        handle = any(c.isdigit() for c in name) and filler_reason(name) is None
+        why = junk_reason(PlayerAsWritten(name=name, handle=handle), handles=handle) \
+            if name else "is empty"
+        if why is not None:
+            raise ImplausibleResult(f"the player's name {why}", table=where, column="name",
+                                    value=name)
+        key = player_key(surname, first)
+        if key in seen:
+            raise MalformedFile(f"two players with the key {key!r} ({seen[key]} and this one)",
+                                table=where, column="name", value=name)
+        seen[key] = where
+        rating_text = _attr(element, "rating")
+        rating = None
+        if rating_text:
+            try:
+                rating = float(rating_text)
+            except ValueError:
+                rating = math.nan
+            if not math.isfinite(rating):
+                raise MalformedFile("invalid rating", table=where, column="rating",
+                                    value=rating_text)
+        players.append(SetupPlayer(
+            key=key, surname=surname, first_name=first,
+            rank=element.get("rank") or element.get("grade") or "", rating=rating,
+            club=element.get("club") or "", country=element.get("country") or "",
+            mms_correction=_signed(element, "smmsCorrection", where, 0),
+            federation_id=next((v for v in (_attr(element, a) for a in
+                                            ("egfPin", "ffgLicence", "agaId")) if v), None)))
+    return players
+
+
+def _signed(element: ET.Element, attribute: str, where: str, default: int) -> int:
+    """A whole number that may be negative (``smmsCorrection="-1"``); ``default`` when empty."""
+    text = _attr(element, attribute)
+    if not text:
+        return default
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise MalformedFile(f"invalid {attribute}", table=where, column=attribute, value=text,
+                            has_value=True)
+    return int(text)
 
 
 FORMAT = Format(

@@ -1,4 +1,5 @@
-"""OpenGotha tournament files: key facts of the fixtures, results that are not games, errors."""
+"""OpenGotha tournament files: key facts of the fixtures, results that are not games, errors,
+and the setup a tournament is run from (``read_setup``)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from parsers import InconsistentResult, MalformedFile, ParseError, ParseResult
-from parsers.opengotha import detect, parse, player_key
+from parsers import (
+    InconsistentResult,
+    LimitExceeded,
+    Limits,
+    MalformedFile,
+    ParseError,
+    ParseResult,
+)
+from parsers._gate import ImplausibleResult
+from parsers._limits import using
+from parsers.opengotha import detect, parse, player_key, read_setup
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "opengotha"
+PAIRGOTH = FIXTURES.parent / "opengotha_pairgoth"
 REAL = FIXTURES / "real-opengotha-4-rounds-missing-table.xml"
 SYNTHETIC = FIXTURES / "handicap-jigo-forfeit-unplayed-bye.xml"
 
@@ -135,5 +146,84 @@ def test_damaged_files_raise_only_parse_errors(path: Path) -> None:
                 damaged[rng.randrange(len(damaged))] = rng.randrange(256)
         try:
             parse(bytes(damaged), source=path.name)
+        except ParseError:
+            pass
+
+
+# ---------------------------------------------------------------- the tournament's setup
+
+
+def test_setup_of_a_real_file() -> None:
+    setup = read_setup(REAL.read_bytes(), source=str(REAL))
+    assert (setup.name, setup.short_name, setup.rounds) == (
+        "Test Participation et Licence FFG", "TestPartEtLic", 20)
+    assert len(setup.players) == 33 and len(setup.games) == 31
+    langer = setup.players[0]
+    assert (langer.key, langer.surname, langer.first_name) == ("LANGERMATEO", "Langer", "Mateo")
+    assert (langer.rank, langer.rating, langer.club, langer.country) == ("7K", 1782.0, "69GC",
+                                                                        "FR")
+    assert (langer.mms_correction, langer.federation_id) == (0, "17801564")
+    game = setup.games[0]
+    assert (game.round, game.table, game.white, game.black) == (
+        1, 1, "GODIVIERVINCENT", "MEZOUARABDALLAH")
+    assert (game.result, game.scores, game.by_default, game.handicap) == (
+        "RESULT_BLACKWINS", (0.0, 1.0), False, 0)
+    general = setup.parameters["GeneralParameterSet"]
+    assert (general["genMMBar"], general["genMMFloor"]) == ("2K", "3K")
+    assert setup.placement is not None and setup.placement[:2] == ("MMS", "SOSM")
+    assert setup.byes == ()
+
+
+def test_setup_keeps_unplayed_games_and_reads_both_bye_layouts() -> None:
+    unknown = (b'<Tournament><Players><Player name="A" firstName="Ann" rank="1D"/>'
+               b'<Player name="B" firstName="Bob" rank="2K" smmsCorrection="-1"/>'
+               b'<Player name="C" firstName="Cid" rank="3K"/></Players><Games>'
+               b'<Game roundNumber="1" whitePlayer="AANN" blackPlayer="BBOB"/>'
+               b'<Game roundNumber="2" whitePlayer="AANN" blackPlayer="CCID" '
+               b'result="RESULT_EQUAL_BYDEF"/>'
+               b'<Game roundNumber="3" whitePlayer="BBOB" blackPlayer="C CID" '
+               b'result="RESULT_WHITEWINS_BYDEF" handicap="2"/></Games>'
+               b'<ByePlayers><ByePlayer roundNumber="1" player="CCID"/></ByePlayers>'
+               b'<ByePlayer><ByePlayer roundNumber="2" player="BBOB"/></ByePlayer></Tournament>')
+    setup = read_setup(unknown)  # no name, no date: a tournament is set up before either
+    assert (setup.name, setup.rounds, setup.parameters, setup.placement) == ("", None, {}, None)
+    assert [(g.round, g.scores, g.by_default, g.handicap) for g in setup.games] == [
+        (1, None, False, 0), (2, None, True, 0), (3, (1.0, 0.0), True, 2)]
+    assert setup.games[2].black == "CCID"  # named with a space, matched as OpenGotha keys
+    assert setup.byes == ((1, "CCID"), (2, "BBOB"))
+    assert setup.players[1].mms_correction == -1
+    nested = read_setup((PAIRGOTH / "bosp2024.xml").read_bytes())
+    assert nested.byes == ((1, "GUNEYMETE"), (2, "RUZGAREGE_TUNA"))
+
+
+def test_setup_refuses_what_a_tournament_cannot_be_run_from() -> None:
+    with pytest.raises(InconsistentResult) as raised:
+        read_setup(SYNTHETIC.read_bytes(), source=str(SYNTHETIC))
+    assert (raised.value.file, raised.value.table, raised.value.column, raised.value.value) == (
+        SYNTHETIC.name, "Game 8", "blackPlayer", "NAGYLÁSZLÓ")
+    label = b'<Tournament><Players><Player name="N-S" firstName=""/></Players></Tournament>'
+    with pytest.raises(ImplausibleResult) as junk:
+        read_setup(label, source="cup.xml")
+    assert (junk.value.file, junk.value.table, junk.value.column) == ("cup.xml", "Player 1",
+                                                                     "name")
+    rating = (b'<Tournament><Players><Player name="Ann" firstName="Lee" rating="x"/>'
+              b'</Players></Tournament>')
+    with pytest.raises(MalformedFile, match="invalid rating"):
+        read_setup(rating)
+    with using(Limits(rows=5)), pytest.raises(LimitExceeded, match=r"\[limits\] rows = 5"):
+        read_setup(REAL.read_bytes(), source="big.xml")
+
+
+@pytest.mark.parametrize("path", [REAL, SYNTHETIC], ids=lambda p: p.name)
+def test_damaged_setups_raise_only_parse_errors(path: Path) -> None:
+    rng = random.Random(13)
+    data = path.read_bytes()
+    for _ in range(60):
+        damaged = bytearray(data[: rng.randrange(1, len(data) + 1)])
+        for _ in range(rng.randint(0, 8)):
+            if damaged:
+                damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        try:
+            read_setup(bytes(damaged), source=path.name)
         except ParseError:
             pass
