@@ -13,7 +13,9 @@
                                                     a played tournament from a go result file
 
 The library work is in :mod:`tournaments` (the tournament, and a go file's events as its
-entrants and games); this module reads and writes files only.
+entrants and games); a result file is read by the format the parsers' registry detects, an
+OpenGotha file by the parsers' one OpenGotha reader, and the state file is written by the
+project's one atomic writer. This module reads and writes files only.
 See docs/mcmahon.md for the file formats.
 """
 
@@ -24,9 +26,7 @@ import csv
 import io
 import json
 import math
-import os
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,16 +81,22 @@ def _load_state(path: Path) -> Any:
 
 
 def _write_state(path: Path, state: Any) -> None:
-    """Write the state next to ``path`` and move it into place, so a crash never leaves half."""
+    """Write the state whole or not at all (``warehouse.atomic_write``): a crash or a failed
+    command leaves the file as it was."""
+    from warehouse import atomic_write
+
     text = json.dumps(_lib().state_to_json(state), indent=2, ensure_ascii=False) + "\n"
-    folder = path.resolve().parent
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
+        atomic_write(path, text)
     except OSError as exc:
         fail(f"cannot write state {path}: {exc.strerror}")
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}")
 
 
 # ---------------------------------------------------------------- start
@@ -133,15 +139,20 @@ def _start_from_opengotha(args: argparse.Namespace) -> int:
     if args.bars:
         fail("--bars does not apply with --from: the file's bar and floor (genMMBar, "
              "genMMFloor) give the start scores; change them with --set")
+    import parsers
+    from parsers.opengotha import FORMAT as OPENGOTHA
+
+    data = _read_bytes(args.source)
+    try:  # the registry says what the file is; only an OpenGotha file has a tournament's setup
+        fmt = parsers.detect_format(data, str(args.source))
+    except parsers.ParseError as exc:
+        fail(f"{args.source}: not an OpenGotha tournament file ({exc.problem})")
+    if fmt.name != OPENGOTHA.name:
+        fail(f"{args.source}: not an OpenGotha tournament file; it reads as {fmt.name} "
+             f"({fmt.description})")
     try:
-        text = args.source.read_text(encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot read {args.source}: {exc.strerror}")
-    except UnicodeDecodeError:
-        fail(f"{args.source}: an OpenGotha file must be UTF-8 XML")
-    try:
-        og = lib.read_opengotha(text)
-    except lib.TournamentError as exc:
+        og = lib.read_opengotha(data)
+    except (lib.TournamentError, parsers.ParseError) as exc:
         fail(f"{args.source}: {exc}")
     settings = _settings(args, og.settings)
     try:
@@ -343,31 +354,21 @@ def cmd_result(args: argparse.Namespace) -> int:
 
 
 def _go_events(path: Path) -> list[Any]:
-    """The go games of ``path`` as read by the first format that recognises it and yields go
-    events (specific formats before the generic fallbacks)."""
+    """The go games of ``path``, read by the format the parsers' registry detects (within
+    ``[limits]`` and through the plausibility gate, as every result file is read)."""
     import parsers
 
+    data = _read_bytes(path)
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror}")
-    formats = sorted(parsers.FORMATS.values(), key=lambda f: f.fallback)
-    readers = [f for f in formats if f.detect(data, str(path))]
-    if not readers:
-        fail(f"{path.name}: no known format reads this file; known formats: "
-             f"{', '.join(parsers.FORMATS)}")
-    problems = []
-    for fmt in readers:
-        try:
-            result = fmt.parse(data, source=str(path))
-        except parsers.ParseError as exc:
-            problems.append(str(exc.with_file(path.name)))
-            continue
-        events = [e for e in result.events if e.game == "go"]
-        if events:
-            return events
-        problems.append(f"{fmt.name} finds no go games")
-    fail(f"{path.name}: no go tournament read ({'; '.join(problems)})")
+        result = parsers.parse_bytes(data, source=str(path))
+    except parsers.UnknownFormat as exc:
+        fail(f"{path.name}: no known format reads this file ({exc.problem})")
+    except parsers.ParseError as exc:
+        fail(f"{path.name}: no go tournament read ({exc.with_file(path.name)})")
+    events = [e for e in result.events if e.game == "go"]
+    if not events:
+        fail(f"{path.name}: no go tournament read ({result.format} finds no go games)")
+    return events
 
 
 def _known_ratings(path: Path | None) -> dict[str, float]:

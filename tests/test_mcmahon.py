@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import main
-from tournaments.pairing import (
+from tournaments import (
     Entrant,
     Game,
     MissingRanks,

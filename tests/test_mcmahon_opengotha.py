@@ -10,6 +10,7 @@ malavasi's rounds 1-2 are seeded at random (SPLITANDRANDOM) and are checked by t
 
 from __future__ import annotations
 
+import ast
 import csv
 import itertools
 import json
@@ -20,11 +21,10 @@ from pathlib import Path
 import pytest
 
 from cli import main
-from tournaments.pairing import (
+from tournaments import (
     PairingSettings,
     TournamentError,
     apply_round,
-    _chunks,
     max_weight_matching,
     pair_round,
     parse_rank,
@@ -34,6 +34,7 @@ from tournaments.pairing import (
     state_to_json,
     weight_terms,
 )
+from tournaments._weighted import _chunks
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "opengotha_pairgoth"
 SLOW = pytest.mark.skipif(not os.environ.get("CLUBRATINGS_SLOW_TESTS"),
@@ -56,7 +57,7 @@ TARGET = 0.90
 def replay(name: str) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     """(identical pairs, of them with OpenGotha's colours and handicap, OpenGotha's pairs,
     per round (round, identical, pairs))."""
-    og = read_opengotha((FIXTURES / f"{name}.xml").read_text(encoding="utf-8"))
+    og = read_opengotha((FIXTURES / f"{name}.xml").read_bytes())
     state = start_tournament(og.entrants, rounds=og.rounds, essential_places=1,
                              settings=og.settings)
     same = coloured = total = 0
@@ -94,14 +95,14 @@ def test_share_over_all_non_random_rounds() -> None:
     same = sum(pairs for pairs, _ in FLOORS.values())
     total = 0
     for name in FLOORS:
-        og = read_opengotha((FIXTURES / f"{name}.xml").read_text(encoding="utf-8"))
+        og = read_opengotha((FIXTURES / f"{name}.xml").read_bytes())
         total += sum(len(v) for v in og.pairs.values())
     print(f"\nall: {same}/{total} identical pairs ({same / total:.1%})")
     assert same / total >= TARGET
 
 
 def _malavasi_round2(group_only: bool) -> tuple[list[tuple[str, str]], str, str]:
-    og = read_opengotha((FIXTURES / "malavasi.geobug.xml").read_text(encoding="utf-8"))
+    og = read_opengotha((FIXTURES / "malavasi.geobug.xml").read_bytes())
     state = start_tournament(og.entrants, rounds=og.rounds, essential_places=1,
                              settings=og.settings)
     state = apply_round(state, og.results[1])
@@ -132,7 +133,7 @@ def test_malavasi_whole_field_round2_and_round1_rule() -> None:
     pairs, oceane, valentine = _malavasi_round2(group_only=False)
     mates = {a: b for a, b in pairs} | {b: a for a, b in pairs}
     assert mates.get(oceane) != valentine
-    og = read_opengotha((FIXTURES / "malavasi.geobug.xml").read_text(encoding="utf-8"))
+    og = read_opengotha((FIXTURES / "malavasi.geobug.xml").read_bytes())
     state = start_tournament(og.entrants, rounds=og.rounds, essential_places=1,
                              settings=og.settings)
     present = {pid for pq in og.pairs[1] for pid in pq} | set(og.byes.get(1, ()))
@@ -170,7 +171,7 @@ def test_weights_equal_opengotha_dumps(dump: str) -> None:
     units, as Pairgoth compares them)."""
     name, _, rnd = dump.removesuffix(".txt").rpartition("_weights_R")
     number = int(rnd)
-    og = read_opengotha((FIXTURES / f"{name}.xml").read_text(encoding="utf-8"))
+    og = read_opengotha((FIXTURES / f"{name}.xml").read_bytes())
     state = start_tournament(og.entrants, rounds=og.rounds, essential_places=1,
                              settings=og.settings)
     for n in range(1, number):
@@ -191,7 +192,8 @@ def test_weights_equal_opengotha_dumps(dump: str) -> None:
 
 def test_worked_numbers_of_the_rules() -> None:
     """docs/rules/go-mcmahon-pairing.md "Worked numbers"."""
-    from tournaments.pairing import Entrant, _Weights, _weighting
+    from tournaments import Entrant
+    from tournaments._weighted import _weighting, _Weights
 
     entrants = [Entrant(id=f"p{i}", name=f"P{i}", rating=2100.0 - 100 * i, club=club)
                 for i, club in enumerate(["A", "A", "B", "B", "C", "C", "D", "D"])]
@@ -275,7 +277,7 @@ def test_matching_takes_a_round_wide_optimum_not_the_greedy_pairs() -> None:
 def test_weighted_pairing_properties_on_random_tournaments() -> None:
     """Everyone present plays once (one bye when odd, never twice to one player while
     others had none), nobody absent plays, and no pair meets twice while rounds remain."""
-    from tournaments.pairing import Entrant, Game, RoundResults
+    from tournaments import Entrant, Game, RoundResults
 
     rng = random.Random(11)
     for trial in range(30):
@@ -317,19 +319,19 @@ def test_settings_by_opengotha_name_or_ours() -> None:
 
 
 def test_the_file_settings_are_read() -> None:
-    og = read_opengotha((FIXTURES / "Toulouse2024.xml").read_text(encoding="utf-8"))
+    og = read_opengotha((FIXTURES / "Toulouse2024.xml").read_bytes())
     s = og.settings
     assert (s.system, s.mm_bar, s.mm_floor, s.seed_system1, s.dudd_upper, s.dudd_lower,
             s.hd_rank_threshold, s.nbw_threshold_active) == (
         "mcmahon", -2, -20, "SPLITANDFOLD", "BOT", "TOP", -2, True)
     assert og.rounds == 6 and len(og.entrants) == 38
-    swiss = read_opengotha((FIXTURES / "simpleswiss.xml").read_text(encoding="utf-8"))
+    swiss = read_opengotha((FIXTURES / "simpleswiss.xml").read_bytes())
     assert swiss.settings.system == "swiss"
     assert swiss.settings.placement == ("NBW", "SOSW", "SOSOSW")
 
 
 def test_same_club_pairs_are_avoided_in_toulouse() -> None:
-    og = read_opengotha((FIXTURES / "Toulouse2024.xml").read_text(encoding="utf-8"))
+    og = read_opengotha((FIXTURES / "Toulouse2024.xml").read_bytes())
     state = start_tournament(og.entrants, rounds=og.rounds, essential_places=1,
                              settings=og.settings)
     club = {p.id: p.club[:4].upper() for p in state.players}
@@ -344,7 +346,7 @@ def test_same_club_pairs_are_avoided_in_toulouse() -> None:
 
 
 def test_colours_and_handicaps_are_assigned() -> None:
-    og = read_opengotha((FIXTURES / "notsimplemm.xml").read_text(encoding="utf-8"))
+    og = read_opengotha((FIXTURES / "notsimplemm.xml").read_bytes())
     state = start_tournament(og.entrants, rounds=og.rounds, essential_places=1,
                              settings=og.settings)
     present = {pid for pq in og.pairs[1] for pid in pq} | set(og.byes.get(1, ()))
@@ -372,7 +374,7 @@ def _cli(*args: str) -> None:
 def test_cli_replays_a_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """start --from, pair (absent players as in the file), result, round by round."""
     source = FIXTURES / "notsimplemm.xml"
-    og = read_opengotha(source.read_text(encoding="utf-8"))
+    og = read_opengotha(source.read_bytes())
     state_file = tmp_path / "cup.json"
     _cli("mcmahon", "start", "--from", str(source), "--out", str(state_file))
     same = total = 0
@@ -422,3 +424,50 @@ def test_cli_start_with_settings_by_name(tmp_path: Path,
         code = exc.code
     assert code == 2
     assert "--pairing opengotha" in capsys.readouterr().err
+
+
+def test_start_from_refuses_what_is_no_opengotha_tournament(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The registry says what the file is; the one OpenGotha reader says what is wrong in it."""
+    players = tmp_path / "players.csv"
+    players.write_text("name,rating\nAnna,2400\n", encoding="utf-8")
+    out = tmp_path / "cup.json"
+    assert main(["mcmahon", "start", "--from", str(players), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"clubratings: {players}: not an OpenGotha tournament file (")
+    assert err.count("\n") == 1 and not out.exists()
+    usebio = next((FIXTURES.parent / "usebio").glob("*.xml"))
+    assert main(["mcmahon", "start", "--from", str(usebio), "--out", str(out)]) == 2
+    assert "it reads as usebio" in capsys.readouterr().err
+    broken = FIXTURES.parent / "opengotha" / "handicap-jigo-forfeit-unplayed-bye.xml"
+    assert main(["mcmahon", "start", "--from", str(broken), "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"clubratings: {broken}: round 4: the black player is not in <Players>: value "
+        "'NAGYLÁSZLÓ' (table Game 8, column blackPlayer)\n")
+    assert not out.exists()
+
+
+def test_the_state_file_is_written_by_the_one_atomic_writer(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No temporary file is left beside the state, and a state in a new folder is written."""
+    out = tmp_path / "new" / "cup.json"
+    _cli("mcmahon", "start", "--from", str(FIXTURES / "simplemm.xml"), "--out", str(out))
+    _cli("mcmahon", "pair", str(out))
+    assert [p.name for p in out.parent.iterdir()] == ["cup.json"]
+    assert json.loads(out.read_text(encoding="utf-8"))["pending"]["round"] == 1
+
+
+def test_the_tournaments_read_no_file_themselves() -> None:
+    """OpenGotha files are parsed by parsers/opengotha.py only: tournaments/ imports no XML
+    library and opens no file."""
+    root = Path(__file__).resolve().parents[1] / "tournaments"
+    found = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.name} imports {n}" for n in names
+                      if n.split(".")[0] in {"xml", "defusedxml", "lxml", "csv", "json"}]
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open":
+                found.append(f"{path.name}:{node.lineno} opens a file")
+    assert found == []
