@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from ._inbox import FileOutcome, inbox_files, ingest_file, reason_text
     from ._lock import RunLocked, run_lock
     from ._reaper import watch as watch_children
-    from ._report import RunLog, progress, summary_line
+    from ._import_report import ImportReport, build_report, write_report
+    from ._runlog import RunLog, progress, summary_line
     from ._schedule import cron_lines
     from ._schema import ScrapeConfigError, check_configuration
     from ._schema import reference as config_reference
@@ -43,9 +44,12 @@ _WHERE: dict[str, tuple[str, str]] = {
     "RunLocked": ("_lock", "RunLocked"),
     "run_lock": ("_lock", "run_lock"),
     "watch_children": ("_reaper", "watch"),
-    "RunLog": ("_report", "RunLog"),
-    "progress": ("_report", "progress"),
-    "summary_line": ("_report", "summary_line"),
+    "ImportReport": ("_import_report", "ImportReport"),
+    "build_report": ("_import_report", "build_report"),
+    "write_report": ("_import_report", "write_report"),
+    "RunLog": ("_runlog", "RunLog"),
+    "progress": ("_runlog", "progress"),
+    "summary_line": ("_runlog", "summary_line"),
     "cron_lines": ("_schedule", "cron_lines"),
     "ScrapeConfigError": ("_schema", "ScrapeConfigError"),
     "check_configuration": ("_schema", "check_configuration"),

@@ -322,7 +322,7 @@ _NOTE: contextvars.ContextVar[Callable[[FileOutcome], None] | None] = \
 @contextlib.contextmanager
 def noting(note: Callable[[FileOutcome], None]) -> Iterator[None]:
     """Tell ``note`` of each file loaded or rejected in the block, before the file is moved
-    (the run core keeps them for the import report, flows/_report.py ``Unreported``)."""
+    (the run core keeps them for the import report, flows/_runlog.py ``Unreported``)."""
     token = _NOTE.set(note)
     try:
         yield

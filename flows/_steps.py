@@ -92,7 +92,7 @@ def source_hash(package: Path) -> str:
 
 def pending_files(cfg: Config) -> list[tuple[Path, bool]]:
     """Files to look at, as (path, from_inbox): read-only sources first, then the inbox."""
-    from ._report import logs_dir
+    from ._runlog import logs_dir
 
     names = logs_dir(cfg) / "inbox-names.jsonl"
     return [(p, False) for p in cfg.source_files()] + [

@@ -41,7 +41,8 @@ from ._inbox import FileOutcome, ingest_batch, noting
 from ._lock import run_lock
 
 if TYPE_CHECKING:
-    from ._report import ImportReport, RunLog
+    from ._import_report import ImportReport
+    from ._runlog import RunLog
 
 __all__ = ["Project", "RunResult", "StepRunner"]
 
@@ -108,7 +109,7 @@ class Project:
                 flat.append(cfg.decisions.parent)
             sweep(flat, below=[cfg.public, data / "raw", data / "snapshot"])
             remove_orphan_raw(wh)
-            from ._report import Unreported
+            from ._runlog import Unreported
 
             Unreported(cfg).start()
             stack.enter_context(using(cfg.limits))  # the gate's date window, in this process
@@ -205,7 +206,7 @@ class Project:
               results: Iterator[ParseResult | ParseError | None],
               on_file: Callable[[int, int, FileOutcome], None] | None) -> list[FileOutcome]:
         outcomes: list[FileOutcome] = []
-        from ._report import Unreported, logs_dir
+        from ._runlog import Unreported, logs_dir
 
         errors = logs_dir(self.cfg) / "errors.log"
         journal = Unreported(self.cfg)
@@ -231,7 +232,7 @@ class Project:
         code is reused)."""
         import ratings
 
-        from ._report import Unreported
+        from ._runlog import Unreported
 
         runs = []
         for pool in self.cfg.pools:
@@ -283,9 +284,10 @@ class Project:
     def report(self, outcomes: Sequence[FileOutcome],
                runs: Sequence[_steps.PoolRun]) -> tuple[ImportReport, Path | None]:
         """The import report of this run, with what earlier runs killed before their report
-        did (:class:`flows._report.Unreported`), written under ``public/reports/`` (unless
+        did (:class:`flows._runlog.Unreported`), written under ``public/reports/`` (unless
         quiet)."""
-        from ._report import Unreported, build_report, write_report
+        from ._import_report import build_report, write_report
+        from ._runlog import Unreported
 
         journal = Unreported(self.cfg)
         files, kept = journal.merged(outcomes, runs, self.wh)
@@ -320,7 +322,7 @@ class Project:
         line of the run log ``log`` (default: a new one for "ingest"). Returns the outcomes and
         what waits for a person (:meth:`review_summary`). ``run``, ``ingest``, ``scrape`` and
         the Prefect flows all load through here."""
-        from ._report import RunLog, timed
+        from ._runlog import RunLog, timed
 
         log = log or RunLog(self.cfg, "ingest")
 
@@ -349,7 +351,7 @@ class Project:
         file as it is loaded. Returns the files' outcomes, the pool runs, the files published,
         the scrape lines, the import report and the review summary (:class:`RunResult`)."""
         from . import _sources
-        from ._report import RunLog, timed
+        from ._runlog import RunLog, timed
 
         def run_step(name: str, func: Callable[[], Any]) -> Any:
             return func() if step is None else step(name, func)

@@ -374,7 +374,7 @@ def _sha(path: Path) -> str:
 
 
 REPORT_ID = re.compile(r"\b(run-\d{4}|files)-[0-9a-f]{8}\b")
-"""An import report's id (flows/_report.py): the run and a hash of the report's text."""
+"""An import report's id (flows/_import_report.py): the run and a hash of the report's text."""
 
 
 def _public_name(name: str) -> str:

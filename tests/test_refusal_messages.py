@@ -152,7 +152,7 @@ def test_a_file_refused_for_its_content_says_where_and_to_correct_it(
 
 
 def test_the_import_report_lists_each_rejection_in_its_own_words(tmp_path: Path) -> None:
-    from flows._report import build_report
+    from flows import build_report
 
     root = tmp_path
     (root / "clubratings.toml").write_text(CONFIG, encoding="utf-8")

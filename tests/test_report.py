@@ -1,4 +1,5 @@
-"""The import report, run logs and summary line, from library steps (no Prefect)."""
+"""The import report (flows/_import_report.py), run logs and summary line (flows/_runlog.py),
+from library steps (no Prefect)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,8 @@ import pytest
 
 from cli import main
 from flows import load_config
-from flows._report import (
-    ImportReport, RunLog, Section, build_report, summary_line, track, write_report,
-)
+from flows._import_report import ImportReport, Section, build_report, write_report
+from flows._runlog import RunLog, summary_line, track
 from flows._steps import pending_files, rate_pool
 from flows.core import Project
 from warehouse import open_warehouse

@@ -1,6 +1,6 @@
-"""The warehouse's answers for the import report and the run's summaries (flows/_report.py,
-flows/_steps.py, flows/core.py): named queries, so the composition layer asks questions
-instead of writing SQL.
+"""The warehouse's answers for the import report and the run's summaries
+(flows/_import_report.py, flows/_runlog.py, flows/_steps.py, flows/core.py): named queries, so
+the composition layer asks questions instead of writing SQL.
 """
 
 from __future__ import annotations
