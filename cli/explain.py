@@ -184,12 +184,14 @@ def format_games(gx: Any) -> list[str]:
     """The lines ``clubratings explain`` prints for a go or preferans player
     (:class:`warehouse.explain.GameExplanation`): every game with the expected result, the
     actual one and the change it brought, and a footer comparing their sum with the change."""
+    from games import game
+
     change = gx.rating - gx.rating_before
     lines = [f"player {gx.player_id} {gx.name}, pool {gx.pool}, rating run {gx.run_id} "
              f"({gx.scheme}), period {gx.period}",
              f"rating {gx.rating_before:.1f} -> {gx.rating:.1f} ({change:+.1f})",
-             _go_start(gx) if gx.game == "go" else ""]
-    if gx.game == "go":
+             _go_start(gx) if game(gx.game).graded else ""]
+    if game(gx.game).per_game:
         results = {1.0: "win", 0.0: "loss", 0.5: "jigo"}
         rows = [[str(r.opponent), "black" if r.colour == "b" else "white", str(int(r.handicap)),
                  _num(r.expected, ".2f"), results.get(float(r.result), _num(r.result, ".1f")),
@@ -218,6 +220,7 @@ def _go_start(gx: Any) -> str:
     """One line on what a go player's period started from (docs/rules/go-rfg.md "First
     entry"): newcomer or not, the grade declared and its rating, the deviation before and after
     and the RFG ``K`` every game's change is made of."""
+    from ratings import SCHEMES
     from ratings._go import grade_rating
 
     parts: list[str] = []
@@ -226,7 +229,8 @@ def _go_start(gx: Any) -> str:
     if gx.entry and best and abs(grade_rating(best) - gx.rating_before) < 0.05:
         parts.append(f"new: starts at the grade declared, {declared}")
     elif gx.entry:
-        source = ("the rating its games against rated players give" if gx.scheme == "rfg"
+        from_games = gx.scheme in SCHEMES and SCHEMES[gx.scheme].entry_from_games
+        source = ("the rating its games against rated players give" if from_games
                   else "the scheme's default")
         parts.append(f"new: starts at {source} "
                      + (f"(declared {declared})" if best else "(no grade declared)"))
@@ -242,11 +246,13 @@ def _go_start(gx: Any) -> str:
 
 
 def _games_json(gx: Any) -> dict[str, object]:
+    from games import game
+
     out = {"player_id": gx.player_id, "name": gx.name, "pool": gx.pool, "run_id": gx.run_id,
            "scheme": gx.scheme, "period": gx.period, "periods": list(gx.periods),
            "rating_before": gx.rating_before, "rating": gx.rating,
            "games": _records(gx.rows)}
-    if gx.game == "go":
+    if game(gx.game).graded:
         out |= {"entry": gx.entry, "grades": list(gx.grades),
                 "deviation_before": None if math.isnan(gx.deviation_before)
                 else gx.deviation_before,
@@ -326,6 +332,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace, cfg: Any) -> int:
+    from games import game
+    from ratings import SCHEMES
     from warehouse import latest_run, open_warehouse
     from warehouse.explain import (
         ExplainError,
@@ -358,7 +366,7 @@ def _explain(args: argparse.Namespace, cfg: Any) -> int:
             player = find_player(wh, args.player)
             # the pool asked for, else the first whose list rated the player
             pool = args.pool or pool_of(wh, player, pools) or (pools[0] if pools else "bridge")
-            if games.get(pool) in ("go", "preferans") and not args.partners:
+            if pool in games and not game(games[pool]).placements and not args.partners:
                 gx = explain_games(wh, player, pool=pool, period=args.period)
                 if args.json:
                     print(json.dumps(_games_json(gx), ensure_ascii=False, indent=2))
@@ -378,7 +386,8 @@ def _explain(args: argparse.Namespace, cfg: Any) -> int:
                     print("\n".join(format_partners(player, name, run.run_id, frame)))
                 return Exit.OK
             run = latest_run(wh, pool)
-            if run is not None and run.scheme == "whr":
+            if run is not None and run.scheme in SCHEMES \
+                    and SCHEMES[run.scheme].whole_history:
                 wx = explain_whole_history(wh, player, pool=pool, period=args.period)
                 if args.json:
                     print(json.dumps(_whole_history_json(wx), ensure_ascii=False, indent=2))

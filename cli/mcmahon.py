@@ -357,6 +357,7 @@ def _go_events(path: Path) -> list[Any]:
     """The go games of ``path``, read by the format the parsers' registry detects (within
     ``[limits]`` and through the plausibility gate, as every result file is read)."""
     import parsers
+    from games import game
 
     data = _read_bytes(path)
     try:
@@ -365,7 +366,7 @@ def _go_events(path: Path) -> list[Any]:
         fail(f"{path.name}: no known format reads this file ({exc.problem})")
     except parsers.ParseError as exc:
         fail(f"{path.name}: no go tournament read ({exc.with_file(path.name)})")
-    events = [e for e in result.events if e.game == "go"]
+    events = [e for e in result.events if game(e.game).two_player_games]
     if not events:
         fail(f"{path.name}: no go tournament read ({result.format} finds no go games)")
     return events

@@ -41,6 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from games import game
 from parsers._limits import Limits
 from warehouse.identity import IdentitySettings
 
@@ -84,7 +85,7 @@ class PoolConfig:
     @property
     def name_order(self) -> str:
         """``names``, or the game's default when not set."""
-        return self.names or ("surname-first" if self.game == "go" else "as-written")
+        return self.names or game(self.game).name_order
 
 
 @dataclass(frozen=True, slots=True)

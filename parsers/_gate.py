@@ -45,6 +45,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable
 
+from games import game
+
 from ._errors import ParseError
 from ._issues import source_name
 from ._limits import current
@@ -410,14 +412,15 @@ def _scores_agree(units: list[Unit]) -> bool:
 def _shape_problem(event: Event, sizes: list[int], *, handles: bool = False) -> str | None:
     """Why the units' sizes do not fit the event's kind, or None."""
     n = len(sizes)
-    if event.game == "go":
+    played = game(event.game)
+    if played.two_player_games:
         if n != 2 or any(s != 1 for s in sizes):
-            return "a go game must have two sides of one player each"
+            return f"a {played.name} game must have two sides of one player each"
         if (event.handicap or 0) >= 1 and any(u.colour is None for u in event.units):
             return ("a handicap game must say who took black (the stones are given to black); "
                     "an even game may leave the colours out")
         return None
-    if event.game == "preferans":
+    if played.single_player_units:
         return None
     if event.kind == "pairs" and handles:
         # online: a human's partner may be a robot, which the reader leaves out

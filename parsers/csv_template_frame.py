@@ -36,6 +36,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from games import GAMES
+
 from ._dates import parse_date
 from ._errors import MalformedFile
 from ._places import parse_place
@@ -268,11 +270,14 @@ def read_results_csv(data: bytes, source: str = "") -> pd.DataFrame:
             record = int(np.flatnonzero(blank.to_numpy(zero_copy_only=False))[0])
             raise f.error(f"missing {column}", record=record, column=column, value="")
     game = text("game")
-    other = pc.and_(pc.not_equal(game, ""), pc.not_equal(pc.utf8_lower(game), "bridge"))
+    # the games whose results are placements, the results frame ``rate`` reads
+    placements = [g.name for g in GAMES.values() if g.placements]
+    other = pc.and_(pc.not_equal(game, ""), pc.invert(
+        pc.is_in(pc.utf8_lower(game), value_set=pa.array(placements, pa.string()))))
     if pc.any(other).as_py():
         record = int(np.flatnonzero(other.to_numpy(zero_copy_only=False))[0])
-        raise f.error("rate reads bridge results; this row is another game", record=record,
-                      column="game", value=game[record].as_py())
+        raise f.error(f"rate reads {' and '.join(placements)} results; this row is another "
+                      "game", record=record, column="game", value=game[record].as_py())
 
     def flag(column: str) -> pa.Array:
         return _decoded(f, text, column, _flag,

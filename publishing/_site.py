@@ -50,6 +50,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from games import Game, game
+from ratings import SCHEMES
 from warehouse import RunRecord, Warehouse, latest_run, run_tables
 from warehouse.identity import fold, name_key
 from warehouse.editions import (
@@ -58,7 +59,7 @@ from warehouse.editions import (
 )
 
 from warehouse.editions import (
-    crosstable_marks, crosstable_rounds, go_written_names, organiser_events, run_created,
+    crosstable_marks, crosstable_rounds, organiser_events, run_created, written_names,
 )
 
 from ._columns import Column, file_columns, json_row, script_slots, table_columns
@@ -461,7 +462,7 @@ def _player_pages(
             latest_edition=history[-1][0],
             events=events.get(pid, ""),
             games=_game_rows(games.get(pid), hidden, newest, shown),
-            whole_history=run.scheme == "whr", club_slug=slugs.get(latest.club),
+            whole_history=_whole_history(run), club_slug=slugs.get(latest.club),
             partners=_partner_rows(partners.get(pid), hidden, with_page),
             root="../../", played=played, declared=declared.get(pid),
         )
@@ -562,9 +563,15 @@ def _game(run: RunRecord) -> Game:
     return game(str(run.options.get("pool.game") or "bridge"))
 
 
+def _whole_history(run: RunRecord) -> bool:
+    """The run's scheme fits the whole history at once (``ratings.Scheme.whole_history``)."""
+    return run.scheme in SCHEMES and SCHEMES[run.scheme].whole_history
+
+
 def _crosstables(run: RunRecord) -> bool:
-    """A go pool with one period per tournament has a crosstable per edition."""
-    return (_game(run).periods and _game(run).per_game
+    """A pool of a game of tournament rounds (go) with one period per tournament has a
+    crosstable per edition."""
+    return (_game(run).crosstable
             and run.options.get("pool.periods", "tournament") in ("tournament", ""))
 
 
@@ -743,7 +750,7 @@ _LEARNED = "learned."
 def _constants(run: RunRecord) -> dict[str, object] | None:
     """What how.html says of a whole-history pool's constants: their values, and whether and
     from what they were learned (docs/rules/bridge-whr.md §13); ``None`` for other schemes."""
-    if run.scheme != "whr":
+    if not _whole_history(run):
         return None
     options = run.options
     names = [n for n in str(options.get(_LEARNED + "names", "")).split(",") if n]
@@ -1138,18 +1145,18 @@ def surname_first(name: str) -> str:
     return " ".join([words[at], *words[:at], *words[at + 1:]])
 
 
-def _names_in_order(wh: Warehouse, table: pd.DataFrame, game_name: str,
+def _names_in_order(wh: Warehouse, table: pd.DataFrame, of: Game,
                     order: str) -> pd.DataFrame:
     """``table`` with its ``name`` in the pool's name order (docs/site.md "Name order"):
-    ``as-written`` keeps the player's record; ``surname-first`` writes each go player as the
-    newest go file wrote them when it has the same words as the record (go files write the
-    surname first: OpenGotha, the EGD tables), else the record's name with its surname moved
-    first (:func:`surname_first`)."""
+    ``as-written`` keeps the player's record; ``surname-first`` writes each player of a game
+    whose files write the surname first (``Game.surname_first``, go: OpenGotha, the EGD tables)
+    as the newest of those files wrote them when it has the same words as the record, else the
+    record's name with its surname moved first (:func:`surname_first`)."""
     if order != "surname-first" or table.empty:
         return table
     written: dict[int, list[str]] = {}
-    if game_name == "go":
-        for r in go_written_names(wh).itertuples(index=False):
+    if of.surname_first:
+        for r in written_names(wh, of.name).itertuples(index=False):
             written.setdefault(int(r.player_id), []).append(str(r.name_as_written))
     names = {}
     for pid, name in zip(table["player_id"].astype(int), table["name"].astype(str),
@@ -1175,7 +1182,7 @@ def publish_site(
     Returns the files written or kept (unchanged bytes are not rewritten). ``grade`` names a
     rating's grade (go: kyu/dan) in lists with a deviation; ``federation`` heads the index
     (the configuration's ``[federation] name``); ``names`` is the pool's name order
-    (``surname-first`` or ``as-written``; none: surname-first for go, as-written otherwise).
+    (``surname-first`` or ``as-written``; none: the game's ``name_order``).
     """
     settings = settings or SiteSettings()
     run = latest_run(wh, pool)
@@ -1191,8 +1198,8 @@ def publish_site(
         return write_site_index(public, settings.quality, federation=federation)
     table = run_tables(wh, run.run_id)
     hidden = _hidden_ids(table, settings.optout)
-    order = names or ("surname-first" if _game(run).name == "go" else "as-written")
-    table = _names_in_order(wh, table, _game(run).name, order)
+    order = names or _game(run).name_order
+    table = _names_in_order(wh, table, _game(run), order)
     registered = registered_clubs(wh)
     placement = _game(run).placements
     editions = _editions(table, hidden, settings, grade, clubs_by_date(wh), registered,

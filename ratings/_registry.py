@@ -78,6 +78,20 @@ class Scheme(Generic[P]):
     the search starting from ``start``; ``None`` for a scheme that learns nothing."""
     learnable: tuple[str, ...] = ()
     """The options ``learn`` may set."""
+    moves_by_k: bool = False
+    """Every game moves a player by ``K B (r - P)``, one ``K`` per player and period
+    (docs/rules/go-rfg.md "One rating period"): an explanation shows that ``K``, recovered
+    from the games' changes."""
+    entry_from_games: bool = False
+    """A newcomer's rating is the estimate their games against rated players give
+    (docs/rules/go-rfg.md "First entry"), not a start value of the scheme's options."""
+
+    @property
+    def whole_history(self) -> bool:
+        """It fits the whole history at once (it has a ``refine``): its explanations are the
+        place the fit expected and the points each event moved the estimate, and its pages
+        say how its constants were set (docs/rules/bridge-whr.md §10, §13)."""
+        return self.refine is not None
 
     def options(self) -> dict[str, str]:
         """The scheme's default configuration as text, one entry per option."""
@@ -183,6 +197,8 @@ def _schemes() -> dict[str, Scheme[Any]]:
             defaults=RfgParams(),
             rate=_Later("_rfg", "rate_rfg"),
             reads="go-games",
+            moves_by_k=True,
+            entry_from_games=True,
         ),
         Scheme(
             name="rfg-bootstrap",
@@ -192,6 +208,7 @@ def _schemes() -> dict[str, Scheme[Any]]:
             defaults=RfgBootstrapParams(),
             rate=_Later("_rfg", "rate_rfg_bootstrap"),
             reads="go-games",
+            moves_by_k=True,
         ),
     )
     # Preferans (ratings/_preferans.py): the preferans games frame in.

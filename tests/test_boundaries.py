@@ -13,10 +13,10 @@ OURS = {"parsers", "ratings", "warehouse", "flows", "publishing", "quality", "ga
         "tournaments", "scraping"}
 ALLOWED = {
     "games": set(),
-    "parsers": set(),
+    "parsers": {"games"},
     "ratings": set(),
-    "warehouse": {"parsers", "games"},
-    "publishing": {"warehouse", "games"},
+    "warehouse": {"parsers", "games", "ratings"},
+    "publishing": {"warehouse", "games", "ratings"},
     "quality": {"parsers", "ratings", "warehouse"},
     "scraping": {"parsers", "warehouse"},
     "flows": {"parsers", "ratings", "warehouse", "publishing", "games", "scraping"},
@@ -25,11 +25,18 @@ ALLOWED = {
             "tournaments"},
 }
 """docs/architecture.md: each package may import the packages below it, and nothing imports
-the command line. ``tournaments`` sits beside the core: it reads OpenGotha files through
-``parsers`` and the grade scale from ``ratings``, and only the command line imports it.
-``scraping`` sits beside the core as well: only ``flows`` imports it (and hands it the settings
-read from sources.toml); it takes the formats' file suffixes from ``parsers`` and the atomic
-writer from ``warehouse``."""
+the command line. The two registries of declarations, ``games`` and the schemes
+(``ratings.SCHEMES``), import nothing of ours and load no pandas: every layer asks them instead
+of testing a name, so ``parsers`` asks the game (the gate) and ``warehouse`` and ``publishing``
+ask the scheme registry, and only it (:data:`REGISTRY_ONLY`). ``tournaments`` sits beside the
+core: it reads OpenGotha files through ``parsers`` and the grade scale from ``ratings``, and
+only the command line imports it. ``scraping`` sits beside the core as well: only ``flows``
+imports it (and hands it the settings read from sources.toml); it takes the formats' file
+suffixes from ``parsers`` and the atomic writer from ``warehouse``."""
+
+
+REGISTRY_ONLY = {"warehouse": {"SCHEMES"}, "publishing": {"SCHEMES"}}
+"""What a package that may not rate takes from ``ratings``: the scheme registry's names."""
 
 
 def _imports(path: Path) -> set[str]:
@@ -49,6 +56,23 @@ def test_package_imports_only_what_its_layer_may(package: str) -> None:
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
+@pytest.mark.parametrize("package", sorted(REGISTRY_ONLY))
+def test_a_package_that_does_not_rate_takes_only_the_scheme_registry(package: str) -> None:
+    bad = []
+    for path in (ROOT / package).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                bad += [f"{path.relative_to(ROOT)}:{node.lineno} imports {a.name}"
+                        for a in node.names if a.name.split(".")[0] == "ratings"]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
+                    and node.module.split(".")[0] == "ratings":
+                names = {a.name for a in node.names}
+                if node.module != "ratings" or names - REGISTRY_ONLY[package]:
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports "
+                               f"{sorted(names)} from {node.module}")
+    assert bad == []
+
+
 @pytest.mark.parametrize("package", sorted(OURS))
 def test_exported_members_exist(package: str) -> None:
     module = importlib.import_module(package)
@@ -58,7 +82,7 @@ def test_exported_members_exist(package: str) -> None:
 
 def test_parsers_import_no_io_libraries() -> None:
     for path in (ROOT / "parsers").rglob("*.py"):
-        assert not _imports(path) - {"parsers"}
+        assert not _imports(path) - {"parsers", "games"}
         text = path.read_text(encoding="utf-8")
         assert "import duckdb" not in text and "import prefect" not in text, path
 

@@ -8,15 +8,18 @@ from datetime import date
 
 import pandas as pd
 
+from games import GAMES
+from ratings import SCHEMES
+
 from ._db import Warehouse
 from ._errors import translated
 
 __all__ = [
     "LIST_ENTRY_COLUMNS", "boards_by_period", "clubs_by_date", "crosstable_games",
-    "crosstable_marks", "crosstable_rounds", "declared_strength", "go_written_names",
+    "crosstable_marks", "crosstable_rounds", "declared_strength",
     "organiser_events", "organisers_by_date", "registered_clubs", "run_created",
     "run_explanations", "run_games", "run_partners",
-    "store_list_entries",
+    "store_list_entries", "written_names",
 ]
 
 
@@ -31,7 +34,7 @@ def run_explanations(wh: Warehouse, run_id: int, scheme: str) -> pd.DataFrame:
     ``r'`` and the share of the period's change (docs/rules/bridge-belo.md §13), or, for the
     whole-history rating, the place the fit expected and the points the event moved the
     estimate (docs/rules/bridge-whr.md §10), in the columns ``r_prime`` and ``share``."""
-    if scheme == "whr":
+    if scheme in SCHEMES and SCHEMES[scheme].whole_history:
         return wh.query(
             """
             SELECT c.player_id, c.period, c.event_id, e.event_date,
@@ -174,7 +177,7 @@ def crosstable_marks(wh: Warehouse) -> pd.DataFrame:
             FROM active_events e
             JOIN units u ON u.event_id = e.event_id
             JOIN members_resolved m ON m.event_id = u.event_id AND m.unit_no = u.unit_no
-            WHERE e.game = 'go' AND e.parent <> ''
+            WHERE e.game IN (SELECT unnest(?)) AND e.parent <> ''
         ), labels AS (
             SELECT DISTINCT g.tournament, {_TOURNAMENT_LABEL} AS period FROM go_games g
             WHERE g.tournament <> ''
@@ -186,22 +189,22 @@ def crosstable_marks(wh: Warehouse) -> pd.DataFrame:
         JOIN labels l ON l.tournament = p.parent
         LEFT JOIN keys o ON o.file_id = r.file_id AND o.label = r.opponent_key
         ORDER BY l.period, r.round, player_id
-        """)
+        """, [[g.name for g in GAMES.values() if g.crosstable]])
 
 
 @translated
-def go_written_names(wh: Warehouse) -> pd.DataFrame:
-    """Go: each player's names as the go files in force wrote them, newest first:
-    ``player_id``, ``name_as_written``, ``format`` (a go federation's files write the
-    surname first)."""
+def written_names(wh: Warehouse, game: str) -> pd.DataFrame:
+    """Each player's names as the files in force of ``game`` wrote them, newest first:
+    ``player_id``, ``name_as_written``, ``format`` (the files of a game whose files write the
+    surname first, ``games.Game.surname_first``: go's)."""
     return wh.query(
         """
         SELECT m.canonical_id AS player_id, m.name_as_written, max(e.format) AS format,
                max(e.event_date) AS last_date
         FROM active_events e JOIN members_resolved m ON m.event_id = e.event_id
-        WHERE e.game = 'go'
+        WHERE e.game = ?
         GROUP BY ALL ORDER BY player_id, last_date DESC, m.name_as_written
-        """)
+        """, [game])
 
 
 @translated

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from games import GAMES
+from ratings import SCHEMES
 
 from ._db import Warehouse
 from ._errors import WarehouseError
@@ -442,7 +443,7 @@ def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | Non
         "SELECT rating_before, rating FROM ratings WHERE run_id = ? AND period = ? "
         "AND player_id = ?", [run, period, canonical]).fetchall()
     before, after = (float(rating[0][0]), float(rating[0][1])) if rating else (math.nan, math.nan)
-    if game != "go":
+    if not (game in GAMES and GAMES[game].graded):
         return GameExplanation(canonical, name, pool, run, scheme, game, period, periods,
                                before, after, rows)
     return GameExplanation(canonical, name, pool, run, scheme, game, period, periods, before,
@@ -470,7 +471,7 @@ def _go_start(wh: Warehouse, run: int, period: str, player: int, scheme: str,
         "WHERE d.player_id = ? AND d.grade IS NOT NULL AND e.event_date BETWEEN ? AND ? "
         "ORDER BY 1", [player, start, end]).fetchall()]
     k = math.nan
-    if scheme.startswith("rfg") and len(rows):
+    if scheme in SCHEMES and SCHEMES[scheme].moves_by_k and len(rows):
         # docs/rules/go-rfg.md "One rating period": a game's change is K B (r - P)
         moved = rows["weight"].astype(float) * (rows["result"].astype(float)
                                                 - rows["expected"].astype(float))
