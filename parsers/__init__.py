@@ -23,6 +23,8 @@ from ._model import (
     ParseResult,
     Place,
     PlayerAsWritten,
+    RoundMark,
+    RoundMarkKind,
     Scoring,
     Unit,
 )
@@ -50,6 +52,8 @@ __all__ = [
     "ParseResult",
     "Place",
     "PlayerAsWritten",
+    "RoundMark",
+    "RoundMarkKind",
     "Scoring",
     "UnknownFormat",
     "Unit",

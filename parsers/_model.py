@@ -29,6 +29,8 @@ __all__ = [
     "ParseResult",
     "Place",
     "PlayerAsWritten",
+    "RoundMark",
+    "RoundMarkKind",
     "Scoring",
     "Unit",
 ]
@@ -123,6 +125,25 @@ class ParseIssue:
     where: str = ""
 
 
+RoundMarkKind: TypeAlias = Literal["bye", "win by default", "loss by default", "not played"]
+"""What a round that is no game was for a player: a bye, a result given by default (a forfeit,
+or the director's decision to give both players the win or the loss), or a pairing not played
+(its result not known)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundMark:
+    """A round of a tournament that is no game for one player (go): no event, yet the
+    tournament's crosstable writes it in that round (docs/site.md "The go crosstable")."""
+
+    round: int
+    player: str
+    """The player's key in the file: the ``label`` of their units in the file's games."""
+    mark: RoundMarkKind
+    opponent: str | None = None
+    """The key of the player they were paired with; None for a bye."""
+
+
 @dataclass(frozen=True, slots=True)
 class ParseResult:
     """What ``parse()`` returns: the events of one file and the issues met on the way."""
@@ -130,3 +151,7 @@ class ParseResult:
     format: str
     events: tuple[Event, ...]
     issues: tuple[ParseIssue, ...] = field(default=())
+    round_marks: tuple[RoundMark, ...] = field(default=())
+    """The rounds of the file's tournament that are no game for a player, by round and
+    player (a format with tournament rounds: OpenGotha); the warehouse keeps them for the
+    crosstable (``go_round_marks``)."""

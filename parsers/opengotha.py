@@ -19,7 +19,9 @@ The file (OpenGotha's ``tournament.dtd``; docs/rules/inputs.md, "Other games"):
 - results: ``RESULT_WHITEWINS``, ``RESULT_BLACKWINS``, ``RESULT_EQUAL`` (jigo) are games;
   ``..._BYDEF`` is a result by default (forfeit), ``RESULT_UNKNOWN`` a game not played yet,
   ``RESULT_BOTHWIN`` / ``RESULT_BOTHLOSE`` a tournament director's decision: none of these is a
-  game to rate, each is an info issue; a ``ByePlayer`` is an info issue too;
+  game to rate, each is an info issue; a ``ByePlayer`` is an info issue too (OpenGotha 3.52
+  nests them, ``<ByePlayer><ByePlayer .../></ByePlayer>``); these rounds that are no game
+  are the result's ``round_marks``, which the crosstable writes;
 - ``knownColor="false"``: the colours were not recorded, the units carry no colour;
 - the player's federation id is the EGD pin, else the FFG licence, else the AGA id;
 - the declared grade is ``grade`` (else ``rank``), read by ``go_grades.read_grade`` (``2D``,
@@ -64,7 +66,7 @@ from ._errors import InconsistentResult, MalformedFile, ParseError, UnsupportedV
 from ._gate import ImplausibleResult, filler_reason, junk_reason
 from ._issues import IssueLog, source_name
 from ._limits import check_bytes, check_markup, current, over
-from ._model import Event, ParseResult, PlayerAsWritten, Unit
+from ._model import Event, ParseResult, PlayerAsWritten, RoundMark, RoundMarkKind, Unit
 from ._registry import Format
 from ._text import normalise_space
 from .egd_table import Colour
@@ -296,13 +298,55 @@ class _Reader:
         )
 
 
+def _bye_elements(root: ET.Element) -> list[ET.Element]:
+    """The ``<ByePlayer>`` elements that give a player a bye. OpenGotha 3.52 writes
+    ``<ByePlayer><ByePlayer .../></ByePlayer>``, older versions ``<ByePlayers><ByePlayer
+    .../></ByePlayers>``: every element with a player is a bye."""
+    return [element for element in root.iter("ByePlayer") if _attr(element, "player")]
+
+
 def _byes(root: ET.Element, players: dict[str, PlayerAsWritten], log: IssueLog) -> None:
-    for index, element in enumerate(root.iterfind("ByePlayers/ByePlayer"), start=1):
+    for index, element in enumerate(_bye_elements(root), start=1):
         key = _attr(element, "player").upper()
         name = players[_matching(key)].name if _matching(key) in players else key
         log.report(MalformedFile(
             f"round {_attr(element, 'roundNumber')}: {name} has a bye; not an event",
             table=f"ByePlayer {index}", column="player", value=key), level="info")
+
+
+_MARKS_BY_DEFAULT: dict[str, tuple[RoundMarkKind, RoundMarkKind]] = {
+    "RESULT_BLACKWINS_BYDEF": ("win by default", "loss by default"),
+    "RESULT_WHITEWINS_BYDEF": ("loss by default", "win by default"),
+    "RESULT_EQUAL_BYDEF": ("not played", "not played"),
+    "RESULT_BOTHWIN": ("win by default", "win by default"),
+    "RESULT_BOTHLOSE": ("loss by default", "loss by default"),
+    "RESULT_UNKNOWN": ("not played", "not played"),
+}
+"""Results that are no game, as (black's mark, white's mark) in the crosstable."""
+
+
+def _round_marks(root: ET.Element) -> tuple[RoundMark, ...]:
+    """The rounds that are no game for a player: each bye (both layouts) and each side of a
+    ``<Game>`` whose result is by default, decided by the director or not known, by round
+    and player; a player's first mark in a round counts. An element without a round number
+    that reads is left out (the games report it)."""
+    marks: dict[tuple[int, str], tuple[RoundMarkKind, str | None]] = {}
+    for element in root.iterfind("Games/Game"):
+        result = _attr(element, "result") or "RESULT_UNKNOWN"
+        number = _attr(element, "roundNumber")
+        if result not in _MARKS_BY_DEFAULT or not number.isdigit():
+            continue
+        black, white = (_attr(element, f"{c}Player").upper() for c in ("black", "white"))
+        for key, other, mark in ((black, white, _MARKS_BY_DEFAULT[result][0]),
+                                 (white, black, _MARKS_BY_DEFAULT[result][1])):
+            if key:
+                marks.setdefault((int(number), key), (mark, other or None))
+    for element in _bye_elements(root):
+        number = _attr(element, "roundNumber")
+        if number.isdigit():
+            marks.setdefault((int(number), _attr(element, "player").upper()), ("bye", None))
+    return tuple(RoundMark(round=r, player=k, mark=m, opponent=o)
+                 for (r, k), (m, o) in sorted(marks.items()))
 
 
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:
@@ -328,7 +372,8 @@ def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult
             + (f" (end_date {reader.end.isoformat()})" if reader.end != reader.start else ""),
         ), level="info")
     events.sort(key=lambda e: (e.round or 0, _board(e.section)))
-    return ParseResult(format=NAME, events=tuple(events), issues=log.issues)
+    return ParseResult(format=NAME, events=tuple(events), issues=log.issues,
+                       round_marks=_round_marks(root))
 
 
 def _no_games(root: ET.Element, n_players: int, file: str) -> ParseError:
@@ -491,14 +536,11 @@ def _setup(root: ET.Element) -> TournamentSetup:
             result=result, scores=None if by_default and scores == (0.5, 0.5) else scores,
             by_default=by_default, handicap=_int(element, "handicap", where, 0)))
     byes = []
-    # OpenGotha 3.52 writes <ByePlayer><ByePlayer .../></ByePlayer>, older versions
-    # <ByePlayers><ByePlayer .../></ByePlayers>: every element with a player is a bye
-    for index, element in enumerate(root.iter("ByePlayer"), start=1):
-        if _attr(element, "player"):
-            where = f"ByePlayer {index}"
-            number = _int(element, "roundNumber", where, None)
-            byes.append((number, player(element, "player", where,
-                                        f"round {number}: the player with a bye")))
+    for index, element in enumerate(_bye_elements(root), start=1):
+        where = f"ByePlayer {index}"
+        number = _int(element, "roundNumber", where, None)
+        byes.append((number, player(element, "player", where,
+                                    f"round {number}: the player with a bye")))
     return TournamentSetup(
         name=general.get("name", ""), short_name=general.get("shortName", ""),
         rounds=(int(rounds) or None) if rounds else None,

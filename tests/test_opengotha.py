@@ -196,6 +196,56 @@ def test_setup_keeps_unplayed_games_and_reads_both_bye_layouts() -> None:
     assert nested.byes == ((1, "GUNEYMETE"), (2, "RUZGAREGE_TUNA"))
 
 
+def test_the_rounds_that_are_no_game_are_part_of_the_parse_result() -> None:
+    marks = {(m.round, m.player): (m.mark, m.opponent) for m in _parse(SYNTHETIC).round_marks}
+    assert marks == {
+        (1, "VANDERBERGTOMÁŠ"): ("bye", None),
+        (2, "HORVÁTHOVÁMÁRIA"): ("loss by default", "KOVÁČPETER"),
+        (2, "KOVÁČPETER"): ("win by default", "HORVÁTHOVÁMÁRIA"),
+        (3, "HORVÁTHOVÁMÁRIA"): ("loss by default", "KOVÁČPETER"),  # both given the loss
+        (3, "KOVÁČPETER"): ("loss by default", "HORVÁTHOVÁMÁRIA"),
+        (3, "NOVÁKJÁN"): ("bye", None),
+        (4, "HORVÁTHOVÁMÁRIA"): ("not played", "NOVÁKJÁN"),
+        (4, "NOVÁKJÁN"): ("not played", "HORVÁTHOVÁMÁRIA"),
+    }
+    # a player's mark names them by the label of their units in the file's games
+    labels = {u.label for e in _parse(SYNTHETIC).events for u in e.units}
+    assert {key for _, key in marks} <= labels
+    # OpenGotha 3.52 nests the byes: <ByePlayer><ByePlayer player="GuneyMete" .../></ByePlayer>
+    nested = _parse(PAIRGOTH / "bosp2024.xml").round_marks
+    assert [(m.round, m.player, m.mark, m.opponent) for m in nested] == [
+        (1, "GUNEYMETE", "bye", None), (2, "RUZGAREGE_TUNA", "bye", None)]
+    assert [(i.where, i.level) for i in _parse(PAIRGOTH / "bosp2024.xml").issues
+            if "has a bye" in i.message] == [
+        ("file bosp2024.xml, table ByePlayer 1, column player", "info"),
+        ("file bosp2024.xml, table ByePlayer 2, column player", "info")]
+
+
+def test_the_warehouse_keeps_the_round_marks_the_parser_gives(tmp_path: Path) -> None:
+    """The loader takes the rounds that are no game from the parse result (it reads no XML of
+    its own), the nested byes of OpenGotha 3.52 too."""
+    from parsers import parse_bytes
+    from warehouse import open_warehouse
+    from warehouse._load import Loader
+
+    with open_warehouse(tmp_path / "wh.duckdb") as wh:
+        loader = Loader(wh)
+        for path in (SYNTHETIC, PAIRGOTH / "bosp2024.xml"):
+            data = path.read_bytes()
+            loader.load(data, parse_bytes(data, source=path.name), path=path.name)
+        rows = wh.con.execute(
+            "SELECT f.path, r.round, r.player_key, r.mark, r.opponent_key "
+            "FROM go_round_marks r JOIN source_files f USING (file_id) "
+            "ORDER BY 1, 2, 3").fetchall()
+    assert [r[1:] for r in rows if r[0] == "bosp2024.xml"] == [
+        (1, "GUNEYMETE", "bye", None), (2, "RUZGAREGE_TUNA", "bye", None)]
+    assert [r[1:] for r in rows if r[0] == SYNTHETIC.name] == [
+        (m.round, m.player, m.mark, m.opponent) for m in _parse(SYNTHETIC).round_marks]
+    source = (Path(__file__).resolve().parents[1] / "warehouse" / "_load.py").read_text(
+        encoding="utf-8")
+    assert "ElementTree" not in source and "defusedxml" not in source
+
+
 def test_setup_refuses_what_a_tournament_cannot_be_run_from() -> None:
     with pytest.raises(InconsistentResult) as raised:
         read_setup(SYNTHETIC.read_bytes(), source=str(SYNTHETIC))

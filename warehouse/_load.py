@@ -809,11 +809,10 @@ class Loader:
             if printed:
                 _add(rows["event_prints"], event_id=event_id,
                      units=json.dumps(printed, ensure_ascii=False, separators=(",", ":")))
-        if result.format == "opengotha":
+        for m in result.round_marks:
             # go: the rounds that are no game (a bye, a forfeit), for the crosstable
-            for round_, key, mark, opponent in _opengotha_round_marks(f.data):
-                _add(rows["go_round_marks"], file_id=file_id, round=round_, player_key=key,
-                     mark=mark, opponent_key=opponent)
+            _add(rows["go_round_marks"], file_id=file_id, round=m.round, player_key=m.player,
+                 mark=m.mark, opponent_key=m.opponent)
         for new in self._resolver.new_players:
             created += 1
             _add(rows["players"], player_id=new.player_id, name=new.name,
@@ -939,48 +938,6 @@ class _Taken:
 
 def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-_MARKS_BY_DEFAULT = {
-    "RESULT_BLACKWINS_BYDEF": ("win by default", "loss by default"),
-    "RESULT_WHITEWINS_BYDEF": ("loss by default", "win by default"),
-    "RESULT_EQUAL_BYDEF": ("not played", "not played"),
-    "RESULT_BOTHWIN": ("win by default", "win by default"),
-    "RESULT_BOTHLOSE": ("loss by default", "loss by default"),
-    "RESULT_UNKNOWN": ("not played", "not played"),
-}
-"""OpenGotha's results that are no game: (black's mark, white's mark) in ``go_round_marks``."""
-
-
-def _opengotha_round_marks(data: bytes) -> list[tuple[int, str, str, str | None]]:
-    """The rounds of an OpenGotha file that are no game (migration 021): ``(round, player's
-    key, mark, opponent's key)`` for each ``<ByePlayer>`` and each ``<Game>`` whose result is
-    by default, decided by the director or not known. The parser has read the file already;
-    what does not read here (no round number) is left out."""
-    import defusedxml.ElementTree as SafeET  # noqa: PLC0415 - go files only
-
-    try:
-        root = SafeET.fromstring(data)
-    except Exception:  # noqa: BLE001 - the parser reported it
-        return []
-    marks: dict[tuple[int, str], tuple[str, str | None]] = {}
-    for element in root.iterfind("Games/Game"):
-        result = (element.get("result") or "RESULT_UNKNOWN").strip()
-        number = (element.get("roundNumber") or "").strip()
-        if result not in _MARKS_BY_DEFAULT or not number.isdigit():
-            continue
-        black, white = ((element.get(f"{c}Player") or "").strip().upper()
-                        for c in ("black", "white"))
-        for key, other, mark in ((black, white, _MARKS_BY_DEFAULT[result][0]),
-                                 (white, black, _MARKS_BY_DEFAULT[result][1])):
-            if key:
-                marks.setdefault((int(number), key), (mark, other or None))
-    for element in root.iterfind("ByePlayers/ByePlayer"):
-        key = (element.get("player") or "").strip().upper()
-        number = (element.get("roundNumber") or "").strip()
-        if key and number.isdigit():
-            marks.setdefault((int(number), key), ("bye", None))
-    return [(r, k, m, o) for (r, k), (m, o) in sorted(marks.items())]
 
 
 def _add(table: dict[str, list[object]], **values: object) -> None:
