@@ -16,19 +16,46 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._config import CONFIG_NAME, Config, ConfigError, PoolConfig, load_config
-    from ._env import configure_prefect
-    from ._inbox import FileOutcome, inbox_files, ingest_file, reason_text
-    from ._lock import RunLocked, run_lock
-    from ._reaper import watch as watch_children
-    from ._import_report import ImportReport, build_report, write_report
-    from ._runlog import RunLog, progress, summary_line
-    from ._schedule import cron_lines
-    from ._schema import ScrapeConfigError, check_configuration
-    from ._schema import reference as config_reference
-    from ._sources import load_sources, scrape
-    from ._steps import PoolRun, code_version, pending_files, publish, rate_pool
-    from .core import Project, RunResult
+    from . import _reaper, _schema
+    from ._config import (
+        CONFIG_NAME as CONFIG_NAME,
+        Config as Config,
+        ConfigError as ConfigError,
+        PoolConfig as PoolConfig,
+        load_config as load_config,
+    )
+    from ._env import configure_prefect as configure_prefect
+    from ._import_report import (
+        ImportReport as ImportReport,
+        build_report as build_report,
+        write_report as write_report,
+    )
+    from ._inbox import (
+        FileOutcome as FileOutcome,
+        inbox_files as inbox_files,
+        ingest_file as ingest_file,
+        reason_text as reason_text,
+    )
+    from ._lock import RunLocked as RunLocked, run_lock as run_lock
+    from ._runlog import RunLog as RunLog, progress as progress, summary_line as summary_line
+    from ._schedule import cron_lines as cron_lines
+    from ._schema import (
+        ScrapeConfigError as ScrapeConfigError,
+        check_configuration as check_configuration,
+    )
+    from ._sources import load_sources as load_sources, scrape as scrape
+    from ._steps import (
+        PoolRun as PoolRun,
+        code_version as code_version,
+        pending_files as pending_files,
+        publish as publish,
+        rate_pool as rate_pool,
+    )
+    from .core import Project as Project, RunResult as RunResult
+
+    # the two names that differ from their module's (see _WHERE)
+    watch_children = _reaper.watch
+    config_reference = _schema.reference
 
 _WHERE: dict[str, tuple[str, str]] = {
     "CONFIG_NAME": ("_config", "CONFIG_NAME"),

@@ -52,11 +52,16 @@ R = TypeVar("R")
 
 class PoolRunLike(Protocol):
     """What the run log, the journal and the import report read of a pool's rating run
-    (flows/_steps.py ``PoolRun``)."""
+    (flows/_steps.py ``PoolRun``), read-only as a frozen dataclass's fields are."""
 
-    pool: str
-    run_id: int | None
-    reused: bool
+    @property
+    def pool(self) -> str: ...
+
+    @property
+    def run_id(self) -> int | None: ...
+
+    @property
+    def reused(self) -> bool: ...
 
 
 # ------------------------------------------------------------------ progress and run logs

@@ -45,32 +45,32 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._discovery import Link, SourceSummary, links
-    from ._fetch import Fetcher, FetchResult, inbox_name
-    from ._run import ScrapeReport, scrape
+    from ._discovery import Link as Link, SourceSummary as SourceSummary, links as links
+    from ._fetch import Fetcher as Fetcher, FetchResult as FetchResult, inbox_name as inbox_name
+    from ._run import ScrapeReport as ScrapeReport, scrape as scrape
     from ._sources import (
-        DEFAULT_BACKOFF,
-        DEFAULT_MAX_BYTES,
-        DEFAULT_MAX_DEPTH,
-        DEFAULT_MAX_LINKS,
-        DEFAULT_MAX_NEW,
-        DEFAULT_MAX_PAGES,
-        DEFAULT_MAX_RUN_BYTES,
-        DEFAULT_MAX_SECONDS,
-        DEFAULT_RATE_LIMIT,
-        DEFAULT_RECHECK,
-        DEFAULT_RETRIES,
-        DEFAULT_RETRY_FAILED_DAYS,
-        DEFAULT_TIMEOUT,
-        MAX_RETRY_FAILED_DAYS,
-        PLACEHOLDERS,
-        SOURCES_NAME,
-        Discovery,
-        ScrapeSettings,
-        Source,
-        expand_pattern,
-        is_due,
-        link_glob,
+        DEFAULT_BACKOFF as DEFAULT_BACKOFF,
+        DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES,
+        DEFAULT_MAX_DEPTH as DEFAULT_MAX_DEPTH,
+        DEFAULT_MAX_LINKS as DEFAULT_MAX_LINKS,
+        DEFAULT_MAX_NEW as DEFAULT_MAX_NEW,
+        DEFAULT_MAX_PAGES as DEFAULT_MAX_PAGES,
+        DEFAULT_MAX_RUN_BYTES as DEFAULT_MAX_RUN_BYTES,
+        DEFAULT_MAX_SECONDS as DEFAULT_MAX_SECONDS,
+        DEFAULT_RATE_LIMIT as DEFAULT_RATE_LIMIT,
+        DEFAULT_RECHECK as DEFAULT_RECHECK,
+        DEFAULT_RETRIES as DEFAULT_RETRIES,
+        DEFAULT_RETRY_FAILED_DAYS as DEFAULT_RETRY_FAILED_DAYS,
+        DEFAULT_TIMEOUT as DEFAULT_TIMEOUT,
+        MAX_RETRY_FAILED_DAYS as MAX_RETRY_FAILED_DAYS,
+        PLACEHOLDERS as PLACEHOLDERS,
+        SOURCES_NAME as SOURCES_NAME,
+        Discovery as Discovery,
+        ScrapeSettings as ScrapeSettings,
+        Source as Source,
+        expand_pattern as expand_pattern,
+        is_due as is_due,
+        link_glob as link_glob,
     )
 
 _WHERE: dict[str, str] = {

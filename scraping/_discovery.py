@@ -27,6 +27,7 @@ from ._sources import DEFAULT_MAX_LINKS, MAX_RETRY_FAILED_DAYS, Discovery, Sourc
 
 __all__ = ["Link", "SourceSummary", "discover", "links"]
 
+
 @dataclass(frozen=True, slots=True)
 class SourceSummary:
     """What discovery did for one source in one run (docs/scraping.md "Discovery")."""

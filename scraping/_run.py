@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ScrapeReport", "scrape"]
 
+
 @dataclass(frozen=True, slots=True)
 class ScrapeReport:
     """The fetch report of one run, one result per URL (a refused or not-due source: one),
@@ -91,7 +92,7 @@ def scrape(
                                            "not_due", f"schedule {source.schedule!r}, last "
                                            f"fetched {last}"))
                 continue
-            mine = []
+            mine: list[FetchResult] = []
             if source.discovery is not None:
                 mine, summary = discover(source, fetcher, cache, inbox, started=started,
                                          dry_run=dry_run)
