@@ -56,10 +56,10 @@ compile_sources() {
 cmd=$1
 case "$cmd" in
     setup) setup ;;
-    # the tests spread over the cores (pytest-xdist): the tests that share a fixture made once
-    # per module or session in one process (tests/conftest.py), heavy ones first; -n 0 runs
-    # them all in this process
+    # the tests spread over the cores (pytest-xdist) a module at a time, so a fixture made once
+    # per module is made once; heavy modules first (tests/conftest.py); -n 0 runs them all in
+    # this process
     test) shift; setup; compile_sources; browser
-          exec "$VENV/bin/python" -m pytest -n auto --dist loadgroup --no-loadscope-reorder "$@" ;;
+          exec "$VENV/bin/python" -m pytest -n auto --dist loadscope --no-loadscope-reorder "$@" ;;
     *) setup; compile_sources; exec "$VENV/bin/clubratings" "$@" ;;
 esac

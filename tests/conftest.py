@@ -104,48 +104,13 @@ while the rest still waits, they do not end the run alone on one core (``--durat
 shows the list)."""
 
 
-def _shared_fixtures(item: pytest.Item) -> list[str]:
-    """The fixtures of the project's tests that ``item`` shares with other tests: those made
-    once per module (its module's name) or once per session (the fixture's name)."""
-    info = getattr(item, "_fixtureinfo", None)
-    keys: list[str] = []
-    for name, defs in (info.name2fixturedefs.items() if info is not None else ()):
-        for fixturedef in defs:
-            if not fixturedef.baseid.startswith("tests"):
-                continue  # pytest's own (tmp_path_factory, ...)
-            if fixturedef.scope in ("module", "class", "package"):
-                keys.append(item.nodeid.split("::", 1)[0])
-            elif fixturedef.scope == "session":
-                keys.append(name)
-    return keys
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Heavy tests first; and, spread over processes (``--dist loadgroup``), the tests that
-    share a fixture made once per module or session run in one process, so it is made once:
-    the hostile corpus, the field corpus, a Prefect server, the default run."""
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Heavy tests first. Spread over processes by module (``--dist loadscope``), the tests of
+    one module run in one process, so a fixture made once per module is made once (the hostile
+    and field corpora, a module's project); modules whose tests are heavy start first."""
 
     def rank(item: pytest.Item) -> int:
         return next((k for k, prefix in enumerate(HEAVY_FIRST)
                      if item.nodeid.startswith(prefix)), len(HEAVY_FIRST))
 
     items.sort(key=rank)  # stable: the others keep their order
-    if config.getoption("dist", "no") != "loadgroup":
-        return
-    # one group per set of tests linked by shared fixtures (a module's and a session's)
-    parent: dict[str, str] = {}
-
-    def root(key: str) -> str:
-        while parent.setdefault(key, key) != key:
-            key = parent[key]
-        return key
-
-    shared = {item.nodeid: _shared_fixtures(item) for item in items}
-    for keys in shared.values():
-        for other in keys[1:]:
-            parent[root(other)] = root(keys[0])
-    for item in items:
-        if shared[item.nodeid]:
-            group = root(shared[item.nodeid][0])
-            item.add_marker(pytest.mark.xdist_group(group.replace("/", ".")))
