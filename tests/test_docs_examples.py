@@ -43,13 +43,12 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import DEFAULT_PROJECT_FILES
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
         *sorted((ROOT / "docs" / "rules").glob("*.md"))]
-# What the default configuration reads (clubratings.toml [paths] and [identity], sources.toml,
-# docs/quality.json for the site's quality page); docs/ also holds the examples' data files.
-PROJECT_FILES = ("clubratings.toml", "sources.toml", "fixtures", "identity", "docs")
 
 MARKER = re.compile(r"^\s*<!--\s*runnable(?P<options>(\s+[\w.-]+=\S+)*)\s*-->\s*$")
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<lang>[\w+-]*)")
@@ -117,7 +116,7 @@ def test_runnable_blocks_are_found() -> None:
 def scratch(default_run: Path) -> Path:
     """The bundled default, run once (tests/conftest.py ``default_run``): warehouse, lists,
     report, snapshot; with ``.venv/bin`` for the blocks that write ``.venv/bin/clubratings``."""
-    assert all((default_run / name).exists() for name in PROJECT_FILES)
+    assert all((default_run / name).exists() for name in DEFAULT_PROJECT_FILES)
     venv = default_run / ".venv"
     if not venv.exists():
         venv.mkdir()

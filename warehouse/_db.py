@@ -127,8 +127,8 @@ def open_warehouse(path: Path | str = DEFAULT_PATH, *, read_only: bool = False) 
     path = Path(path)
     if str(path) != ":memory:" and not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
-    if str(path) != ":memory:" and not read_only and not path.exists():
-        _create(path)
+        if not path.exists():
+            _create(path)
     try:
         con = duckdb.connect(str(path), read_only=read_only)
     except duckdb.IOException as exc:
