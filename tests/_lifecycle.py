@@ -9,6 +9,7 @@ those of that fresh load (:func:`fresh_lists`, :func:`active_signature`).
 from __future__ import annotations
 
 import contextlib
+import os
 import datetime as dt
 import io
 import tempfile
@@ -216,6 +217,9 @@ def file_id(root: Path, name: str) -> int:
 
 # --- the reference: a fresh load of the files in force ---------------------------------------
 
+LOAD_ORDER_MTIME = 1_700_000_000
+"""The fresh inbox's files get consecutive times from here: the inbox is loaded oldest first."""
+
 Signature = tuple[tuple[object, ...], ...]
 
 
@@ -285,17 +289,28 @@ class FreshLoad:
 
 def fresh_load(root: Path, config: str = CONFIG, *, publish: bool = True) -> FreshLoad:
     """A new project in a temporary folder with the same configuration: the tested project's
-    player register first, then the files in force, one ingest each in load order (under their
-    own names), then recompute and publish (its lists are empty with ``publish=False``)."""
+    player register first, then the files in force in one ingest, oldest first in load order
+    (under their own names; the inbox is loaded in the order of the files' times), then
+    recompute and publish (its lists are empty with ``publish=False``)."""
     tested = root / WAREHOUSE
     files = files_in_force(tested)
+    names = [name for name, _ in files]
+    assert len(names) == len(set(names)), f"two files of one name in force: {names}"
     with tempfile.TemporaryDirectory(prefix="fresh-") as folder:
         fresh = new_project(Path(folder) / "project", config)
         (fresh / WAREHOUSE).parent.mkdir(parents=True)
         copy_register(tested, fresh / WAREHOUSE)
-        for name, data in files:
-            code, out = drop(fresh, name, data)
-            assert code == 0, f"fresh load of {name}: {out}"
+        for k, (name, data) in enumerate(files):
+            path = fresh / "inbox" / name
+            path.write_bytes(data)
+            os.utime(path, (LOAD_ORDER_MTIME + k, LOAD_ORDER_MTIME + k))
+        if files:
+            code, out, err = cli(fresh, "ingest")
+            assert code == 0, f"fresh load of {names}: {out}{err}"
+            with open_warehouse(fresh / WAREHOUSE) as wh:
+                loaded = [str(r[0]) for r in wh.con.execute(
+                    "SELECT name FROM source_files ORDER BY file_id").fetchall()]
+            assert loaded == names, f"fresh load of {names}: {loaded}; {out}{err}"
         return FreshLoad(publish_lists(fresh) if publish else {},
                          active_signature(fresh / WAREHOUSE), [name for name, _ in files])
 

@@ -54,6 +54,12 @@ DEFAULT_PROJECT_FILES = ("clubratings.toml", "sources.toml", "fixtures", "identi
 decisions, and docs/ (the quality page's docs/quality.json, the documentation's example files)."""
 
 
+PINNED_CLOCK = "1798761600"
+"""2027-01-01 00:00 UTC: the clock of the default run (``SOURCE_DATE_EPOCH``: the rating runs'
+day on the index, the import report's date), so its published bytes are the recorded ones
+(tests/test_default_outputs.py)."""
+
+
 @pytest.fixture(scope="session")
 def default_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The embedded default after one ``clubratings run`` (warehouse, lists, site, report,
@@ -69,7 +75,15 @@ def default_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copytree(src, base / name, ignore=shutil.ignore_patterns("__pycache__"))
         elif src.is_file():
             shutil.copy2(src, base / name)
-    assert main(["run", "--config", str(base / "clubratings.toml")]) == 0
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = PINNED_CLOCK
+    try:
+        assert main(["run", "--config", str(base / "clubratings.toml")]) == 0
+    finally:
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
     return base
 
 
@@ -104,10 +118,55 @@ while the rest still waits, they do not end the run alone on one core (``--durat
 shows the list)."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+SHARED: dict[str, tuple[str, ...]] = {
+    "prefect_harness": (
+        "tests/test_pipeline_flow.py",
+        "tests/test_core.py::test_a_deployment_flow",
+        "tests/test_schedule.py::test_dask_task_runner",
+        "tests/test_deployments.py",
+    ),
+    "default_run": (
+        "tests/test_docs_examples.py",
+        "tests/test_list_standing.py",
+        "tests/test_site_browser.py",
+        "tests/test_default_outputs.py",
+    ),
+}
+"""The tests of each session fixture made once per process (a temporary Prefect server, the
+default run): spread over processes, they run in one, so the fixture is made once, not once in
+each process (a check below keeps the lists complete)."""
+
+
+def _shared_fixture(nodeid: str) -> str | None:
+    return next((name for name, prefixes in SHARED.items() if nodeid.startswith(prefixes)), None)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadscope`` whose unit is a module, or all the tests of one :data:`SHARED`
+    session fixture together."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedFixtureScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            shared = _shared_fixture(nodeid)
+            return f"session fixture {shared}" if shared else super()._split_scope(nodeid)
+
+    return SharedFixtureScheduling(config, log)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Heavy tests first. Spread over processes by module (``--dist loadscope``), the tests of
     one module run in one process, so a fixture made once per module is made once (the hostile
-    and field corpora, a module's project); modules whose tests are heavy start first."""
+    and field corpora, a module's project); modules whose tests are heavy start first. A test
+    that asks for a :data:`SHARED` session fixture must be listed there."""
+    for item in items:
+        for name in set(getattr(item, "fixturenames", ())) & set(SHARED):
+            if _shared_fixture(item.nodeid) != name:
+                raise pytest.UsageError(f"{item.nodeid} uses the session fixture {name}: add "
+                                        f"it to SHARED[{name!r}] in tests/conftest.py")
 
     def rank(item: pytest.Item) -> int:
         return next((k for k, prefix in enumerate(HEAVY_FIRST)

@@ -10,26 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 from pathlib import Path
-
-import pytest
-
-from cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden" / "default_outputs.json"
-
-
-def _default_project(tmp_path: Path) -> Path:
-    """A copy of the repository's default project: its configuration, the bundled fixtures it
-    reads and the identity decisions."""
-    for name in ("clubratings.toml", "sources.toml"):
-        if (ROOT / name).is_file():
-            shutil.copy(ROOT / name, tmp_path / name)
-    shutil.copytree(ROOT / "fixtures", tmp_path / "fixtures")
-    shutil.copytree(ROOT / "identity", tmp_path / "identity")
-    return tmp_path
 
 
 STAMPS = {".published"}
@@ -42,16 +26,10 @@ def _outputs(public: Path) -> dict[str, str]:
             for p in sorted(public.rglob("*")) if p.is_file() and p.name not in STAMPS}
 
 
-PINNED = "1798761600"
-"""2027-01-01 00:00 UTC: the clock of the recorded run (``SOURCE_DATE_EPOCH``: the rating
-runs' day on the index, the import report's date)."""
-
-
-def test_the_default_run_publishes_the_recorded_bytes(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", PINNED)
-    project = _default_project(tmp_path)
-    assert main(["run", "--config", str(project / "clubratings.toml")]) == 0
+def test_the_default_run_publishes_the_recorded_bytes(default_run: Path) -> None:
+    """The session's default run (tests/conftest.py: the repository's configuration, fixtures,
+    identity decisions and docs, run once with the clock pinned)."""
+    project = default_run
     outputs = _outputs(project / "public")
     if os.environ.get("CLUBRATINGS_UPDATE_GOLDEN"):
         GOLDEN.write_text(json.dumps(outputs, indent=1, sort_keys=True) + "\n",
