@@ -267,12 +267,16 @@ class Loader:
         self._today = today
         self._refresh()
         # each game's span of dates before this run (held files left out): what "far outside"
-        # is measured against, kept as it was while the run loads
-        self._span = {
-            str(r[0]): (r[1], r[2]) for r in wh.con.execute(
-                "SELECT game, min(event_date), max(event_date) FROM active_events "
-                "WHERE file_id NOT IN (SELECT file_id FROM file_holds "
-                "                      WHERE released_at IS NULL) GROUP BY game").fetchall()}
+        # is measured against, kept as it was while the run loads (from the events in force
+        # just read: the view costs more to plan than to read)
+        held = {int(r[0]) for r in wh.con.execute(
+            "SELECT file_id FROM file_holds WHERE released_at IS NULL").fetchall()}
+        self._span: dict[str, tuple[dt.date, dt.date]] = {}
+        for _organiser, day, _title, _section, _event_id, game, file_id in self._active_rows:
+            if int(file_id) in held:
+                continue
+            low, high = self._span.get(str(game), (day, day))
+            self._span[str(game)] = (min(low, day), max(high, day))
 
     def _hold_reason(self, events: Sequence[Event]) -> str:
         """Why a file with these events should wait for a person's confirmation ("" if not)."""
@@ -345,8 +349,9 @@ class Loader:
         }
         # the events in force, read once (the view costs more to plan than to read)
         active = con.execute(
-            "SELECT organiser, event_date, title, section, event_id, game FROM active_events"
-        ).fetchall()
+            "SELECT organiser, event_date, title, section, event_id, game, file_id "
+            "FROM active_events").fetchall()
+        self._active_rows = active
         self._active = {(r[0], r[1].isoformat(), r[2], r[3]): int(r[4]) for r in active}
         self._withdrawn = withdrawals_in_force(self.wh)
         self._aliases = {
@@ -359,7 +364,7 @@ class Loader:
         # events in force by game and day, and the prints of those compared so far: where a
         # new event looks for the same results (warehouse/_twins.py)
         self._by_day: dict[tuple[str, dt.date], list[int]] = {}
-        for _organiser, day, _title, _section, event_id, game in active:
+        for _organiser, day, _title, _section, event_id, game, _file in active:
             self._by_day.setdefault((str(game), day), []).append(int(event_id))
         self._prints: dict[int, Print] = {}
         self._bare: set[int] = set()  # prints read without their members
