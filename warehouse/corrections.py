@@ -243,6 +243,9 @@ def _members(wh: Warehouse, event_id: int) -> list[str]:
 def held_corrections(wh: Warehouse) -> list[HeldCorrection]:
     """The corrections waiting for an answer whose old version is still in force (one
     replaced since by another correction waits no more), oldest first."""
+    if not wh.con.execute("SELECT count(*) FROM correction_holds WHERE decision IS NULL"
+                          ).fetchall()[0][0]:
+        return []  # (the usual case: the view of the events in force is not planned)
     rows = wh.con.execute(
         "SELECT c.event_id, c.replaces, c.file_id, f.name, c.reason, c.held_at, o.title, "
         "       o.event_date, o.n_units, n.n_units "
