@@ -113,3 +113,37 @@ def test_rate_reads_an_empty_colour_as_an_even_game_and_refuses_it_with_stones(
                      "2024-01,alice,bob,1,2,\n", encoding="utf-8")
     assert main(["rate", str(games), "--scheme", "rfg"]) == 2
     assert "is empty in a handicap game" in capsys.readouterr().err
+
+
+def test_two_tournaments_of_one_title_a_year_apart_are_two_periods(tmp_path: Path) -> None:
+    """A tournament held every year under one name: each year's file is a period of its own,
+    labelled by the day it began; never one period over the years."""
+    from warehouse import open_warehouse
+
+    data = REAL_H9.read_bytes()
+    later = data.replace(b"DT[2017-02-11,2017-02-12]", b"DT[2018-02-10,2018-02-11]")
+    assert later != data
+    folder = _egd_project(tmp_path, "yearly", data, "rfg")
+    (folder / "files" / "tournament-2018.h9").write_bytes(later)
+    for command in ("ingest", "recompute"):
+        assert main([command, "--config", str(folder / "clubratings.toml")]) == 0
+    with open_warehouse(folder / "data" / "clubratings.duckdb", read_only=True) as wh:
+        periods = [str(r[0]) for r in wh.con.execute(
+            "SELECT period FROM ratings GROUP BY period ORDER BY min(period)").fetchall()]
+        games = dict(wh.con.execute(
+            "SELECT period, sum(events) FROM ratings GROUP BY period").fetchall())
+    assert periods == ["2017-02-11 Test Participation et Licence FFG",
+                       "2018-02-10 Test Participation et Licence FFG"]
+    assert all(int(n) == 2 * 31 for n in games.values())  # each year's 31 games in its own
+
+
+def test_two_files_of_one_title_begun_on_one_day_are_numbered() -> None:
+    import pandas as pd
+
+    from warehouse._runs import _tournament_labels
+
+    games = pd.DataFrame({"event_id": [1, 2, 3, 4], "file_id": [7, 7, 9, 9],
+                          "tournament": ["Cup", "Cup", "Cup", ""]})
+    dates = pd.to_datetime(pd.Series(["2020-05-02", "2020-05-03", "2020-05-02", "2020-05-02"]))
+    assert _tournament_labels(games, dates).tolist() == [
+        "2020-05-02 Cup", "2020-05-02 Cup", "2020-05-02 Cup (2)", "2020-05-02 4"]

@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ._atomic import utc_now
@@ -72,14 +73,17 @@ def games_frame(wh: Warehouse, period: str = "month") -> pd.DataFrame:
     (view ``go_entries``; ``""`` when the file gave none): the go schemes start a newcomer from
     them (docs/rules/go-rfg.md "First entry").
 
-    ``period`` labels the rating periods: ``tournament`` (the tournament a game belongs to),
-    ``month``, ``quarter`` or ``year`` of the game's date.
+    ``period`` labels the rating periods: ``tournament`` (the tournament a game belongs to:
+    its title in the file it came from, never two files' games of one title, so a tournament
+    held every year under one name is one period a year; docs/rules/go-rfg.md "One
+    rating period"), ``month``, ``quarter`` or ``year`` of the game's date.
     """
     games = wh.query(
-        "SELECT g.event_id, g.date, g.tournament, g.black, g.white, g.black_result, "
+        "SELECT g.event_id, ev.file_id, g.date, g.tournament, g.black, g.white, "
+        "g.black_result, "
         "g.handicap, g.komi, coalesce(b.grade, '') AS black_grade, "
         "coalesce(w.grade, '') AS white_grade "
-        "FROM go_games g "
+        "FROM go_games g JOIN events ev ON ev.event_id = g.event_id "
         "LEFT JOIN (SELECT event_id, player_id, max(grade) AS grade FROM go_entries "
         "           GROUP BY ALL) b ON b.event_id = g.event_id AND b.player_id = g.black "
         "LEFT JOIN (SELECT event_id, player_id, max(grade) AS grade FROM go_entries "
@@ -88,10 +92,7 @@ def games_frame(wh: Warehouse, period: str = "month") -> pd.DataFrame:
     )
     dates = pd.to_datetime(games["date"])
     if period == "tournament":
-        # "2024-05-18 Bratislava Spring Open": labels sort in the order the tournaments began
-        name = games["tournament"].where(games["tournament"] != "", games["event_id"].astype(str))
-        first = dates.groupby(name).transform("min").dt.strftime("%Y-%m-%d")
-        label = first + " " + name
+        label = _tournament_labels(games, dates)
     else:
         freq = {"month": "M", "quarter": "Q", "year": "Y"}[period]
         label = dates.dt.to_period(freq).astype(str)
@@ -107,6 +108,23 @@ def games_frame(wh: Warehouse, period: str = "month") -> pd.DataFrame:
         "rank": games["black_grade"].astype(str),
         "opponent_rank": games["white_grade"].astype(str),
     })
+
+
+def _tournament_labels(games: pd.DataFrame, dates: pd.Series) -> pd.Series:
+    """One period per tournament: a title within one file (a game without a title is a
+    tournament of its own). Labelled by the day it began and its title, "2024-05-18 Bratislava
+    Spring Open", so labels sort in the order the tournaments began; two tournaments of one
+    title begun on one day (two files) are told apart by a number, "... (2)", in file order."""
+    name = games["tournament"].where(games["tournament"] != "", games["event_id"].astype(str))
+    key = games["file_id"].astype(str) + "\x1f" + name
+    first = dates.groupby(key).transform("min")
+    label = first.dt.strftime("%Y-%m-%d") + " " + name
+    keys = pd.DataFrame({"key": key, "label": label, "file": games["file_id"]}).drop_duplicates(
+        "key").sort_values(["label", "file"], kind="mergesort")
+    number = keys.groupby("label").cumcount()
+    suffix = np.where(number > 0, " (" + (number + 1).astype(str) + ")", "")
+    unique = dict(zip(keys["key"], keys["label"] + suffix, strict=True))
+    return key.map(unique)
 
 
 def preferans_frame(wh: Warehouse) -> pd.DataFrame:
