@@ -27,7 +27,7 @@ Sources:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -36,8 +36,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from ._errors import InputError, RatingError
-from ._frames import RATINGS_COLUMNS, RatingRun, empty_normalisations
-from ._go import check_games, declared_ratings, group_sum
+from ._frames import RATINGS_COLUMNS, RatingRun, empty_normalisations, text_column
+from ._go import GameCodes, check_games, declared_cells, encode_games, group_sum
 from ._options import check_options
 from ._params import EGF_MIN_RATING, EgfParams, EloParams, Glicko2Params
 
@@ -132,31 +132,61 @@ def _check_initial(initial: pd.DataFrame | None) -> _Start:
     return _Start(*(values[c].sort_index() for c in ("rating", "deviation", "volatility")))
 
 
-def _period_order(games: pd.DataFrame) -> list[str]:
-    """Go contract, "Games frame": periods in order of their first date (then label) when
-    dates exist, else in sorted label order. A period without any date comes last."""
-    first = games.groupby("period", sort=True)["date"].min()
-    if first.isna().all():
-        return [str(p) for p in first.index]
-    order = pd.DataFrame({"label": first.index.astype(str), "first": first.to_numpy()})
-    order = order.sort_values(["first", "label"], kind="mergesort", na_position="last")
-    return order["label"].tolist()
-
-
-def _sides(games: pd.DataFrame) -> pd.DataFrame:
+@dataclass(frozen=True, slots=True)
+class _SideTable:
     """Every game twice, once from each player's side, in a canonical order (period, then
-    player, opponent, colour, handicap, result), so nothing depends on the input's row order
-    or on which side a game was written from."""
-    first = games[["period", "player", "opponent", "result", "handicap", "colour", "date"]]
-    second = pd.DataFrame({
-        "period": games["period"], "player": games["opponent"], "opponent": games["player"],
-        "result": 1.0 - games["result"], "handicap": games["handicap"],
-        "colour": np.where(games["colour"] == "b", "w", "b"), "date": games["date"],
-    })
-    both = pd.concat([first, second], ignore_index=True)
-    return both.sort_values(
-        ["period", "player", "opponent", "colour", "handicap", "result", "date"],
-        kind="mergesort", ignore_index=True, na_position="last",
+    player, opponent, colour, handicap, result, date), so nothing depends on the input's row
+    order or on which side a game was written from. Codes as in :class:`GameCodes`; each
+    period's sides are one slice, ``bounds[p]:bounds[p + 1]`` for period code ``p``.
+
+    A run is the slice of one player in one period (``run_bounds`` finds a period's runs as
+    ``bounds`` its sides): ``run_player`` and ``declared``, the highest rating the grades the
+    player declared in the period give (NaN when none; docs/rules/go-rfg.md "First entry"),
+    kept within the scheme's limits."""
+
+    period: Codes
+    player: Codes
+    opponent: Codes
+    result: Floats
+    handicap: npt.NDArray[np.int64]
+    white: npt.NDArray[np.bool_]
+    bounds: Codes
+    run_player: Codes
+    declared: Floats
+    run_bounds: Codes
+
+
+def _sides(checked: pd.DataFrame, codes: GameCodes, cells: tuple[Floats, Floats],
+           limits: tuple[float, float] | None) -> _SideTable:
+    result = checked["result"].to_numpy(np.float64)
+    handicap = checked["handicap"].to_numpy(np.int64)
+    white = (checked["colour"] == "w").to_numpy(bool)
+    date = codes.date.view(np.int64)
+    period = np.concatenate([codes.period, codes.period])
+    player = np.concatenate([codes.player, codes.opponent])
+    opponent = np.concatenate([codes.opponent, codes.player])
+    results = np.concatenate([result, 1.0 - result])
+    handicaps = np.concatenate([handicap, handicap])
+    whites = np.concatenate([white, ~white])
+    dates = np.concatenate([date, date])
+    nat = np.concatenate([np.isnat(codes.date), np.isnat(codes.date)])
+    # np.lexsort: the last key sorts first; equal keys are whole equal sides.
+    order = np.lexsort((dates, nat, results, handicaps, whites, opponent, player, period))
+    period, player = period[order], player[order]
+    declared = np.concatenate(cells)[order]
+    size = len(codes.labels)
+    starts = np.flatnonzero(np.concatenate([
+        [True], (period[1:] != period[:-1]) | (player[1:] != player[:-1])])) if len(order) \
+        else np.zeros(0, dtype=np.intp)
+    best = np.fmax.reduceat(declared, starts) if len(starts) else np.zeros(0)
+    if limits is not None:
+        best = np.clip(best, limits[0], np.nextafter(limits[1], -np.inf))
+    return _SideTable(
+        period=period, player=player, opponent=opponent[order], result=results[order],
+        handicap=handicaps[order], white=whites[order],
+        bounds=np.searchsorted(period, np.arange(size + 1)).astype(np.intp),
+        run_player=player[starts], declared=best,
+        run_bounds=np.searchsorted(period[starts], np.arange(size + 1)).astype(np.intp),
     )
 
 
@@ -180,9 +210,10 @@ class _Games:
 
 @dataclass(frozen=True, slots=True)
 class _State:
-    """Ratings (and Glicko-2's deviation and volatility) per player, sorted by player."""
+    """Ratings (and Glicko-2's deviation and volatility) per player, sorted by player
+    (``players``: their codes, ascending)."""
 
-    players: pd.Index
+    players: Codes
     rating: Floats
     deviation: Floats
     volatility: Floats
@@ -200,35 +231,43 @@ _Rule: TypeAlias = Callable[[_State, _Games], _Update]
 _Newcomer: TypeAlias = tuple[float, float, float]
 
 
-def _admit(state: _State, players: pd.Index, start: _Start, newcomer: _Newcomer,
-           declared: pd.Series | None = None) -> _State:
-    """Add the period's players without a rating: from the initial frame, else from the grade
-    they declared in the period (``declared``, on the grade scale; docs/rules/go-rfg.md "First
-    entry"), else the scheme's start values (NaN in the frame falls back too)."""
-    new = players.difference(state.players)
-    if new.empty:
-        return state
-    rating = start.rating.reindex(new)
-    if declared is not None and not declared.empty:
-        rating = rating.fillna(declared.reindex(new))
-    rating = rating.fillna(newcomer[0]).to_numpy(np.float64)
-    deviation = start.deviation.reindex(new).fillna(newcomer[1]).to_numpy(np.float64)
-    volatility = start.volatility.reindex(new).fillna(newcomer[2]).to_numpy(np.float64)
-    merged = state.players.append(new)
-    order = np.argsort(merged.to_numpy(dtype=str), kind="mergesort")
-    return _State(
-        players=merged[order],
-        rating=np.concatenate([state.rating, rating])[order],
-        deviation=np.concatenate([state.deviation, deviation])[order],
-        volatility=np.concatenate([state.volatility, volatility])[order],
-    )
+@dataclass
+class _Pool:
+    """Every player of the run by code: whether rated so far, and their current state."""
+
+    present: npt.NDArray[np.bool_]
+    rating: Floats
+    deviation: Floats
+    volatility: Floats
+
+    def admit(self, players: Codes, rating: Floats, deviation: Floats,
+              volatility: Floats) -> None:
+        self.present[players] = True
+        self.rating[players] = rating
+        self.deviation[players] = deviation
+        self.volatility[players] = volatility
 
 
-def _initial_state(start: _Start, newcomer: _Newcomer) -> _State:
-    """Players of the initial frame are rated (and carried) from the first period on."""
-    empty = _State(pd.Index([], dtype=object, name="player"), np.zeros(0), np.zeros(0),
-                   np.zeros(0))
-    return _admit(empty, pd.Index(start.rating.index, dtype=object), start, newcomer)
+def _pool(codes: GameCodes, start: _Start, newcomer: _Newcomer) -> _Pool:
+    """Players of the initial frame are rated (and carried) from the first period on; NaN
+    in the frame falls back to the scheme's start values."""
+    size = len(codes.names)
+    pool = _Pool(np.zeros(size, dtype=bool), np.full(size, np.nan), np.full(size, np.nan),
+                 np.full(size, np.nan))
+    at = np.searchsorted(codes.names, start.rating.index.to_numpy(object))
+    pool.admit(at, start.rating.fillna(newcomer[0]).to_numpy(np.float64),
+               start.deviation.fillna(newcomer[1]).to_numpy(np.float64),
+               start.volatility.fillna(newcomer[2]).to_numpy(np.float64))
+    return pool
+
+
+def _graded_periods(checked: pd.DataFrame) -> Callable[[], Iterable[pd.DataFrame]]:
+    """The periods' graded rows, in order of their first graded row: a grade that does not
+    read is reported in the first of them that holds one."""
+    def chunks() -> Iterable[pd.DataFrame]:
+        graded = (checked["rank"] != "") | (checked["opponent_rank"] != "")
+        return (chunk for _, chunk in checked[graded].groupby("period", sort=False))
+    return chunks
 
 
 def _run(games: pd.DataFrame, initial: pd.DataFrame | None, newcomer: _Newcomer, rule: _Rule,
@@ -239,82 +278,99 @@ def _run(games: pd.DataFrame, initial: pd.DataFrame | None, newcomer: _Newcomer,
     state. ``deviation``: report the state's deviation (Glicko-2) or NaN. ``extras`` and
     ``contribution_extras`` name the scheme's additional columns (for empty frames).
     A newcomer who declared a grade starts at its rating (``_go.grade_rating``), kept within
-    ``bounds`` when given (EGF: ``[-900, 3300)``)."""
+    ``bounds`` when given (EGF: ``[-900, 3300)``): from the initial frame, else from the grade
+    declared in the period, else the scheme's start values (docs/rules/go-rfg.md "First
+    entry").
+
+    Players and periods are integer codes made once (players in text order, as the state
+    keeps them); each period works on arrays, and the frames are built once at the end."""
     checked = check_games(games)
-    graded = (checked["rank"] != "") | (checked["opponent_rank"] != "")
-    declared = {str(p): _within(declared_ratings(chunk), bounds)
-                for p, chunk in checked[graded].groupby("period", sort=False)}
+    cells = declared_cells(checked, _graded_periods(checked))
     start = _check_initial(initial)
-    sides = _sides(checked)
-    state = _initial_state(start, newcomer)
-    by_period = {str(p): chunk for p, chunk in sides.groupby("period", sort=False)}
-    rating_frames: list[pd.DataFrame] = []
-    contribution_frames: list[pd.DataFrame] = []
-    for label in _period_order(checked):
-        rows = by_period[label]
-        state = _admit(state, pd.Index(rows["player"].unique(), dtype=object), start, newcomer,
-                       declared.get(label))
+    codes = encode_games(checked, start.rating.index.to_numpy(object))
+    if not len(codes.labels):
+        return RatingRun(ratings=_empty_ratings(extras),
+                         contributions=_empty_contributions(contribution_extras),
+                         normalisations=empty_normalisations())
+    sides = _sides(checked, codes, cells, bounds)
+    pool = _pool(codes, start, newcomer)
+    position = np.zeros(len(codes.names), dtype=np.intp)
+    rows: list[tuple[_State, _State, npt.NDArray[np.int64]]] = []
+    taken: list[Codes] = []
+    columns: list[dict[str, Floats]] = []
+    for label in codes.order:
+        lo, hi = sides.bounds[label], sides.bounds[label + 1]
+        runs = slice(sides.run_bounds[label], sides.run_bounds[label + 1])
+        who = sides.run_player[runs]
+        new = ~pool.present[who]
+        if new.any():
+            declared = sides.declared[runs][new]
+            count = int(new.sum())
+            pool.admit(who[new], np.where(np.isnan(declared), newcomer[0], declared),
+                       np.full(count, newcomer[1]), np.full(count, newcomer[2]))
+        everyone = np.flatnonzero(pool.present)
+        position[everyone] = np.arange(len(everyone))
+        state = _State(everyone, pool.rating[everyone], pool.deviation[everyone],
+                       pool.volatility[everyone])
         period = _Games(
-            own=state.players.get_indexer(rows["player"]).astype(np.intp),
-            opp=state.players.get_indexer(rows["opponent"]).astype(np.intp),
-            result=rows["result"].to_numpy(np.float64),
-            handicap=rows["handicap"].to_numpy(np.float64),
-            black=(rows["colour"] == "b").to_numpy(bool),
-            size=len(state.players),
+            own=position[sides.player[lo:hi]], opp=position[sides.opponent[lo:hi]],
+            result=sides.result[lo:hi], handicap=sides.handicap[lo:hi].astype(np.float64),
+            black=~sides.white[lo:hi], size=len(everyone),
         )
         update = rule(state, period)
-        rating_frames.append(_ratings_rows(label, rows, state, update.state, period, deviation,
-                                           extras))
-        contribution_frames.append(_contribution_rows(rows, update.columns))
-        state = update.state
-    ratings = (pd.concat(rating_frames, ignore_index=True) if rating_frames
-               else _empty_ratings(extras))
-    contributions = (pd.concat(contribution_frames, ignore_index=True) if contribution_frames
-                     else _empty_contributions(contribution_extras))
-    return RatingRun(ratings=ratings, contributions=contributions,
-                     normalisations=empty_normalisations())
+        pool.rating[everyone] = update.state.rating
+        pool.deviation[everyone] = update.state.deviation
+        pool.volatility[everyone] = update.state.volatility
+        rows.append((state, update.state, period.played()))
+        taken.append(np.arange(lo, hi))
+        columns.append(update.columns)
+    return RatingRun(
+        ratings=_ratings_frame(codes, rows, deviation, extras),
+        contributions=_contributions_frame(codes, sides, np.concatenate(taken), columns),
+        normalisations=empty_normalisations(),
+    )
 
 
-def _within(ratings: pd.Series, bounds: tuple[float, float] | None) -> pd.Series:
-    if bounds is None or ratings.empty:
-        return ratings
-    return ratings.clip(bounds[0], np.nextafter(bounds[1], -np.inf))
+def _ratings_frame(codes: GameCodes, rows: list[tuple[_State, _State, npt.NDArray[np.int64]]],
+                   deviation: bool, extras: tuple[str, ...]) -> pd.DataFrame:
+    sizes = [len(before.players) for before, _, _ in rows]
+    nan = np.full(sum(sizes), np.nan)
 
+    def column(values: Callable[[_State, _State], Floats]) -> Floats:
+        return np.concatenate([values(before, after) for before, after, _ in rows])
 
-def _ratings_rows(label: str, rows: pd.DataFrame, before: _State, after: _State,
-                  period: _Games, deviation: bool, extras: tuple[str, ...]) -> pd.DataFrame:
-    nan = np.full(len(after.players), np.nan)
-    frame = pd.DataFrame({
-        "period": label,
-        "period_start": rows["date"].min(),
-        "period_end": rows["date"].max(),
-        "player": after.players.to_numpy(dtype=str),
-        "rating_before": before.rating,
-        "rating": after.rating,
-        "events": period.played(),
-        "deviation_before": before.deviation if deviation else nan,
-        "deviation": after.deviation if deviation else nan,
-    })
+    frame = {
+        "period": text_column(codes.labels, np.repeat(codes.order, sizes)),
+        "period_start": np.repeat(codes.first_dates()[codes.order], sizes),
+        "period_end": np.repeat(codes.last_dates()[codes.order], sizes),
+        "player": text_column(codes.names, np.concatenate([b.players for b, _, _ in rows])),
+        "rating_before": column(lambda before, _: before.rating),
+        "rating": column(lambda _, after: after.rating),
+        "events": np.concatenate([played for _, _, played in rows]),
+        "deviation_before": column(lambda before, _: before.deviation) if deviation else nan,
+        "deviation": column(lambda _, after: after.deviation) if deviation else nan.copy(),
+    }
     if "volatility" in extras:
-        frame["volatility"] = after.volatility
-    return frame.astype({"period_start": _DATE, "period_end": _DATE, "player": str})
+        frame["volatility"] = column(lambda _, after: after.volatility)
+    return pd.DataFrame(frame)
 
 
-def _contribution_rows(rows: pd.DataFrame, columns: dict[str, Floats]) -> pd.DataFrame:
-    frame = pd.DataFrame({
-        "period": rows["period"].to_numpy(dtype=str),
-        "player": rows["player"].to_numpy(dtype=str),
-        "opponent": rows["opponent"].to_numpy(dtype=str),
-        "result": rows["result"].to_numpy(np.float64),
-        "handicap": rows["handicap"].to_numpy(np.int64),
-        "colour": rows["colour"].to_numpy(dtype=str),
-        "weight": 1.0,
-    })
-    for name, values in columns.items():
-        frame[name] = values
+def _contributions_frame(codes: GameCodes, sides: _SideTable, taken: Codes,
+                         columns: list[dict[str, Floats]]) -> pd.DataFrame:
+    scheme = {name: np.concatenate([period[name] for period in columns]) for name in columns[0]}
+    base: dict[str, object] = {
+        "period": text_column(codes.labels, sides.period[taken]),
+        "player": text_column(codes.names, sides.player[taken]),
+        "opponent": text_column(codes.names, sides.opponent[taken]),
+        "result": sides.result[taken],
+        "handicap": sides.handicap[taken],
+        "colour": text_column(["b", "w"], sides.white[taken].astype(np.intp)),
+        "weight": np.ones(len(taken)),
+    }
+    base |= scheme
     ordered = [*BASELINE_CONTRIBUTIONS_COLUMNS,
-               *(c for c in columns if c not in BASELINE_CONTRIBUTIONS_COLUMNS)]
-    return frame[ordered]
+               *(c for c in scheme if c not in BASELINE_CONTRIBUTIONS_COLUMNS)]
+    return pd.DataFrame({name: base[name] for name in ordered})
 
 
 def _empty_ratings(extras: tuple[str, ...]) -> pd.DataFrame:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TypeAlias
 
 import numpy as np
@@ -29,11 +31,14 @@ __all__ = [
     "MIN_DISTANCE",
     "TITLES",
     "Distance",
+    "GameCodes",
     "check_games",
     "check_go_initial",
+    "declared_cells",
     "declared_rating",
     "declared_ratings",
     "distance",
+    "encode_games",
     "grade",
     "grade_floor",
     "grade_rating",
@@ -46,6 +51,7 @@ __all__ = [
 ]
 
 Floats: TypeAlias = npt.NDArray[np.float64]
+Codes: TypeAlias = npt.NDArray[np.intp]
 DAN_FLOOR = 2100.0
 """1 dan (docs/rules/go-rfg.md "Scale"); below it the ``rms`` distance is the constant 1000."""
 
@@ -156,6 +162,31 @@ def declared_ratings(games: pd.DataFrame, frame: str = "games") -> pd.Series:
     return best.astype(float)
 
 
+def declared_cells(games: pd.DataFrame, periods: Callable[[], Iterable[pd.DataFrame]],
+                   ) -> tuple[Floats, Floats]:
+    """The rating every ``rank`` and ``opponent_rank`` cell of a checked games frame declares
+    (:func:`declared_rating`; NaN where the cell is empty), each distinct text read once.
+
+    When a cell is neither a grade nor a rating, the error is the one :func:`declared_ratings`
+    raises for the first of the scheme's ``periods`` (chunks of ``games``, in the order the
+    scheme reads them) that holds such a cell."""
+    cells = []
+    for column in ("rank", "opponent_rank"):
+        texts, inverse = np.unique(games[column].to_numpy(object), return_inverse=True)
+        values = np.full(len(texts), np.nan)
+        for at, text in enumerate(texts):
+            if text == "":
+                continue
+            try:
+                values[at] = declared_rating(text, column)
+            except InputError:
+                for chunk in periods():
+                    declared_ratings(chunk)
+                raise
+        cells.append(values[inverse.reshape(-1)])
+    return cells[0], cells[1]
+
+
 def title(rating: float) -> str:
     """The highest title level (:data:`TITLES`) ``rating`` reaches, ``""`` below KMS."""
     reached = [name for name, level in TITLES.items() if rating >= level]
@@ -224,6 +255,63 @@ def group_sum(codes: npt.NDArray[np.intp], values: Floats, size: int) -> Floats:
 # --- input frames ------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class GameCodes:
+    """A checked games frame as integer codes, made once per run so that the period loops of
+    the schemes work on arrays only: players by their place in ``names`` (every id, sorted as
+    text), periods by their place in ``labels`` (sorted as text)."""
+
+    names: npt.NDArray[np.object_]
+    labels: npt.NDArray[np.object_]
+    period: Codes
+    player: Codes
+    opponent: Codes
+    date: npt.NDArray[np.datetime64]
+    """Per game, ``datetime64[us]`` (NaT where the frame has none)."""
+    order: Codes
+    """Period codes in rating order (go contract, "Games frame"): by the first date of the
+    period, then label; a period without any date comes last; without dates by label."""
+
+    def first_dates(self) -> npt.NDArray[np.datetime64]:
+        """Per period code, its earliest date (NaT when it has none)."""
+        return _period_extreme(self.period, self.date, len(self.labels), np.minimum)
+
+    def last_dates(self) -> npt.NDArray[np.datetime64]:
+        """Per period code, its latest date (NaT when it has none)."""
+        return _period_extreme(self.period, self.date, len(self.labels), np.maximum)
+
+
+def _period_extreme(period: Codes, date: npt.NDArray[np.datetime64], size: int,
+                    pick: np.ufunc) -> npt.NDArray[np.datetime64]:
+    """Per period code, ``pick`` (``np.minimum`` or ``np.maximum``) of its known dates."""
+    known = ~np.isnat(date)
+    bound = np.iinfo(np.int64)
+    out = np.full(size, bound.max if pick is np.minimum else bound.min, dtype=np.int64)
+    pick.at(out, period[known], date.view(np.int64)[known])
+    dated = np.bincount(period[known], minlength=size) > 0
+    dates: npt.NDArray[np.datetime64] = out.view(_DATE).copy()
+    dates[~dated] = np.datetime64("NaT")
+    return dates
+
+
+def encode_games(games: pd.DataFrame, players: Iterable[str] = ()) -> GameCodes:
+    """Codes of a checked games frame (:func:`check_games`); ``players`` (e.g. those of an
+    initial frame) join the games' players in ``names``."""
+    ids = np.concatenate([games["player"].to_numpy(object), games["opponent"].to_numpy(object),
+                          np.asarray(list(players), dtype=object)])
+    names, inverse = np.unique(ids, return_inverse=True)
+    inverse = inverse.reshape(-1).astype(np.intp)
+    n = len(games)
+    labels, period = np.unique(games["period"].to_numpy(object), return_inverse=True)
+    period = period.reshape(-1).astype(np.intp)
+    date = games["date"].to_numpy(_DATE)
+    first = _period_extreme(period, date, len(labels), np.minimum)
+    # by first date, NaT last, then label (np.lexsort sorts by the last key first)
+    order = np.lexsort((np.arange(len(labels)), first.view(np.int64), np.isnat(first)))
+    return GameCodes(names=names, labels=labels, period=period, player=inverse[:n],
+                     opponent=inverse[n:2 * n], date=date, order=order.astype(np.intp))
+
+
 def _fail(problem: str, frame: str = "games") -> InputError:
     return InputError(problem, frame=frame)
 
@@ -242,10 +330,11 @@ def _first_bad(frame: pd.DataFrame, bad: npt.NDArray[np.bool_], column: str, fra
 
 def _text(frame: pd.DataFrame, column: str, frame_name: str) -> pd.Series:
     values = frame[column]
-    empty = (values.isna() | (values.astype(str).str.strip() == "")).to_numpy(bool)
+    text = values.astype(str).str.strip()
+    empty = values.isna().to_numpy(bool) | (text.to_numpy(object) == "")
     if empty.any():
         raise _first_bad(frame, empty, column, frame_name, "is empty")
-    return values.astype(str).str.strip()
+    return text
 
 
 def _numbers(frame: pd.DataFrame, column: str, frame_name: str) -> npt.NDArray[np.float64]:
@@ -274,11 +363,12 @@ def check_games(games: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in GAMES_COLUMNS if c not in games.columns]
     if missing:
         raise _fail(f"missing columns {missing!r}; expected {', '.join(GAMES_COLUMNS)}")
-    out = pd.DataFrame({
-        "period": _text(games, "period", "games"),
-        "player": _text(games, "player", "games"),
-        "opponent": _text(games, "opponent", "games"),
-    })
+    # The columns are collected and the frame is made once: adding them to a frame one by
+    # one costs more than all the checks of a small games frame.
+    out: dict[str, object] = {
+        column: _text(games, column, "games").array
+        for column in ("period", "player", "opponent")
+    }
     result = _numbers(games, "result", "games")
     bad = ~np.isin(result, (0.0, 0.5, 1.0))
     if bad.any():
@@ -288,25 +378,26 @@ def check_games(games: pd.DataFrame) -> pd.DataFrame:
     if bad.any():
         raise _first_bad(games, bad, "handicap", "games",
                          "is not a whole number of stones >= 0")
-    written = games["colour"].fillna("").astype(str).str.strip().str.lower()
-    written = written.where(~written.isin(("nan", "none")), "")
-    empty = (written == "").to_numpy(bool)
+    written = games["colour"].fillna("").astype(str).str.strip().str.lower().to_numpy(object)
+    empty = (written == "") | (written == "nan") | (written == "none")
     bad = empty & (handicap >= 1)
     if bad.any():
         raise _first_bad(games, bad, "colour", "games",
                          "is empty in a handicap game: who took black must be known")
     # an even game's colour changes nothing in any go scheme: an empty one reads as black
-    colour = written.where(~empty, "b").map(_COLOURS)
-    bad = colour.isna().to_numpy(bool)
+    black = empty | np.isin(written, [k for k, v in _COLOURS.items() if v == "b"])
+    white = ~empty & np.isin(written, [k for k, v in _COLOURS.items() if v == "w"])
+    bad = ~(black | white)
     if bad.any():
         raise _first_bad(games, bad, "colour", "games", "is not 'b' or 'w' (or empty in an "
                          "even game)")
-    same = (out["player"] == out["opponent"]).to_numpy(bool)
+    same = (np.asarray(out["player"], dtype=object)
+            == np.asarray(out["opponent"], dtype=object))
     if same.any():
         raise _first_bad(games, same, "opponent", "games", "is the player themself")
     out["result"] = result
     out["handicap"] = handicap.astype(np.int64)
-    out["colour"] = colour.astype(str)
+    out["colour"] = pd.array(np.where(white, "w", "b").astype(object), dtype="str")
     if "date" in games.columns:
         try:
             dates = pd.to_datetime(games["date"])
@@ -314,19 +405,19 @@ def check_games(games: pd.DataFrame) -> pd.DataFrame:
             raise _fail(f"column 'date' does not parse as dates: {exc}") from exc
         if dates.dt.tz is not None:
             dates = dates.dt.tz_localize(None)
-        out["date"] = dates.dt.normalize().astype(_DATE)
+        out["date"] = dates.dt.normalize().astype(_DATE).to_numpy()
     else:
-        out["date"] = pd.Series(pd.NaT, index=out.index, dtype=_DATE)
+        out["date"] = np.full(len(games), np.datetime64("NaT"), dtype=_DATE)
     if "komi" in games.columns:
-        out["komi"] = pd.to_numeric(games["komi"], errors="coerce").astype(float)
+        out["komi"] = pd.to_numeric(games["komi"], errors="coerce").astype(float).to_numpy()
     else:
-        out["komi"] = np.nan
+        out["komi"] = np.full(len(games), np.nan)
     for column in ("rank", "opponent_rank"):
         if column in games.columns:
-            out[column] = games[column].fillna("").astype(str).str.strip()
+            out[column] = games[column].fillna("").astype(str).str.strip().array
         else:
-            out[column] = ""
-    return out.reset_index(drop=True)
+            out[column] = pd.array(np.full(len(games), "", dtype=object), dtype="str")
+    return pd.DataFrame(out)
 
 
 def check_go_initial(initial: pd.DataFrame | None) -> pd.DataFrame:

@@ -66,8 +66,9 @@ from ._go import (
     Distance,
     check_games,
     check_go_initial,
-    declared_ratings,
+    declared_cells,
     distance,
+    encode_games,
     group_sum,
     handicap_points,
 )
@@ -187,15 +188,15 @@ class _Sides:
         return group_sum(self.me, values, self.size)
 
 
-def _sides(games: pd.DataFrame, players: pd.Index) -> _Sides:
-    a = players.get_indexer(games["player"]).astype(np.intp)
-    b = players.get_indexer(games["opponent"]).astype(np.intp)
-    r = games["result"].to_numpy(np.float64)
+def _sides(games: _Chunk, a: Codes, b: Codes, size: int) -> _Sides:
+    """``a`` and ``b``: each game's player and opponent by their place among the period's
+    ``size`` players."""
+    r = games.result
     # Decision 1: white gives h = 100 (F - 0.5) points when F >= 1, black receives them.
-    h = handicap_points(games["handicap"].to_numpy(np.float64))
-    h = np.where(games["colour"].to_numpy(str) == "w", h, -h)
+    h = handicap_points(games.handicap.astype(np.float64))
+    h = np.where(games.white, h, -h)
     return _Sides(np.concatenate([a, b]), np.concatenate([b, a]),
-                  np.concatenate([r, 1.0 - r]), np.concatenate([h, -h]), len(players))
+                  np.concatenate([r, 1.0 - r]), np.concatenate([h, -h]), size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,33 +341,48 @@ def _rate_period(R0: Floats, S0: Floats, rated: npt.NDArray[np.bool_], sides: _S
 # --- the sequence of periods ----------------------------------------------------------------------
 
 
-def _period_order(games: pd.DataFrame) -> list[str]:
-    """Periods by their first date (then label); without dates by label (contract)."""
-    first = games.groupby("period")["date"].min()
-    table = pd.DataFrame({"label": first.index.astype(str), "first": first.to_numpy()})
-    table = table.sort_values(["first", "label"], na_position="last", kind="mergesort")
-    return list(table["label"])
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """One period's games, in the order of the games frame: players by code, and the rating
+    each declared grade gives (NaN where none; ``None`` without ``provisional=rank``)."""
+
+    player: Codes
+    opponent: Codes
+    result: Floats
+    handicap: npt.NDArray[np.int64]
+    white: npt.NDArray[np.bool_]
+    """Whether the first player took white."""
+    start: np.datetime64
+    end: np.datetime64
+    rank: Floats | None
+    opponent_rank: Floats | None
 
 
-def _provisional(games: pd.DataFrame, players: pd.Index, rules: _Rules) -> Floats:
+def _provisional(games: _Chunk, a: Codes, b: Codes, size: int, rules: _Rules) -> Floats:
     """Each player's provisional rating: the highest grade declared in the period on the grade
     scale (``_go.grade_rating``: 2d = 2200, 7k = 1400), else ``entry_rating``
-    (docs/rules/go-rfg.md "First entry")."""
-    out = np.full(len(players), rules.entry_rating)
-    if rules.provisional != "rank":
+    (docs/rules/go-rfg.md "First entry"). ``a``, ``b``: as in :func:`_sides`."""
+    out = np.full(size, rules.entry_rating)
+    if rules.provisional != "rank" or games.rank is None or games.opponent_rank is None:
         return out
-    best = declared_ratings(games)
-    if best.empty:
+    values = np.concatenate([games.rank, games.opponent_rank])
+    declared = ~np.isnan(values)
+    if not declared.any():
         return out
-    at = players.get_indexer(best.index)
-    out[at] = np.minimum(best.to_numpy(np.float64), _TOP)
+    best = np.full(size, np.nan)
+    np.fmax.at(best, np.concatenate([a, b])[declared], values[declared])
+    some = ~np.isnan(best)
+    out[some] = np.minimum(best[some], _TOP)
     return out
 
 
-def _months(dates: pd.Series | pd.DatetimeIndex) -> Floats:
-    index = pd.DatetimeIndex(dates)
-    return np.asarray(np.where(index.isna(), np.nan, index.year * 12.0 + index.month),
-                      dtype=np.float64)
+def _month(date: np.datetime64) -> float:
+    """``year * 12 + month`` of ``date`` (NaN for NaT)."""
+    if np.isnat(date):
+        return float("nan")
+    months = int(date.astype("datetime64[M]").astype(np.int64))  # since January 1970
+    year, month = 1970 + months // 12, months % 12 + 1
+    return year * 12.0 + month
 
 
 @dataclass
@@ -403,13 +419,21 @@ class _PeriodRows:
     opp: Codes
     result: Floats
     handicap: npt.NDArray[np.int64]
-    colour: npt.NDArray[np.str_]
+    white: npt.NDArray[np.bool_]
     contributions: dict[str, Floats]
 
 
 def _run(games: pd.DataFrame, initial: pd.DataFrame, rules: _Rules) -> RatingRun:
-    names = np.asarray(sorted(set(games["player"]) | set(games["opponent"])
-                              | set(map(str, initial.index))), dtype=object)
+    """The sequence of periods. Players and periods are integer codes made once (players in
+    text order), so each period works on arrays; the frames are built once at the end."""
+    codes = encode_games(games, np.asarray(initial.index, dtype=object))
+    names = codes.names
+    labels = [str(codes.labels[p]) for p in codes.order]
+    cells: tuple[Floats, Floats] | tuple[None, None] = (None, None)
+    if rules.provisional == "rank":
+        # a grade that does not read fails in the first period (in rating order) holding one
+        cells = declared_cells(games, lambda: (games[games["period"] == label]
+                                               for label in labels))
     pool = _Pool(np.zeros(len(names), dtype=bool), np.full(len(names), np.nan),
                  np.full(len(names), np.nan), np.full(len(names), np.nan))
     at = np.searchsorted(names, np.asarray(initial.index, dtype=object))
@@ -417,13 +441,25 @@ def _run(games: pd.DataFrame, initial: pd.DataFrame, rules: _Rules) -> RatingRun
     pool.rating[at] = initial["rating"].to_numpy(np.float64)
     if not rules.bootstrap:
         pool.deviation[at] = initial["deviation"].to_numpy(np.float64)
-    labels = _period_order(games)
+    # each period's games in their order in the frame: rows[bounds[p]:bounds[p + 1]]
+    rows = np.argsort(codes.period, kind="stable")
+    bounds = np.searchsorted(codes.period[rows], np.arange(len(codes.labels) + 1))
+    result = games["result"].to_numpy(np.float64)
+    handicap = games["handicap"].to_numpy(np.int64)
+    white = (games["colour"] == "w").to_numpy(bool)
+    first, last = codes.first_dates(), codes.last_dates()
     periods: list[_PeriodRows] = []
     shifts: list[tuple[str, float]] = []
-    by_label = {str(k): v for k, v in games.groupby("period", sort=False)}
-    for index, label in enumerate(labels):
-        rows, shift = _one_period(pool, names, index, by_label[label], rules)
-        periods.append(rows)
+    for index, (label, code) in enumerate(zip(labels, codes.order, strict=True)):
+        these = rows[bounds[code]:bounds[code + 1]]
+        chunk = _Chunk(
+            player=codes.player[these], opponent=codes.opponent[these], result=result[these],
+            handicap=handicap[these], white=white[these], start=first[code], end=last[code],
+            rank=None if cells[0] is None else cells[0][these],
+            opponent_rank=None if cells[1] is None else cells[1][these],
+        )
+        period, shift = _one_period(pool, len(names), index, chunk, rules)
+        periods.append(period)
         if shift is not None:
             shifts.append((label, shift))
     normalisations = (pd.DataFrame(shifts, columns=["period", "factor"]).astype(
@@ -435,24 +471,24 @@ def _run(games: pd.DataFrame, initial: pd.DataFrame, rules: _Rules) -> RatingRun
     )
 
 
-def _one_period(pool: _Pool, names: npt.NDArray[np.object_], index: int, chunk: pd.DataFrame,
+def _one_period(pool: _Pool, size: int, index: int, chunk: _Chunk,
                 rules: _Rules) -> tuple[_PeriodRows, float | None]:
-    """Rate one period against the pool (updated in place); its rows and the anchor shift."""
-    slots = np.searchsorted(names, np.unique(np.concatenate([
-        chunk["player"].to_numpy(object), chunk["opponent"].to_numpy(object)])))
-    players = pd.Index(names[slots])
-    sides = _sides(chunk, players)
+    """Rate one period against the pool of ``size`` players (updated in place); its rows and
+    the anchor shift."""
+    slots = np.unique(np.concatenate([chunk.player, chunk.opponent]))
+    a, b = np.searchsorted(slots, chunk.player), np.searchsorted(slots, chunk.opponent)
+    sides = _sides(chunk, a, b, len(slots))
     rated = pool.present[slots]
-    R0 = np.where(rated, pool.rating[slots], _provisional(chunk, players, rules))
+    R0 = np.where(rated, pool.rating[slots], _provisional(chunk, a, b, len(slots), rules))
     star = _dist(R0) / 4.0
     S0 = pool.deviation[slots]
     S0 = np.where(np.isfinite(S0), S0, star)
-    start = chunk["date"].min()
-    if rules.decay and not pd.isna(start):
+    month = _month(chunk.start)
+    if rules.decay and not np.isnat(chunk.start):
         # docs/rules/go-rfg.md "Time decay": S = St sqrt(1 + (k T)^2), k = 0.01 d / St, i.e.
         # S = sqrt(St^2 + (0.01 d T)^2); T whole months between the previous period's month
         # and this one's, neither counted (Decision 6: no decay without a previous date).
-        gap = _months(pd.Series([start])) - pool.last[slots]
+        gap = month - pool.last[slots]
         T = np.where(np.isfinite(gap), np.maximum(gap - 1.0, 0.0), 0.0)
         S0 = np.sqrt(S0 * S0 + (0.01 * _dist(R0) * T) ** 2)
     S0 = np.minimum(S0, star)  # S = min(S, S*)
@@ -462,7 +498,7 @@ def _one_period(pool: _Pool, names: npt.NDArray[np.object_], index: int, chunk: 
     pool.present[slots] = True
     pool.rating[slots] = out.rating
     pool.deviation[slots] = out.deviation
-    pool.last[slots] = _months(pd.Series([start]))[0]
+    pool.last[slots] = month
     before = np.where(rated, R0, out.rating_in)
     shift: float | None = None
     if rules.anchors:
@@ -479,16 +515,15 @@ def _one_period(pool: _Pool, names: npt.NDArray[np.object_], index: int, chunk: 
 
     # Every rated player, carried when they did not play (slots in text order).
     everyone = np.flatnonzero(pool.present)
-    here = np.zeros(len(names), dtype=bool)
+    here = np.zeros(size, dtype=bool)
     here[slots] = True
     here = here[everyone]
-    pos = np.zeros(len(names), dtype=np.intp)
+    pos = np.zeros(size, dtype=np.intp)
     pos[slots] = np.arange(len(slots))
     at = pos[everyone]
     rating_before = np.where(here, before[at], old_rating[everyone])
-    colour = chunk["colour"].to_numpy(str)
     return _PeriodRows(
-        label=index, start=_instant(chunk["date"].min()), end=_instant(chunk["date"].max()),
+        label=index, start=chunk.start, end=chunk.end,
         slots=everyone,
         floats=np.stack([
             rating_before, pool.rating[everyone],
@@ -499,30 +534,28 @@ def _one_period(pool: _Pool, names: npt.NDArray[np.object_], index: int, chunk: 
         events=np.where(here, out.events[at], 0).astype(np.int64),
         entry=here & ~rated[at],
         me=slots[sides.me], opp=slots[sides.opp], result=sides.r,
-        handicap=np.tile(chunk["handicap"].to_numpy(np.int64), 2),
-        colour=np.concatenate([colour, np.where(colour == "w", "b", "w")]),
+        handicap=np.tile(chunk.handicap, 2),
+        white=np.concatenate([chunk.white, ~chunk.white]),
         contributions=dict(out.contributions),
     ), shift
-
-
-def _instant(value: object) -> np.datetime64:
-    """A date of the games frame (NaT when the frame has none) as a datetime64 of the output."""
-    return pd.Series([value], dtype=_DATE).to_numpy()[0]
 
 
 def _ratings_frame(periods: list[_PeriodRows], labels: list[str],
                    names: npt.NDArray[np.object_]) -> pd.DataFrame:
     sizes = [len(p.slots) for p in periods]
-    # The float columns become one block of the frame without another copy.
+    # The float columns are rows of one array, taken into the frame without another copy
+    # (copy=False), and the frame is made once with its columns in order.
     block = np.concatenate([p.floats for p in periods], axis=1)
-    frame = pd.DataFrame(block.T, columns=list(_RATING_FLOATS), copy=False)
-    frame["period"] = text_column(labels, np.repeat([p.label for p in periods], sizes))
-    frame["period_start"] = np.repeat(np.array([p.start for p in periods], _DATE), sizes)
-    frame["period_end"] = np.repeat(np.array([p.end for p in periods], _DATE), sizes)
-    frame["player"] = text_column(names, np.concatenate([p.slots for p in periods]))
-    frame["events"] = np.concatenate([p.events for p in periods])
-    frame["entry"] = np.concatenate([p.entry for p in periods])
-    return frame[list(RFG_RATINGS_COLUMNS)]
+    columns: dict[str, Any] = dict(zip(_RATING_FLOATS, block, strict=True))
+    columns |= {
+        "period": text_column(labels, np.repeat([p.label for p in periods], sizes)),
+        "period_start": np.repeat(np.array([p.start for p in periods], _DATE), sizes),
+        "period_end": np.repeat(np.array([p.end for p in periods], _DATE), sizes),
+        "player": text_column(names, np.concatenate([p.slots for p in periods])),
+        "events": np.concatenate([p.events for p in periods]),
+        "entry": np.concatenate([p.entry for p in periods]),
+    }
+    return pd.DataFrame({name: columns[name] for name in RFG_RATINGS_COLUMNS}, copy=False)
 
 
 def _contributions_frame(periods: list[_PeriodRows], labels: list[str],
@@ -546,7 +579,7 @@ def _contributions_frame(periods: list[_PeriodRows], labels: list[str],
         "opponent": text_column(names, cat([p.opp for p in periods])),
         "result": cat([p.result for p in periods]),
         "handicap": cat([p.handicap for p in periods]),
-        "colour": text_column(["b", "w"], (cat([p.colour for p in periods]) == "w").astype(np.intp)),
+        "colour": text_column(["b", "w"], cat([p.white for p in periods]).astype(np.intp)),
         **{key: cat([p.contributions[key] for p in periods]) for key in keys},
     })
 
