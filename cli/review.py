@@ -76,7 +76,7 @@ def _describe(item: dict[str, Any], out: TextIO) -> None:
 def cmd_review(args: argparse.Namespace) -> int:
     from warehouse.corrections import answer_correction, waiting_answers
     from warehouse.files import change_line, in_force
-    from warehouse.review import answer, open_items
+    from warehouse.review import answer, open_items, repeated
 
 
     cfg = load_config(args.config)
@@ -100,6 +100,12 @@ def cmd_review(args: argparse.Namespace) -> int:
             choices = [args.as_player is not None, args.new, args.different is not None]
             if sum(choices) != 1:
                 fail("--resolve KEY needs exactly one of --as PLAYER, --new, --different PLAYER")
+            on_record = repeated(wh, args.resolve, as_player=args.as_player, new=args.new,
+                                 different=args.different)  # another answer on record raises
+            if on_record is not None:
+                print(f"{args.resolve} is already answered so (decision "
+                      f"{on_record.decision_id}): nothing to do")
+                return Exit.OK
             d = answer(wh, args.resolve, as_player=args.as_player, new=args.new,
                        different=args.different, note=args.note or "")
             print(f"{d.action}: {args.resolve} (decision {d.decision_id})")
@@ -284,7 +290,10 @@ def cmd_decisions(args: argparse.Namespace) -> int:
         else:
             if not path.exists():
                 fail(f"decisions file {str(path)!r} does not exist")
-            print(apply_decisions_file(wh, path).summary())
+            report = apply_decisions_file(wh, path)
+            print(report.summary())
+            for line in report.held:
+                print(line)
     return Exit.OK
 
 

@@ -36,6 +36,8 @@ def _print_summary(result: RunResult, *, files_printed: bool) -> None:
         print(run.summary())
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no files"
     print(f"files: {parts}; published {len(result.published)} files")
+    for warning in result.warnings:
+        print(warning)
     if result.review:
         print(result.review)
 

@@ -514,6 +514,9 @@ def _loaded(wh: Warehouse, path: Path, report: LoadReport, result: ParseResult,
             if loader is not None:
                 loader.refresh()  # the decisions changed who is who: read it again
             message += f"; {decided} identity decision(s) that followed this file applied"
+        if decisions and report.sha256 in waiting_after_files(wh):  # contradicting ones wait
+            message += ("; a decision that followed this file contradicts an answer on record: "
+                        "held, not applied (clubratings decisions apply names it)")
     target = _target(archive, path) if archive is not None else None
     outcome = FileOutcome(
         str(path), report.status, message, report.events, report.replaced_events,

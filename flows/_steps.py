@@ -112,14 +112,17 @@ def prepare_identity_in(wh: Warehouse, cfg: Config) -> list[str]:
     (the run core's first step, flows/core.py ``Project.prepare_identity``).
 
     Runs before any result file, so a rebuilt warehouse meets the register and the decisions
-    in the same order as the original one. Returns one summary line per step.
+    in the same order as the original one. Returns one summary line per step, then one line
+    starting ``warning:`` per answer of the decisions file held because it contradicts the
+    answer on record (the run goes on).
     """
     lines: list[str] = []
     for path in cfg.register_files():
         lines.append(load_register(wh, path.read_bytes(), path=str(path)).summary())
     if cfg.decisions is not None and cfg.decisions.exists():
-        lines.append(f"{cfg.decisions.name}: "
-                     f"{apply_decisions_file(wh, cfg.decisions).summary()}")
+        report = apply_decisions_file(wh, cfg.decisions)
+        lines.append(f"{cfg.decisions.name}: {report.summary()}")
+        lines.extend(report.held)
     return lines
 
 

@@ -73,6 +73,9 @@ class RunResult:
     """The import report of the run (written under ``public/reports/`` unless quiet)."""
     review: str | None
     """What waits for a person (``clubratings review``), or None."""
+    warnings: tuple[str, ...] = ()
+    """Lines of the identity step to show a person: an answer of the decisions file held
+    because it contradicts the answer on record (the run went on without it)."""
 
     @property
     def rejected(self) -> tuple[FileOutcome, ...]:
@@ -349,7 +352,8 @@ class Project:
         one line of the run log (``data/logs/runs.jsonl``). ``step(name, func)`` runs each
         step (the Prefect flow passes one that makes it a task); ``on_file`` is told of each
         file as it is loaded. Returns the files' outcomes, the pool runs, the files published,
-        the scrape lines, the import report and the review summary (:class:`RunResult`)."""
+        the scrape lines, the import report, the review summary and the warnings of the
+        identity step (:class:`RunResult`)."""
         from . import _sources
         from ._runlog import RunLog, timed
 
@@ -359,10 +363,12 @@ class Project:
         log = RunLog(self.cfg, command)
         scraped = (timed(log, "scrape", run_step, "scrape", self.scrape)
                    if scrape and _sources.has_sources(self.cfg) else [])
-        outcomes, _ = self.load(log=log, step=step, on_file=on_file)
+        identity: list[str] = []
+        outcomes, _ = self.load(log=log, step=step, on_file=on_file, on_line=identity.append)
         runs = timed(log, "recompute", run_step, "recompute", self.recompute)
         report = run_step("report", lambda: self.report(outcomes, runs))  # the site links it
         written = timed(log, "publish", run_step, "publish", self.publish)
         timed(log, "snapshot", run_step, "snapshot", self.snapshot)
         return RunResult(files=tuple(outcomes), runs=tuple(runs), published=tuple(written),
-                         scraped=tuple(scraped), report=report[0], review=self.review_summary())
+                         scraped=tuple(scraped), report=report[0], review=self.review_summary(),
+                         warnings=tuple(w for w in identity if w.startswith("warning:")))

@@ -130,6 +130,7 @@ SHARED: dict[str, tuple[str, ...]] = {
         "tests/test_list_standing.py",
         "tests/test_site_browser.py",
         "tests/test_default_outputs.py",
+        "tests/test_cli_identity.py::test_the_readme_identity_example_twice_then_run",
     ),
 }
 """The tests of each session fixture made once per process (a temporary Prefect server, the

@@ -11,20 +11,24 @@ import pytest
 
 from cli import main
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, ROOT
 
 
-@pytest.fixture
-def club(tmp_path: Path) -> Path:
-    """A project with the fixture club's files and no decisions yet."""
-    shutil.copytree(FIXTURES / "identity", tmp_path / "fixtures" / "identity")
-    (tmp_path / "clubratings.toml").write_text(
+def _club(root: Path) -> Path:
+    shutil.copytree(FIXTURES / "identity", root / "fixtures" / "identity")
+    (root / "clubratings.toml").write_text(
         '[paths]\nsources = ["fixtures/identity/modra-*"]\n'
         '[identity]\nregister = ["fixtures/identity/register-*"]\n'
         'decisions = "identity/decisions.csv"\n',
         encoding="utf-8",
     )
-    return tmp_path
+    return root
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Path:
+    """A project with the fixture club's files and no decisions yet."""
+    return _club(tmp_path)
 
 
 def _run(club: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -147,3 +151,109 @@ def test_rebuild_from_scratch_with_the_decisions_file(club: Path,
     assert code == 0 and "identity decision(s) that followed this file applied" in out
     assert "review:" not in out.splitlines()[-1]
     assert snapshot() == before
+
+
+# --- decisions are idempotent ------------------------------------------------------------------
+
+JNO = "initials:modra:jno:with:5"
+
+
+def _jno_players(project: Path) -> list[tuple[object, ...]]:
+    """Whom the fixture club's ``JNo`` of the waiting lists counts for."""
+    from flows._config import load_config
+    from warehouse import open_warehouse
+
+    with open_warehouse(load_config(project / "clubratings.toml").warehouse) as wh:
+        return wh.con.execute(
+            "SELECT DISTINCT canonical_id FROM members_resolved WHERE name_as_written = 'JNo' "
+            "AND review_key IS NOT NULL").fetchall()
+
+
+def test_the_readme_identity_example_twice_then_run(
+        default_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """README, "Player identity": the example answers the item the bundled decisions file
+    answers too (the same answer, another time stamp) and puts that file back. Done twice, the
+    next run replays the file over the answer on record: nothing to do, exit 0."""
+    from .test_docs_examples import BIN, _run_shell, blocks_of
+
+    (block,) = [b for b in blocks_of(ROOT / "README.md")
+                if f"review --resolve {JNO} --as 1" in b.text]
+    project = tmp_path / "project"
+    shutil.copytree(default_run, project, symlinks=True)
+    if not (project / ".venv").exists():
+        (project / ".venv").mkdir()
+        (project / ".venv" / "bin").symlink_to(BIN)
+    bundled = (ROOT / "identity" / "decisions.csv").read_bytes()
+    _run_shell(block, project)
+    _run_shell(block, project)
+    assert (project / "identity" / "decisions.csv").read_bytes() == bundled
+
+    code, out, err = _run(project, capsys, "run")
+    assert code == 0, err
+    assert "warning:" not in out and err == ""
+    assert _jno_players(project) == [(1,)]
+    code, out, _ = _run(project, capsys, "decisions", "apply")
+    assert code == 0
+    assert out.strip() == "decisions: 0 applied, 1 already in the warehouse"
+
+
+def test_an_answer_given_twice_is_a_no_op(club: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    _run(club, capsys, "ingest")
+    code, out, _ = _run(club, capsys, "review", "--resolve", JNO, "--as", "1")
+    assert code == 0 and out.startswith(f"pick: {JNO} (decision ")
+    decision = out.split("(decision ")[1].split(")")[0]
+    kept = (club / "identity" / "decisions.csv").read_bytes()
+
+    code, out, err = _run(club, capsys, "review", "--resolve", JNO, "--as", "1")
+    assert code == 0, err
+    assert out.strip() == f"{JNO} is already answered so (decision {decision}): nothing to do"
+    assert (club / "identity" / "decisions.csv").read_bytes() == kept
+    assert _jno_players(club) == [(1,)]
+    code, out, _ = _run(club, capsys, "decisions", "export")
+    assert out.startswith("1 decision(s) written")
+
+    # another answer is refused, naming the answer on record and the way to change it
+    code, _, err = _run(club, capsys, "review", "--resolve", JNO, "--as", "2")
+    assert code == 2
+    assert err.count("\n") == 1
+    assert f"review item {JNO!r} is already answered: player 1 'Ján Novák' " \
+        f"(decision {decision}); the answer given (player 2 'Jozef Novotný') contradicts it" in err
+    assert "clubratings players split " in err
+    assert _jno_players(club) == [(1,)]
+
+
+def test_a_contradicting_decision_of_the_file_is_held(
+        club: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A decisions file from elsewhere says JNo is Jozef Novotný and merges two players; here
+    JNo is answered Ján Novák: the answer on record stays, one warning line names both, the
+    merge applies and the run ends well."""
+    other = _club(tmp_path / "other")
+    _run(other, capsys, "ingest")
+    assert _run(other, capsys, "review", "--resolve", JNO, "--as", "2")[0] == 0
+    assert _run(other, capsys, "players", "merge", "14", "--into", "13")[0] == 0
+
+    _run(club, capsys, "ingest")
+    code, out, _ = _run(club, capsys, "review", "--resolve", JNO, "--as", "1")
+    decision = out.split("(decision ")[1].split(")")[0]
+    shutil.copy(other / "identity" / "decisions.csv", club / "identity" / "decisions.csv")
+
+    code, out, err = _run(club, capsys, "run")
+    assert code == 0, err
+    (warning,) = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert warning.startswith(f"warning: decisions.csv: held, not applied: review item {JNO!r} "
+                              f"is already answered: player 1 'Ján Novák' (decision {decision}); "
+                              "the answer given (player 2 'Jozef Novotný') contradicts it")
+    assert _jno_players(club) == [(1,)]
+    code, out, _ = _run(club, capsys, "players", "show", "14")
+    assert "merged into player 13" in out
+
+    # the next run and an apply say the same, and change nothing
+    code, out, _ = _run(club, capsys, "run")
+    assert code == 0 and [line for line in out.splitlines() if line.startswith("warning:")] \
+        == [warning]
+    code, out, _ = _run(club, capsys, "decisions", "apply")
+    assert code == 0 and out.splitlines() == [
+        "decisions: 0 applied, 1 already in the warehouse, 1 held: contradicting an answer on "
+        "record (not applied)", warning]
+    assert _jno_players(club) == [(1,)]

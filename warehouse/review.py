@@ -21,9 +21,16 @@ control. Applied to a rebuilt warehouse, each decision takes effect right after 
 that was the newest when it was made (``after_file``) is loaded again, so the rebuild retraces
 the original history and gives the same player ids and results.
 
+Answers are idempotent: an answer to an item already answered the same way (given twice, or a
+decisions file replayed over answers it agrees with, whatever its time stamp) changes nothing.
+An answer that contradicts the one on record is never applied over it: the command line refuses
+it (:class:`AnswerConflict`), a decisions file holds it and says so in one line
+(:attr:`ApplyReport.held`) while the rest of the file applies.
+
     WarehouseError
     └── ReviewError      the answer does not fit the warehouse (unknown item or player, two
-                         federation ids, a decisions file from other data)
+        │                federation ids, a decisions file from other data)
+        └── AnswerConflict   the item is answered otherwise already (the answer on record stays)
 """
 
 from __future__ import annotations
@@ -47,9 +54,10 @@ from ._db import Warehouse
 from ._errors import WarehouseError
 
 __all__ = [
-    "ApplyReport", "Decision", "ReviewError", "answer", "apply_decisions_file", "apply_waiting",
-    "PlayerCard", "export_decisions", "merge_players", "open_items", "player_card",
-    "read_decisions", "rename_player", "split_player", "waiting_after_files",
+    "AnswerConflict", "ApplyReport", "Decision", "ReviewError", "answer",
+    "apply_decisions_file", "apply_waiting", "PlayerCard", "export_decisions", "merge_players",
+    "open_items", "player_card", "read_decisions", "rename_player", "repeated",
+    "split_player", "waiting_after_files",
 ]
 
 Action = Literal["pick", "new", "different", "merge", "split", "rename"]
@@ -58,6 +66,11 @@ ACTIONS: tuple[Action, ...] = ("pick", "new", "different", "merge", "split", "re
 
 class ReviewError(WarehouseError):
     """An answer, merge, split or decisions-file row that does not fit this warehouse."""
+
+
+class AnswerConflict(ReviewError):
+    """An answer to a review item that is already answered otherwise; the message names the
+    item, the answer on record (and its decision) and the answer given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,11 +103,18 @@ class ApplyReport:
     applied: int
     waiting: int
     already: int
+    """Decisions the warehouse holds already, or answers it has on record the same way."""
+    held: tuple[str, ...] = ()
+    """One line per answer not applied because it contradicts the answer on record
+    (``warning: FILE: held, not applied: ...``: the item, the answer on record, the file's)."""
 
     def summary(self) -> str:
         text = f"decisions: {self.applied} applied, {self.already} already in the warehouse"
         if self.waiting:
             text += f", {self.waiting} waiting for the result file they follow"
+        if self.held:
+            text += (f", {len(self.held)} held: contradicting an answer on record "
+                     "(not applied)")
         return text
 
 
@@ -153,16 +173,16 @@ def player_card(wh: Warehouse, player_id: int) -> PlayerCard | None:
 
 def _item(wh: Warehouse, item_key: str) -> dict[str, Any]:
     rows = wh.con.execute(
-        "SELECT item_key, kind, name_as_written, club, player_id, candidates, status "
-        "FROM review_items WHERE item_key = ?", [item_key],
+        "SELECT item_key, kind, name_as_written, club, player_id, candidates, status, "
+        "decision_id FROM review_items WHERE item_key = ?", [item_key],
     ).fetchall()
     if not rows:
         keys = [r[0] for r in wh.con.execute(
             "SELECT item_key FROM review_items WHERE status = 'open' ORDER BY item_key").fetchall()]
         raise ReviewError(f"no review item {item_key!r}; open items: {', '.join(keys) or 'none'}")
-    k, kind, name, club, pid, cands, status = rows[0]
+    k, kind, name, club, pid, cands, status, decision_id = rows[0]
     return {"item_key": k, "kind": kind, "name": name, "club": club, "player_id": int(pid),
-            "candidates": json.loads(cands), "status": status}
+            "candidates": json.loads(cands), "status": status, "decision_id": decision_id}
 
 
 def _player(wh: Warehouse, pid: int) -> dict[str, Any]:
@@ -193,20 +213,96 @@ def answer(
     different: int | None = None, note: str = "", now: dt.datetime | None = None,
 ) -> Decision:
     """Answer a review item: ``as_player`` (pick), ``new`` or ``different`` (exactly one)."""
+    decision = _draft(wh, item_key, as_player, new, different, note, now)
+    return _repeated(wh, decision) or _record_and_apply(wh, decision)
+
+
+def repeated(wh: Warehouse, item_key: str, *, as_player: int | None = None, new: bool = False,
+             different: int | None = None) -> Decision | None:
+    """The decision on record that :func:`answer` with these arguments would only repeat (it
+    changes nothing then), or None when the answer is new. :class:`AnswerConflict` when the
+    item is answered otherwise."""
+    return _repeated(wh, _draft(wh, item_key, as_player, new, different, "", None))
+
+
+def _draft(wh: Warehouse, item_key: str, as_player: int | None, new: bool,
+           different: int | None, note: str, now: dt.datetime | None) -> Decision:
     if sum([as_player is not None, new, different is not None]) != 1:
         raise ReviewError("answer with exactly one of: a player (--as), --new, --different")
-    item = _item(wh, item_key)
-    if item["status"] != "open":
-        raise ReviewError(f"review item {item_key!r} is already answered")
+    _item(wh, item_key)  # an unknown key names the open ones
     action: Action = "pick" if as_player is not None else "new" if new else "different"
     target = as_player if as_player is not None else different
     player = _player(wh, target) if target is not None else None
-    decision = Decision(
+    return Decision(
         action, now or _now(), _newest_file(wh), item_key,
         player["player_id"] if player else None, player["name"] if player else None,
         player["federation_id"] if player else None, note=note,
     )
-    return _record_and_apply(wh, decision)
+
+
+def _repeated(wh: Warehouse, d: Decision) -> Decision | None:
+    """The decision on record that ``d`` repeats: the one that answered its item, or (an item
+    still open) the "different" that ruled the same player out; None when ``d`` is new."""
+    if not _answered_so(wh, d):
+        return None
+    assert d.item_key is not None
+    decision_id = _item(wh, d.item_key)["decision_id"] or _ruled_out_by(wh, d)
+    found = next(_decisions(wh, "decision_id = ?", [decision_id]), None)
+    if found is None:  # answered by no recorded decision (cannot happen for a name)
+        raise ReviewError(f"review item {d.item_key!r} is already answered")
+    return found
+
+
+def _ruled_out_by(wh: Warehouse, d: Decision) -> str | None:
+    """The decision that ruled player ``d.player_id`` out for item ``d.item_key``, if any."""
+    rows = wh.con.execute(
+        "SELECT decision_id FROM identity_rules WHERE rule_kind = 'non_match' AND rule_key = ? "
+        "AND player_id = ?", [d.item_key, d.player_id]).fetchall()
+    return str(rows[0][0]) if rows else None
+
+
+def _on_record(wh: Warehouse, item: dict[str, Any]) -> tuple[bool, dict[str, Any], str | None]:
+    """An answered item as it stands: whether it was answered a person of its own (``new``, or
+    ``different`` down to no candidate), the player its name counts for now, the decision."""
+    decision_id = item["decision_id"]
+    rows = wh.con.execute("SELECT action FROM identity_decisions WHERE decision_id = ?",
+                          [decision_id]).fetchall()
+    now = _player(wh, _player(wh, item["player_id"])["canonical_id"])
+    return bool(rows) and rows[0][0] in ("new", "different"), now, decision_id
+
+
+def _answered_so(wh: Warehouse, d: Decision) -> bool:
+    """Whether the review item ``d`` answers is answered already, the same way (True: nothing
+    to do). False while it is open (or ``d`` answers no item); :class:`AnswerConflict` when it
+    is answered otherwise. ``d``'s players are ids of this warehouse."""
+    if d.action not in ("pick", "new", "different") or d.item_key is None:
+        return False
+    item = _item(wh, d.item_key)
+    if item["status"] == "open":  # only "not that candidate" again can repeat an answer
+        return d.action == "different" and _ruled_out_by(wh, d) is not None and not any(
+            int(c["player_id"]) == d.player_id for c in item["candidates"])
+    own, now, decision_id = _on_record(wh, item)
+    given = _player(wh, d.player_id) if d.player_id is not None else None
+    if d.action == "pick":
+        assert given is not None
+        same = given["canonical_id"] == now["player_id"]
+        theirs = f"player {given['player_id']} {given['name']!r}"
+    elif d.action == "new":
+        same = own
+        theirs = "a person of their own"
+    else:  # different: any answer but that player
+        assert given is not None
+        same = given["canonical_id"] != now["player_id"]
+        theirs = f"not player {given['player_id']} {given['name']!r}"
+    if same:
+        return True
+    ours = (f"a person of their own, player {now['player_id']} {now['name']!r}" if own
+            else f"player {now['player_id']} {now['name']!r}")
+    fix = (f"clubratings players merge {now['player_id']} --into PLAYER" if own else
+           f"clubratings players split {item['player_id']} reopens the item")
+    raise AnswerConflict(
+        f"review item {d.item_key!r} is already answered: {ours} (decision {decision_id}); "
+        f"the answer given ({theirs}) contradicts it; to change it, {fix}")
 
 
 def merge_players(wh: Warehouse, player_id: int, into: int, *, note: str = "",
@@ -390,9 +486,11 @@ def _close(wh: Warehouse, item_key: str, decision_id: str) -> None:
 _COLUMNS = [f.name for f in fields(Decision)]
 
 
-def _decisions(wh: Warehouse) -> Iterator[Decision]:
+def _decisions(wh: Warehouse, where: str = "true", params: list[Any] | None = None,
+               ) -> Iterator[Decision]:
     cols = ", ".join(_COLUMNS)
-    for row in wh.con.execute(f"SELECT {cols} FROM identity_decisions ORDER BY seq").fetchall():
+    for row in wh.con.execute(f"SELECT {cols} FROM identity_decisions WHERE {where} "
+                              "ORDER BY seq", params or []).fetchall():
         values = dict(zip(_COLUMNS, row, strict=True))
         values["note"] = values["note"] or ""
         yield Decision(**values)
@@ -480,8 +578,15 @@ def _matches(wh: Warehouse, pid: int | None, name: str | None, fid: str | None) 
 
 
 def apply_decisions_file(wh: Warehouse, path: Path) -> ApplyReport:
-    """Apply a decisions file: each new decision now, or after the file it follows is loaded."""
+    """Apply a decisions file: each new decision now, or after the file it follows is loaded.
+
+    Replaying it is idempotent: a decision the warehouse holds, or an answer it has on record
+    the same way (a file put back over answers given since), counts as already there. An answer
+    contradicting the one on record is held: not applied, not recorded, one line in
+    :attr:`ApplyReport.held`; the rest of the file applies. A malformed file applies nothing
+    (:func:`read_decisions` reads every row first)."""
     applied = waiting = already = 0
+    held: list[str] = []
     known = {r[0] for r in wh.con.execute("SELECT decision_id FROM identity_decisions").fetchall()}
     loaded = {r[0] for r in wh.con.execute("SELECT sha256 FROM source_files").fetchall()}
     for d in read_decisions(path):
@@ -496,26 +601,41 @@ def apply_decisions_file(wh: Warehouse, path: Path) -> ApplyReport:
                 _insert(wh, d, applied=False)
             waiting += 1
         else:
-            _apply_recorded(wh, d)
-            applied += 1
+            try:
+                if _apply_recorded(wh, d):
+                    applied += 1
+                else:
+                    already += 1
+                    continue  # the answer on record is this one: nothing to keep twice
+            except AnswerConflict as exc:
+                held.append(f"warning: {path.name}: held, not applied: {exc}")
+                continue
         known.add(d.decision_id)
     # a decision whose file was loaded by a run that ended before it could apply it (killed
     # between the two): applied now, before any later file
     for sha in sorted(waiting_after_files(wh) & loaded):
-        applied += apply_waiting(wh, sha)
-    return ApplyReport(applied, waiting, already)
+        done, conflicts = _apply_waiting(wh, sha)
+        applied += done
+        held.extend(f"warning: {path.name}: held, not applied: {c}" for c in conflicts)
+    return ApplyReport(applied, waiting, already, tuple(held))
 
 
-def _apply_recorded(wh: Warehouse, d: Decision, *, update: bool = False) -> None:
+def _apply_recorded(wh: Warehouse, d: Decision, *, update: bool = False) -> bool:
+    """Apply one decision of the decisions file (``update``: one recorded while it waited);
+    False when it is an answer the warehouse has on record already (nothing done; a waiting
+    one is marked applied). :class:`AnswerConflict` when it contradicts the answer on record."""
     with wh.transaction():
         d = replace(d, player_id=_matches(wh, d.player_id, d.player_name, d.federation_id),
                     other_id=_matches(wh, d.other_id, d.other_name, d.other_federation_id))
-        _apply(wh, d)
+        same = _answered_so(wh, d)
+        if not same:
+            _apply(wh, d)
         if update:
             wh.con.execute("UPDATE identity_decisions SET applied_at = ? WHERE decision_id = ?",
                            [_now(), d.decision_id])
-        else:
+        elif not same:
             _insert(wh, d, applied=True)
+    return not same
 
 
 def waiting_after_files(wh: Warehouse) -> set[str]:
@@ -526,14 +646,25 @@ def waiting_after_files(wh: Warehouse) -> set[str]:
 
 
 def apply_waiting(wh: Warehouse, after_file: str) -> int:
-    """Apply the decisions that waited for the result file ``after_file``; returns how many."""
+    """Apply the decisions that waited for the result file ``after_file``; returns how many
+    changed something. An answer the warehouse has on record the same way is marked applied;
+    one contradicting it stays waiting, not applied (:func:`apply_decisions_file` names it)."""
+    return _apply_waiting(wh, after_file)[0]
+
+
+def _apply_waiting(wh: Warehouse, after_file: str) -> tuple[int, list[str]]:
+    """:func:`apply_waiting`, and one line per answer held for contradicting the record."""
     cols = ", ".join(_COLUMNS)
     rows = wh.con.execute(
         f"SELECT {cols} FROM identity_decisions WHERE applied_at IS NULL AND after_file = ? "
         "ORDER BY seq", [after_file],
     ).fetchall()
+    applied, held = 0, list[str]()
     for row in rows:
         values = dict(zip(_COLUMNS, row, strict=True))
         values["note"] = values["note"] or ""
-        _apply_recorded(wh, Decision(**values), update=True)
-    return len(rows)
+        try:
+            applied += _apply_recorded(wh, Decision(**values), update=True)
+        except AnswerConflict as exc:
+            held.append(str(exc))
+    return applied, held
