@@ -91,6 +91,10 @@ _FILLER_PREFIX = re.compile(r"^(?:~~|phantom\b|fantom\b|robot\b|sit[- ]?out\b|by
                             r"ghost(?:\s*#?\d{1,3}|\s+\w{1,3})?\s*$)", re.IGNORECASE)
 
 
+_NOT_WORD = re.compile(r"[^\w]+")
+_SPACES = re.compile(r"\s+")
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _fold(text: str) -> str:
     """Lower case, accents off, punctuation to spaces, spaces collapsed."""
@@ -99,7 +103,7 @@ def _fold(text: str) -> str:
     else:
         decomposed = unicodedata.normalize("NFKD", text)
         plain = "".join(c for c in decomposed if not unicodedata.combining(c)).replace("ł", "l")
-    plain = re.sub(r"[^\w]+", " ", plain.casefold())
+    plain = _NOT_WORD.sub(" ", plain.casefold())
     return " ".join(plain.split())
 
 
@@ -212,7 +216,7 @@ def _junk_reason(name: str, initials: bool, handles: bool, surnames: bool = Fals
         return "is a label or column heading, not a name"
     if _ADDRESS.search(text):
         return "is an address or a link, not a name"
-    compact = re.sub(r"\s+", "", text)
+    compact = _SPACES.sub("", text)
     if compact.isdigit():
         if handles and len(compact) >= 5:
             return None
@@ -222,11 +226,11 @@ def _junk_reason(name: str, initials: bool, handles: bool, surnames: bool = Fals
         return "is a card holding, not a name"
     if handles and _HANDLE.match(text) and not _NUMBERED_PAIR.match(text):
         return None  # a user name: any mix of letters, digits, _ and . that is not a number
-    if not handles and _TWO_NAMES.search(_BRACKETS.sub(" ", text)):
+    bare = _BRACKETS.sub(" ", text)
+    if not handles and _TWO_NAMES.search(bare):
         return "holds two names (a pair or team not split into its players)"
     if _GLUED_NUMBER.match(text):
         return "starts with a number (a pair or table number glued to the name)"
-    bare = _BRACKETS.sub(" ", text)
     person = _NAMESAKE.sub("", bare)
     if person != bare and len(person.split()) >= 2 and _fold(person) not in _LABELS:
         bare = person  # a full name with its namesake number
@@ -258,6 +262,11 @@ def _unit_name(unit: Unit, index: int) -> str:
     if unit.place_text:
         text += f", place {unit.place_text!r}"
     return text
+
+
+def _slot_name(units: list[Unit], index: int, player: int) -> str:
+    """``unit 3 ('7'), place '2', player 1``: player ``player`` of unit ``index`` (from 1)."""
+    return f"{_unit_name(units[index - 1], index)}, player {player}"
 
 
 def _finite(x: float | None) -> bool:
@@ -360,28 +369,32 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
         raise _refuse(shape_problem, file=file, table=where, column="players",
                       value=dict(sorted(Counter(sizes).items())))
 
-    seen_units: dict[tuple[str, ...], str] = {}
+    # where a unit (its number) or a player (unit and player numbers) was seen first, named
+    # only when a refusal quotes it
+    seen_units: dict[tuple[str, ...], int] = {}
     for u_index, unit in enumerate(units, 1):
         # a unit written twice (initials too): rows duplicated, never two teams of the same
         # people (two different people written with the same initials cannot be told apart)
         members = tuple(sorted(_fold(p.name) for p in unit.players))
         if members and members in seen_units:
-            raise _refuse(f"the same players twice in one event (also {seen_units[members]}): "
-                          "rows written twice?", file=file, table=where,
-                          row=_unit_name(unit, u_index), column="players",
-                          value=", ".join(p.name for p in unit.players))
-        seen_units.setdefault(members, _unit_name(unit, u_index))
-    seen_ids: dict[str, str] = {}
-    seen_names: dict[str, str] = {}
+            first = seen_units[members]
+            raise _refuse(f"the same players twice in one event (also "
+                          f"{_unit_name(units[first - 1], first)}): rows written twice?",
+                          file=file, table=where, row=_unit_name(unit, u_index),
+                          column="players", value=", ".join(p.name for p in unit.players))
+        seen_units.setdefault(members, u_index)
+    seen_ids: dict[str, tuple[int, int]] = {}
+    seen_names: dict[str, tuple[int, int]] = {}
     for u_index, unit in enumerate(units, 1):
         for p_index, player in enumerate(unit.players, 1):
-            slot = f"{_unit_name(unit, u_index)}, player {p_index}"
+            slot = (u_index, p_index)
             fid = (player.federation_id or "").strip()
             if fid and fid.strip("0-_. ") and fid.casefold() not in {"none", "null", "n/a"}:
                 if fid in seen_ids:
-                    raise _refuse(f"the same federation id twice in one event (also {seen_ids[fid]})",
-                                  file=file, table=where, row=slot, column="federation id",
-                                  value=fid)
+                    raise _refuse(f"the same federation id twice in one event (also "
+                                  f"{_slot_name(units, *seen_ids[fid])})", file=file,
+                                  table=where, row=_slot_name(units, *slot),
+                                  column="federation id", value=fid)
                 seen_ids[fid] = slot
             if player.initials:
                 continue
@@ -391,8 +404,9 @@ def _check_event(event: Event, index: int, file: str, notes: list[ParseIssue]) -
                 seen_names[key] = slot
                 continue
             if key in seen_names and not fid:
-                raise _refuse(f"the same player twice in one event (also {seen_names[key]})",
-                              file=file, table=where, row=slot, column="player",
+                raise _refuse(f"the same player twice in one event (also "
+                              f"{_slot_name(units, *seen_names[key])})", file=file,
+                              table=where, row=_slot_name(units, *slot), column="player",
                               value=player.name)
             seen_names.setdefault(key, slot)
 

@@ -301,8 +301,10 @@ def program_mark(text: str) -> str | None:
     return next((name for name, pattern in PROGRAMS if pattern.search(text)), None)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _role(header: str) -> Role | None:
-    """What a header cell names, None for anything else."""
+    """What a header cell names, None for anything else (asked of every cell of every row:
+    places, clubs and scores come back row after row)."""
     h = fold(header)
     if not h:
         return None
@@ -368,9 +370,12 @@ def header_columns(texts: Sequence[str]) -> Columns | None:
     several score columns the one whose scoring ranks first (MP, VP, IMP, other) is taken, the
     rightmost of equals (totals are written on the right).
     """
+    roles = [_role(t) for t in texts]
+    if ("names" not in roles and "unit" not in roles) \
+            or ("place" not in roles and "score" not in roles):
+        return None  # (most rows: asked before what the row shows instead of a ranking)
     if not_a_ranking(texts) is not None:
         return None
-    roles = [_role(t) for t in texts]
     place = next((i for i, r in enumerate(roles) if r == "place"), None)
     unit = next((i for i, r in enumerate(roles) if r == "unit"), None)
     names = tuple(i for i, r in enumerate(roles) if r == "names")
@@ -387,7 +392,7 @@ def header_columns(texts: Sequence[str]) -> Columns | None:
 
 
 def _row_texts(row: Sequence[Cell]) -> list[str]:
-    return [_text(c) for c in row]
+    return [normalise_space(c.text) for c in row]
 
 
 def has_results_header(rows: Sequence[Sequence[str]]) -> bool:
@@ -587,6 +592,10 @@ class _Held:
         self.entries.append((self.section, error, level))
 
 
+_TOTALS = frozenset({"spolu", "celkem", "razem", "total", "totals", "suma", "sum", "osszesen",
+                     "spolu:", "celkom"})
+
+
 class _Reader:
     """Reads one grid (rows layout) into sections; issues are held (``_Held``) for ``log``."""
 
@@ -665,9 +674,7 @@ class _Reader:
 
     @staticmethod
     def _totals(texts: Sequence[str]) -> bool:
-        totals = {"spolu", "celkem", "razem", "total", "totals", "suma", "sum", "osszesen",
-                  "spolu:", "celkom"}
-        return any(fold(t) in totals for t in texts)
+        return any(fold(t) in _TOTALS for t in texts)
 
     def _cell(self, row: Sequence[Cell], index: int | None) -> Cell | None:
         return row[index] if index is not None and index < len(row) else None
@@ -677,7 +684,7 @@ class _Reader:
         cols = section.columns
         names_at = cols.names or ((cols.unit,) if cols.unit is not None else ())
         names_cells = [c for i in names_at if (c := self._cell(row, i)) is not None]
-        key = [self._cell(row, i) for i in (cols.place, cols.unit, cols.score)
+        key = [i for i in (cols.place, cols.unit, cols.score)
                if i is not None and i not in names_at]
         names: list[str] = []
         initials = False
@@ -685,18 +692,18 @@ class _Reader:
             found, are_initials = split_names(cell.text)
             names.extend(found)
             initials = initials or are_initials
-        keyless = all(c is None or not _text(c) or c.merged for c in key)
+        keyless = all(i >= len(row) or not texts[i] or row[i].merged for i in key)
         if names and keyless and section.rows:
             self._continue(section.rows[-1], names, initials, row)
             return
         place_cell = self._cell(row, cols.place)
-        if not names and (place_cell is None or not _text(place_cell)):
+        if not names and (place_cell is None or not texts[cols.place or 0]):
             self.log.report(MalformedFile(
                 "row not understood (no place and no names); skipped", has_value=True,
                 value=" | ".join(distinct), **self.where(row[0]),
             ))
             return
-        section.rows.append(self._read(section, row, names, initials))
+        section.rows.append(self._read(section, row, texts, names, initials))
 
     def _continue(self, unit: _Row, names: list[str], initials: bool,
                   row: tuple[Cell, ...]) -> None:
@@ -705,11 +712,12 @@ class _Reader:
         unit.initials = unit.initials or initials
         unit.cells = unit.cells + row
 
-    def _read(self, section: _Section, row: tuple[Cell, ...], names: list[str],
-              initials: bool) -> _Row:
+    def _read(self, section: _Section, row: tuple[Cell, ...], texts: Sequence[str],
+              names: list[str], initials: bool) -> _Row:
+        """One unit's row; ``texts``: its cells' texts (``_row_texts``)."""
         cols = section.columns
         place_cell = self._cell(row, cols.place)
-        place_text = _text(place_cell) if place_cell is not None else ""
+        place_text = texts[cols.place or 0] if place_cell is not None else ""
         written: WrittenPlace | None = None
         if place_cell is not None:
             try:
@@ -722,7 +730,7 @@ class _Reader:
                     **self.where(place_cell, cols.headers[cols.place or 0]),
                 ) from None
         unit_cell = self._cell(row, cols.unit) if cols.names else None
-        label = _text(unit_cell) if unit_cell is not None else ""
+        label = texts[cols.unit or 0] if unit_cell is not None else ""
         score: float | None = None
         score_cell = self._cell(row, cols.score)
         if score_cell is not None and cols.score is not None:
@@ -1039,8 +1047,9 @@ class _Builder:
                                     cols.headers[cols.score] if cols.score is not None else ""),
             ))
         units: list[Unit] = []
+        handles = cols.handles
         for place, row in zip(places, rows):
-            players = _players(row, organiser, cols.handles)
+            players = _players(row, organiser, handles)
             if any(_PHANTOM.match(p.name) for p in players):
                 self.log.report(MalformedFile(
                     "phantom unit kept in the ranking without players", has_value=True,

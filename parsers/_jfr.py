@@ -64,6 +64,7 @@ __all__ = [
     "page_kind",
     "page_title",
     "scoring_from_header",
+    "teamy_footer",
     "text_lines",
 ]
 
@@ -80,6 +81,12 @@ TEAM_HEADER = re.compile(
     re.IGNORECASE,
 )
 """A team column's header cell (``drużyna``, ``zespół``, ``team``) in any of the charsets."""
+
+
+def teamy_footer(data: bytes) -> bool:
+    """The JFR Teamy footer (:data:`TEAMY_FOOTER`) somewhere in the page; a plain substring
+    test first, so that a page of many megabytes without one is passed over in milliseconds."""
+    return b"Teamy." in data and TEAMY_FOOTER.search(data) is not None
 
 
 def jfr_generator(data: bytes) -> bool:

@@ -94,7 +94,8 @@ def _groups(
                 problems.append(PlaceProblem(index, "the first unit has no place; taken as 1"))
                 place = WrittenPlace(1, 1)
             groups.append((place, [index]))
-        elif place is None or place == groups[-1][0]:
+        elif place is None or (place.first == (above := groups[-1][0]).first
+                               and place.last == above.last):  # (equal: fields compared)
             groups[-1][1].append(index)
         else:
             groups.append((place, [index]))

@@ -24,7 +24,7 @@ from ._errors import (
     UnsupportedVariant,
 )
 from ._gate import gated
-from ._limits import LimitExceeded, check_bytes, check_markup, current, over
+from ._limits import LimitExceeded, check_bytes, check_markup, current, over, page_read
 from ._model import ParseResult
 
 __all__ = ["Format", "FORMATS", "closest_format", "detect_format", "parse_bytes"]
@@ -176,8 +176,16 @@ def detect_format(data: bytes, filename: str = "") -> Format:
     """The one format that recognises ``data``; ``UnknownFormat`` if none or several do.
 
     A format signed by its program's stamp decides alone; then the specific formats are
-    asked, and fallback (generic) formats only when none answers.
+    asked, and fallback (generic) formats only when none answers. Detectors that read a page
+    as a document share it (``_limits.page_document``); it is not kept past detection.
     """
+    try:
+        return _detect_format(data, filename)
+    finally:
+        page_read(data)
+
+
+def _detect_format(data: bytes, filename: str) -> Format:
     hits = [f for f in FORMATS.values() if f.signed and _claims(f, data, filename)]
     if len(hits) == 1:
         return hits[0]

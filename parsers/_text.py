@@ -218,6 +218,9 @@ def decode_bytes(data: bytes, declared: str | None = None) -> Decoded:
     return Decoded(text, codec, "detected", declared, note)
 
 
+_DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
+
+
 def parse_decimal(text: str) -> float | None:
     """``"61.83"``, ``" 56,43 %"``, ``"-12.5"`` -> float; blank -> None; junk -> ``ValueError``.
 
@@ -229,6 +232,6 @@ def parse_decimal(text: str) -> float | None:
     if stripped.count(",") == 1 and "." not in stripped:
         stripped = stripped.replace(",", ".")
     value = float(stripped)  # ValueError for "x", "1,234.5", "1.2.3"
-    if not math.isfinite(value) or not re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", stripped):
+    if not math.isfinite(value) or not _DECIMAL.fullmatch(stripped):
         raise ValueError(f"not a number: {text!r}")
     return value

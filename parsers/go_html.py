@@ -72,7 +72,7 @@ from ._dates import find_date
 from ._errors import MalformedFile, NoResults
 from ._gate import filler_reason
 from ._issues import IssueLog, source_name
-from ._limits import LimitExceeded, html_document
+from ._limits import LimitExceeded, html_document, page_document
 from ._model import ParseResult, PlayerAsWritten
 from ._registry import Format
 from ._text import decode_bytes, html_declared_charset, normalise_space
@@ -668,9 +668,14 @@ def detect(data: bytes, filename: str = "") -> bool:
         return False
     if _opengotha_page(data):
         return True
-    doc = _document(_decoded(data)[0])
-    return doc is not None and (next(_go_tables(doc), None) is not None
-                                or (_white_word(data) and bool(_game_lists(doc))))
+    try:
+        doc = page_document(data)[1]  # (shared with the generic table reader's detector)
+    except LimitExceeded:
+        raise
+    except MalformedFile:
+        return False
+    return next(_go_tables(doc), None) is not None \
+        or (_white_word(data) and bool(_game_lists(doc)))
 
 
 def parse(data: bytes, *, source: str = "", strict: bool = False) -> ParseResult:

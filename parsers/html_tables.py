@@ -38,7 +38,7 @@ from typing import Any
 from ._errors import MalformedFile, UnknownFormat
 from ._grid import Cell, Grid, has_results_header, program_mark, read_grid
 from ._issues import IssueLog, source_name
-from ._limits import LimitExceeded, current, html_document, over
+from ._limits import LimitExceeded, current, over, page_document, page_read
 from ._model import ParseResult
 from ._registry import Format
 from ._text import decode_bytes, html_declared_charset, normalise_space
@@ -60,23 +60,30 @@ _MAX_SPAN = 100
 
 def _cell_text(cell: Element) -> str:
     """A cell's text with ``<br>`` and block elements as line breaks."""
+    if not len(cell):  # no child element, comment or instruction: one text (most cells)
+        text = cell.text or ""
+        if "\n" not in text:
+            return normalise_space(text)
     parts: list[str] = []
-
-    def walk(node: Element) -> None:
-        parts.append(node.text or "")
-        for child in node:
-            if isinstance(child.tag, str) and child.tag not in _SKIPPED:
-                block = child.tag in _BLOCKS
-                if block:
-                    parts.append("\n")
-                walk(child)
-                if block:
-                    parts.append("\n")
-            parts.append(child.tail or "")
-
-    walk(cell)
+    _cell_parts(cell, parts)
     lines = (normalise_space(line) for line in "".join(parts).split("\n"))
     return "\n".join(line for line in lines if line)
+
+
+def _cell_parts(node: Element, parts: list[str]) -> None:
+    """The texts of ``node`` in document order into ``parts``, block elements set apart by
+    ``\\n``; scripts, styles and the like left out."""
+    parts.append(node.text or "")
+    for child in node:
+        tag = child.tag
+        if isinstance(tag, str) and tag not in _SKIPPED:
+            if tag in _BLOCKS:
+                parts.append("\n")
+                _cell_parts(child, parts)
+                parts.append("\n")
+            else:
+                _cell_parts(child, parts)
+        parts.append(child.tail or "")
 
 
 def _span(cell: Element, attribute: str) -> int:
@@ -88,18 +95,21 @@ def _span(cell: Element, attribute: str) -> int:
 
 def _table_rows(table: Element, name: str) -> list[tuple[Cell, ...]]:
     """The rows of a leaf table, spanned cells filled in (``merged`` on the covered ones)."""
-    taken: dict[tuple[int, int], Cell] = {}
+    taken: dict[int, dict[int, Cell]] = {}
+    """Row -> column -> cell: a cell spanning rows fills rows below its own in advance."""
     n_rows = 0
     bounds = current()
-    for r, tr in enumerate(tr for tr in table.iter("tr")):
+    for r, tr in enumerate(table.iter("tr")):
         if r >= bounds.rows:
             raise over("rows", f"more than {bounds.rows}", "a table has more rows", table=name)
-        n_rows = max(n_rows, r + 1)
+        n_rows = r + 1
+        row = taken.setdefault(r, {})
         c = 0
         for td in tr:
-            if not isinstance(td.tag, str) or td.tag not in ("td", "th"):
+            tag = td.tag
+            if tag != "td" and tag != "th":  # (a comment's tag is a function, never equal)
                 continue
-            while (r, c) in taken:
+            while c in row:
                 c += 1
             if c >= bounds.columns:
                 raise over("columns", f"more than {bounds.columns}", "a table has more columns",
@@ -108,17 +118,26 @@ def _table_rows(table: Element, name: str) -> list[tuple[Cell, ...]]:
             if len(text) > bounds.cell_chars:
                 raise over("cell_chars", len(text), "a cell holds more characters", table=name,
                            row=r + 1)
+            if td.get("rowspan") is None and td.get("colspan") is None:  # (most cells)
+                row[c] = Cell(text, name, r + 1, c)
+                c += 1
+                continue
             rows, cols = _span(td, "rowspan"), _span(td, "colspan")
             for dr in range(rows):
+                below = taken.setdefault(r + dr, {})
                 for dc in range(cols):
-                    taken[(r + dr, c + dc)] = Cell(text, name, r + 1, c + dc,
-                                                   merged=(dr, dc) != (0, 0))
+                    below[c + dc] = Cell(text, name, r + 1, c + dc, merged=(dr, dc) != (0, 0))
             c += cols
-    width = max((c for _, c in taken), default=-1) + 1
-    return [
-        tuple(taken.get((r, c), Cell("", name, r + 1, c)) for c in range(width))
-        for r in range(n_rows)
-    ]
+    width = max((max(row) for row in taken.values() if row), default=-1) + 1
+    out: list[tuple[Cell, ...]] = []
+    for r in range(n_rows):
+        row = taken[r]
+        if len(row) == width:  # every column filled (the columns are 0 .. width - 1)
+            out.append(tuple(map(row.__getitem__, range(width))))
+        else:
+            out.append(tuple(row[c] if c in row else Cell("", name, r + 1, c)
+                             for c in range(width)))
+    return out
 
 
 def page_grid(doc: Element) -> Grid:
@@ -188,7 +207,8 @@ def grid_of(data: bytes, file: str | None = None) -> Grid:
     and limits; ``MalformedFile`` (naming ``file``) where it is no readable page."""
     if _GRIDS and _GRIDS[0][0] is data and _GRIDS[0][1] == current():
         return _GRIDS[0][2]
-    grid = page_grid(html_document(decode_bytes(data, html_declared_charset(data)).text, file))
+    grid = page_grid(page_document(data, file)[1])  # (a go detector may have read the page)
+    page_read(data)
     _GRIDS[:] = [(data, current(), grid)]
     return grid
 

@@ -71,7 +71,6 @@ from ._issues import IssueLog, source_name
 from ._jfr import (
     PLACE_HEADER,
     TEAM_HEADER,
-    TEAMY_FOOTER,
     Element,
     cell_text,
     data_rows,
@@ -90,6 +89,7 @@ from ._jfr import (
     page_kind,
     scoring_from_header,
     page_title,
+    teamy_footer,
     text_lines,
 )
 from ._limits import html_document
@@ -111,7 +111,7 @@ _NUMBER_HEADER = re.compile(rb">\s*nr\s*<", re.IGNORECASE)
 
 def _teamy_page(data: bytes) -> bool:
     """A JFR Teamy page: its footer, or a ``drużyna`` (team) column header."""
-    return TEAMY_FOOTER.search(data) is not None or TEAM_HEADER.search(data) is not None
+    return teamy_footer(data) or TEAM_HEADER.search(data) is not None
 
 
 def detect(data: bytes, filename: str = "") -> bool:
@@ -119,7 +119,8 @@ def detect(data: bytes, filename: str = "") -> bool:
     KoPS2www page nor a JFR Teamy page. Every such page is claimed, the ranking or not: a page
     without one (frameset, board, pair history, script-loaded frame) is refused by ``parse``
     with the reason, not left to a generic reader."""
-    made_by_jfr = jfr_generator(data) or _FOOTER.search(data) is not None
+    made_by_jfr = jfr_generator(data) or (  # (a plain substring test first: see teamy_footer)
+        b"Pary." in data and _FOOTER.search(data) is not None)
     if made_by_jfr and PLACE_HEADER.search(data) and _NUMBER_HEADER.search(data):
         return not kops_generator(data) and not _teamy_page(data)
     return bool(made_by_jfr and not kops_generator(data) and not _teamy_page(data))

@@ -50,7 +50,6 @@ from ._issues import IssueLog, source_name
 from ._jfr import (
     PLACE_HEADER,
     TEAM_HEADER,
-    TEAMY_FOOTER,
     Element,
     cell_text,
     data_rows,
@@ -66,6 +65,7 @@ from ._jfr import (
     read_place,
     read_score,
     row_cells,
+    teamy_footer,
 )
 from ._limits import html_document
 from ._model import Event, ParseResult, PlayerAsWritten
@@ -91,12 +91,13 @@ def detect(data: bytes, filename: str = "") -> bool:
     ``parse`` refuses with the reason instead of leaving it to a generic reader."""
     if kops_generator(data):
         return False
-    made_by_jfr = jfr_generator(data) or TEAMY_FOOTER.search(data) is not None
+    footer = teamy_footer(data)
+    made_by_jfr = jfr_generator(data) or footer
     leaderboard = bool(
         made_by_jfr and PLACE_HEADER.search(data)
         and TEAM_HEADER.search(data) and _VP_HEADER.search(data)
     )
-    return leaderboard or TEAMY_FOOTER.search(data) is not None
+    return leaderboard or footer
 
 
 # --- the column header ----------------------------------------------------------------------

@@ -260,7 +260,9 @@ def name_key(text: str) -> str:
 _SEPARATORS = re.compile(r"\s+[-\u2013\u2014]\s+|\s*[/;+&\n]\s*")
 """Always between names (docs/rules/inputs.md: ``Novák - Kováč``, ``Novák/Kováč``,
 ``Novák J. – Kováč P.``): a dash with spaces around, ``/``, ``;``, ``+``, ``&``, a line break."""
-_INITIALS_SPLIT = re.compile(r"[\s\-\u2013\u2014/,;+&]+")
+_INITIALS_TOKEN = re.compile(r"[^\s\-\u2013\u2014/,;+&]+")
+"""A token of a cell of ``JNo`` codes: what lies between spaces, dashes, ``/``, ``,``, ``;``,
+``+`` and ``&``."""
 _JOINING_DASH = re.compile(r"[-\u2013\u2014]")
 _ONE_WORD = re.compile(r"[^\s\-\u2013\u2014]+")
 _SURNAME_INITIAL = re.compile(
@@ -276,13 +278,19 @@ separators (other control characters, e.g. a vertical tab, are whitespace)."""
 
 def _lines(text: str) -> str:
     """Whitespace normalised within each line, empty lines dropped, lines joined by ``\\n``."""
+    if "\n" not in text and "\r" not in text and "\u2028" not in text and "\u2029" not in text:
+        return normalise_space(text)  # one line (most cells)
     return "\n".join(line for line in map(normalise_space, _LINE_BREAK.split(text)) if line)
 
 
 def _initials_tokens(text: str) -> list[str]:
     """The tokens of a cell made only of ``JNo`` codes (``JNo-PKo``, ``JNo PKo``), else []."""
-    tokens = [t for t in _INITIALS_SPLIT.split(text) if t]
-    return tokens if tokens and all(is_initials(t) for t in tokens) else []
+    tokens: list[str] = []
+    for match in _INITIALS_TOKEN.finditer(text):  # (a cell of names stops at its first word)
+        if not is_initials(token := match[0]):
+            return []
+        tokens.append(token)
+    return tokens
 
 
 def _only_titles(piece: str) -> bool:
@@ -293,6 +301,8 @@ def _only_titles(piece: str) -> bool:
 def _comma_groups(part: str) -> list[str]:
     """``part`` cut at commas, empty pieces dropped, a piece made only of titles or markers kept
     with the one before (``Novák Ján, Ing.``, ``Kovács János, ifj.``), as written."""
+    if "," not in part:  # one piece (most parts)
+        return [stripped] if (stripped := part.strip()) else []
     groups: list[str] = []
     for piece in part.split(","):
         if not piece.strip():
