@@ -307,11 +307,15 @@ def test_nothing_ever_merges_two_federation_ids(
     tmp_path_factory: pytest.TempPathFactory, rows: list[tuple[str, str | None]],
     merges: list[tuple[int, int]], register_first: bool,
 ) -> None:
-    """Loads, a register and merges in any order: no player holds two federation ids."""
+    """Loads, a register and merges in any order: no player holds two federation ids. The files
+    go through one loader, as a run loads its files."""
+    from warehouse import Loader
+
     header = "organiser,event,date,kind,scoring,boards,unit,place,score,player,federation_id"
     with open_warehouse(tmp_path_factory.mktemp("wh") / "wh.duckdb") as wh:
         if register_first:
             _register(wh)
+        loader = Loader(wh)
         for i, (name, fid) in enumerate(rows, 1):
             lines = [header,
                      f"BK Modra,Club,2013-10-{i:02d},pairs,MP,24,1,1,60,{name},{fid or ''}",
@@ -319,7 +323,7 @@ def test_nothing_ever_merges_two_federation_ids(
                      f"BK Modra,Club,2013-10-{i:02d},pairs,MP,24,2,2,40,Filler Two,",
                      f"BK Modra,Club,2013-10-{i:02d},pairs,MP,24,2,2,40,Filler Three,"]
             data = ("\n".join(lines) + "\n").encode()
-            load_result(wh, data, parse_bytes(data, source="x.csv"), path=f"x{i}.csv")
+            loader.load(data, parse_bytes(data, source="x.csv"), path=f"x{i}.csv")
         if not register_first:
             _register(wh)
         for a, b in merges:
