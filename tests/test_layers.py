@@ -21,6 +21,10 @@ def _sources() -> list[Path]:
                   for p in (ROOT / package).rglob("*.py") if "__pycache__" not in p.parts)
 
 
+def _where(path: Path, node: ast.AST) -> str:
+    return f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+
+
 def test_no_sql_outside_the_warehouse() -> None:
     """No string that starts like a SQL statement, and no use of the warehouse's connection
     (``.con``) or its raw ``query``, outside warehouse/."""
@@ -28,17 +32,17 @@ def test_no_sql_outside_the_warehouse() -> None:
     for path in _sources():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
             if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                     and SQL.match(node.value):
-                found.append(f"{where} SQL text {node.value[:40]!r}")
+                found.append(f"{_where(path, node)} SQL text {node.value[:40]!r}")
             elif isinstance(node, ast.JoinedStr) and node.values \
                     and isinstance(node.values[0], ast.Constant) \
                     and SQL.match(str(node.values[0].value)):
-                found.append(f"{where} SQL text {str(node.values[0].value)[:40]!r}")
+                found.append(f"{_where(path, node)} SQL text "
+                             f"{str(node.values[0].value)[:40]!r}")
             elif isinstance(node, ast.Attribute) and node.attr in ("con", "query") \
                     and isinstance(node.value, ast.Name) and node.value.id in ("wh", "self"):
-                found.append(f"{where} {node.value.id}.{node.attr}")
+                found.append(f"{_where(path, node)} {node.value.id}.{node.attr}")
     assert not found, "\n".join(found)
 
 
