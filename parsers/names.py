@@ -43,14 +43,18 @@ from ._text import normalise_space
 
 __all__ = [
     "GENERATION_MARKERS",
+    "GIVEN_NAME_FORMS",
     "TITLES",
+    "TYPO_MIN_LETTERS",
     "NameForm",
     "display_name",
     "fold",
     "initials_code",
     "is_initials",
+    "may_be_one_person",
     "name_key",
     "parse_name",
+    "same_word",
     "split_names_with_initials",
     "split_pair",
 ]
@@ -413,3 +417,143 @@ def display_name(text: str) -> str:
     ``Gibberd John``, ``NOVAK J.`` -> ``Novak J.``); every other word as written. The spelling
     the file used is kept elsewhere (the warehouse's aliases): this is for display only."""
     return " ".join(_proper(word) for word in normalise_space(text).split(" "))
+
+
+# --- two names: may they be one person? -------------------------------------------------------
+
+GIVEN_NAME_FORMS: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
+    # English (the ACBL clubs)
+    "william will bill billy willy willie", "robert rob robbie bob bobby bert",
+    "richard rich rick ricky dick", "michael mike mick mickey mikey",
+    "katherine catherine kathryn katharine kate kathy cathy katie kay",
+    "susan sue susie suzy", "bradley brad", "stanford stanley stan", "beatrice beatrix bea",
+    "james jim jimmy jamie", "john jack johnny jon", "joseph joe joey", "thomas tom tommy",
+    "charles charlie chuck", "edward ed eddie ted ned", "theodore ted teddy theo",
+    "elizabeth liz beth betty betsy libby", "margaret peggy maggie meg marge margie",
+    "patricia pat patty patsy trish", "patrick pat", "daniel dan danny", "david dave",
+    "steven stephen steve", "christopher chris", "christine chris chrissy", "kenneth ken kenny",
+    "ronald ron ronnie", "donald don donnie", "gerald gerry jerry", "lawrence laurence larry",
+    "leonard len lenny", "nicholas nick nicky", "anthony tony", "andrew andy drew",
+    "alexander alex", "alexandra alex", "benjamin ben", "frederick fred freddy",
+    "gregory greg", "jeffrey geoffrey jeff geoff", "jennifer jen jenny", "judith judy",
+    "kimberly kim", "barbara barb", "deborah debra deb debbie", "dorothy dot dottie",
+    "douglas doug", "matthew matt", "samuel sam", "samantha sam", "timothy tim",
+    "raymond ray", "philip phillip phil", "peter pete", "albert al bert", "alan allan allen al",
+    "walter walt", "eugene gene", "harold hal harry", "henry hank harry", "francis frank",
+    "frances fran", "cynthia cindy", "rebecca becky", "victoria vicky vickie",
+    "virginia ginny", "abraham abe", "zachary zach",
+    # Slovak, Czech, Polish, Hungarian (the federations' clubs)
+    "jan janko", "jozef jozo", "stefan stevo", "katarina katka", "zuzana zuzka",
+    "katarzyna kasia", "malgorzata gosia", "wojciech wojtek", "aleksander olek",
+    "erzsebet erzsi", "katalin kati",
+))
+"""Given names that are one name (folded, so ``Ján`` is ``jan``): a short form and its full
+name, or two spellings of one name. The one place this list is kept (docs/identity.md,
+"Candidates for review"); a word may be in several groups (``ted``: Edward and Theodore), and two
+words are one name when some group holds both."""
+
+_FORMS_OF: Mapping[str, frozenset[int]] = MappingProxyType({
+    word: frozenset(i for i, g in enumerate(GIVEN_NAME_FORMS) if word in g)
+    for group in GIVEN_NAME_FORMS for word in group
+})
+
+TYPO_MIN_LETTERS = 5
+"""A word spelt otherwise is a typo only when both spellings have at least this many letters:
+a letter more or less in a short word makes another name (Gu, Guo; Lei, Leyi; Mary, Marty)."""
+
+_LONG_WORD = 8
+"""From this many letters in both spellings, two letters spelt otherwise are still a typo
+(Wojcechowsky, Wojciechowski)."""
+
+_VOWELS = frozenset("aeiou")
+
+
+def _typo(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one word misspelt: a doubled letter written once (Ann, An),
+    or, in words of at least :data:`TYPO_MIN_LETTERS` letters, one letter added, left out,
+    changed or two swapped (two in words of at least eight letters). A name's feminine form
+    is another name, not a typo: an ``a`` added at the end (Martin, Martina) or another last
+    vowel (Christine, Christina)."""
+    if re.sub(r"(.)\1+", r"\1", a) == re.sub(r"(.)\1+", r"\1", b):
+        return True
+    if min(len(a), len(b)) < TYPO_MIN_LETTERS:
+        return False
+    if a + "a" == b or b + "a" == a:
+        return False
+    if len(a) == len(b) and a[:-1] == b[:-1] and {a[-1], b[-1]} <= _VOWELS:
+        return False
+    return _edits(a, b) <= (2 if min(len(a), len(b)) >= _LONG_WORD else 1)
+
+
+def _edits(a: str, b: str) -> int:
+    """Letters added, left out, changed, or two neighbours swapped, to make ``a`` into ``b``
+    (optimal string alignment distance)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            d = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                d = min(d, prev2[j - 2] + 1)
+            cur.append(d)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def same_word(a: str, b: str) -> bool:
+    """Whether two folded words of names may be the same word of one person's name: equal, one
+    the initial of the other (``j``, ``jan``), forms of one given name
+    (:data:`GIVEN_NAME_FORMS`: Bill, William), a typo (:func:`_typo`), or one a part of the
+    other's hyphenated surname (Nowak, Nowak-Kowalska)."""
+    if a == b:
+        return True
+    if len(a) == 1 or len(b) == 1:
+        return a[0] == b[0]
+    if _FORMS_OF.get(a, frozenset()) & _FORMS_OF.get(b, frozenset()):
+        return True
+    if ("-" in a) != ("-" in b) and (b in a.split("-") or a in b.split("-")):
+        return True
+    return _typo(a, b)
+
+
+def _joined(words: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """``words`` as written and with any two of them written as one (Zheng Zhong, Zhenzhong)."""
+    out = [words]
+    for i, a in enumerate(words):
+        for j, b in enumerate(words):
+            if i != j:
+                rest = tuple(w for k, w in enumerate(words) if k not in (i, j))
+                out.append((a + b, *rest))
+    return out
+
+
+def _paired(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    """Whether every word of ``short`` is :func:`same_word` as its own word of ``long``."""
+    if not short:
+        return True
+    head, rest = short[0], short[1:]
+    return any(same_word(head, w) and _paired(rest, long[:i] + long[i + 1:])
+               for i, w in enumerate(long))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def may_be_one_person(a: str, b: str) -> bool:
+    """Whether two names may be offered as one person (docs/identity.md, "Candidates for
+    review"), word by word, whatever their overall likeness.
+
+    Every word of the name with fewer words must be :func:`same_word` as its own word of the
+    other name, in any order (``Novák Ján``, ``Ján Novák``); the other name's words left over
+    are middle names or initials (Steven Mark Lewis, T Brian Zaugg), and two of its words may
+    be written as one (Zheng Zhong Guo, Zhenzhong Guo). So Karen and Kevin Epley, William
+    Chen and William Herman, or Jan and Jana Novák are never one person, while Kate and
+    Katherine Smith, J. and John Smith, Ted Landeeth and Landreth may be. Two different
+    generation markers (``Jr.``, ``Sr.``) are two people; a name of one word is not judged.
+    """
+    fa, fb = parse_name(a), parse_name(b)
+    if fa.suffix and fb.suffix and fa.suffix != fb.suffix:
+        return False
+    if len(fa.tokens) < 2 or len(fb.tokens) < 2:
+        return True
+    short, long = sorted((fa.tokens, fb.tokens), key=len)
+    return any(_paired(short, joined) for joined in _joined(long))

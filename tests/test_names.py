@@ -23,6 +23,7 @@ from parsers.names import (
     fold,
     initials_code,
     is_initials,
+    may_be_one_person,
     name_key,
     parse_name,
     split_names_with_initials,
@@ -256,3 +257,23 @@ def test_display_name_puts_capitals_in_proper_case(written: str, shown: str) -> 
     from parsers.names import display_name, name_key
     assert display_name(written) == shown
     assert name_key(display_name(written)) == name_key(written)
+
+
+@pytest.mark.parametrize(("a", "b", "one"), [
+    ("Karen Epley", "Kevin Epley", False),      # relatives: other given names
+    ("EPLEY Karen", "Kevin Epley", False),
+    ("William Chen", "William Herman", False),  # other surnames
+    ("Jan Novák", "Jana Nováková", False),
+    ("Martin Smith", "Martina Smith", False),   # the feminine form is another name
+    ("Kate Smith", "Katherine Smith", True),    # GIVEN_NAME_FORMS
+    ("Bill Evans", "William Evans", True),
+    ("Novák Ján", "Jan Novak", True),
+    ("J. Smith", "John Smith", True),           # an initial
+    ("SMITH J.", "John Smith", True),
+    ("Ted Landeeth", "Ted Landreth", True),     # a typo in a long word
+    ("Kovács János", "ifj. Kovács János", True),
+    ("id. Kovács János", "ifj. Kovács János", False),
+])
+def test_may_be_one_person_word_by_word(a: str, b: str, one: bool) -> None:
+    assert may_be_one_person(a, b) is one
+    assert may_be_one_person(b, a) is one

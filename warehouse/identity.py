@@ -15,8 +15,10 @@ Full names, in this order (the first rule that decides wins):
 4. **exact name key anywhere**.
 5. **abbreviated first name** (``NOVAK J.``): players whose name cut to its initial gives the key,
    within the club first.
-6. **fuzzy** (rapidfuzz, ``token_sort_ratio`` of the keys): accepted automatically only when the
-   best score reaches ``fuzzy_accept`` and no other candidate is within ``fuzzy_margin`` of it;
+6. **fuzzy** (rapidfuzz, ``token_sort_ratio`` of the keys), among the players whose name may be
+   the same person's word by word (:func:`parsers.names.may_be_one_person`: Karen and Kevin
+   Epley never are, whatever the score): accepted automatically only when the best score
+   reaches ``fuzzy_accept`` and no other candidate is within ``fuzzy_margin`` of it;
    candidates from ``fuzzy_review`` up otherwise go to the review queue.
 7. otherwise a **new player**.
 
@@ -49,7 +51,8 @@ from rapidfuzz import fuzz, process
 
 from parsers import Event, PlayerAsWritten
 from parsers.names import (
-    NameForm, display_name, fold, initials_code, is_initials, name_key, parse_name,
+    TYPO_MIN_LETTERS, NameForm, display_name, fold, initials_code, is_initials,
+    may_be_one_person, name_key, parse_name,
 )
 
 __all__ = [
@@ -168,12 +171,6 @@ class _Player:
     state: State
     origin: str
     initials_code: str | None = None
-
-
-TYPO_MIN_LETTERS = 5
-"""A word of a name spelt otherwise counts as a typo only when both spellings have at least this
-many letters: a letter more or less in a short word makes another name (Gu, Guo; Lei, Leyi;
-Mary, Marty)."""
 
 
 def _typo_only(key: str, other: str) -> bool:
@@ -477,6 +474,8 @@ class IdentityResolver:
                                score_cutoff=self.settings.fuzzy_review, limit=None)
         best: dict[PlayerId, float] = {}
         for matched, score, index in hits:
+            if not may_be_one_person(key, matched):
+                continue  # another word, not a typo: another person (Karen, Kevin Epley)
             for c in self._live([self._fuzzy_ids[index]], fid=fid, rule_keys=rule_keys,
                                 exclude=used):
                 if not _typo_only(key, matched):
