@@ -66,7 +66,7 @@ from ._columns import Column, file_columns, json_row, script_slots, table_column
 from ._lists import _write_if_changed
 from ._standing import (
     STATUSES, EditionRow, SiteSettings, _Edition, _editions, _hidden_ids,
-    edition_rows, list_entries, read_optout,
+    edition_rows, list_entries, list_order, newest_ranked, read_optout,
 )
 
 __all__ = [
@@ -263,9 +263,6 @@ def _club_key(name: str) -> str:
     return " ".join(words)
 
 
-_STANDING_ORDER = {"ranked": 0, "provisional": 1, "inactive": 2}
-
-
 def _club_pages(
     wh: Warehouse, pool: str, run: RunRecord, editions: list[_Edition], out: Path,
     slugs: dict[str, str], written: list[Path], quality: bool = False,
@@ -296,8 +293,7 @@ def _club_pages(
     template = _ENV.get_template("club.html")
     clubs = []
     for name, slug in sorted(slugs.items(), key=lambda kv: (_fold(kv[0]).casefold(), kv[0])):
-        players = sorted(members.get(name, []), key=lambda r: (
-            _STANDING_ORDER.get(r.standing, 3), r.rank or 0, r.sort_name, r.player_id))
+        players = list_order(members.get(name, []))
         organised = events.get(_club_key(name), [])
         html = template.render(
             pool=pool, club=name, edition=latest, players=players, events=organised,
@@ -387,6 +383,7 @@ def _edition_pages(
     options = sorted(run.options.items())
     slugs = slugs or {}
     played = _played_links(run, editions)
+    offered = newest_ranked(editions)
     for i, ed in enumerate(editions):
         present = {k for r in ed.rows for k in r.extra}
         table = table_columns(present)
@@ -394,13 +391,14 @@ def _edition_pages(
                 else _played_cell(c, played) if c.name == "last_played" and played
                 else c.td for c in table]
         before, after = script_slots(table)
-        ranked = [r for r in ed.rows if r.standing == "ranked"]
+        rows = list_order(ed.rows)  # the CSV's order; the table is its ranked part
+        ranked = [r for r in rows if r.standing == "ranked"]
         linked = {r.club: slugs[r.club] for r in ed.rows if r.club in slugs}
         gains, losses = _movers(ranked, settings.movers)
         by_name = sorted(ed.rows, key=lambda r: (r.sort_name, r.player_id))
         html = _ENV.get_template("edition.html").render(
             pool=pool, edition=ed, rows=ranked,
-            data={"rows": _json_rows(ed.rows, played), "before": before, "after": after,
+            data={"rows": _json_rows(rows, played), "before": before, "after": after,
                   "clubs": {c: linked[c] for c in sorted({r.club for r in ranked}
                                                         & linked.keys())}},
             table=table,
@@ -411,7 +409,7 @@ def _edition_pages(
             pool_game=str(run.options.get("pool.game", "bridge")),
             crosstable=_crosstables(run),
             scheme=run.scheme, options=options, gains=gains, losses=losses,
-            new=[r for r in ed.rows if r.status == "new"],
+            new=[r for r in rows if r.status == "new"],
             provisional=[r for r in by_name if r.standing == "provisional"],
             # a go pool with one edition per tournament lists the players of this tournament
             # and those active around it; the long inactive ones only as a number
@@ -426,12 +424,14 @@ def _edition_pages(
             previous=editions[i - 1] if i > 0 else None,
             next=editions[i + 1] if i + 1 < len(editions) else None,
             statuses=STATUSES, root="../../",
+            # an edition that ranks nobody says why and offers the newest one that does
+            ranked_edition=offered if offered is not None and offered is not ed else None,
             quality=_has_quality(settings) and _game(run).placements,
         )
         folder = out / ed.slug
         _write(folder / "index.html", html.encode("utf-8"), written)
-        _write(folder / "list.csv", _csv_bytes(ed.rows, file_columns(present)), written)
-        _write(folder / "list.parquet", _parquet_bytes(ed.rows, file_columns(present)), written)
+        _write(folder / "list.csv", _csv_bytes(rows, file_columns(present)), written)
+        _write(folder / "list.parquet", _parquet_bytes(rows, file_columns(present)), written)
 
 
 def _player_pages(
@@ -736,7 +736,7 @@ def _how_page(pool: str, run: RunRecord, editions: list[_Edition],
     return _ENV.get_template("how.html").render(
         pool=pool, game=game, scheme=run.scheme, period=period,
         scale=run.options.get("scale", "75"),  # whr: P = 1 / (1 + e^-1) at one scale ahead
-        latest=editions[-1] if editions else None, min_events=settings.provisional_events,
+        latest=newest_ranked(editions), min_events=settings.provisional_events,
         unit=_game(run).counts,
         active_days=settings.active_days, max_deviation=settings.max_deviation, root="../",
         constants=_constants(run),
@@ -772,13 +772,19 @@ def _constants(run: RunRecord) -> dict[str, object] | None:
 
 def _manifest(pool: str, run: RunRecord, editions: list[_Edition], *, updated: str = "",
               clubs: bool = False, federation: str | None = None) -> bytes:
-    """``editions.json``: the pool's editions, the day its run was made (``updated``), whether
-    it has club pages, and the federation's name when the publisher was given one."""
+    """``editions.json``: the pool's editions (each with its players and how many of them are
+    ranked), the one offered as the latest (``latest``: the newest that ranks somebody,
+    :func:`newest_ranked`), the day its run was made (``updated``), whether it has club pages,
+    and the federation's name when the publisher was given one."""
+    offered = newest_ranked(editions)
     data = {
         "pool": pool, "game": run.options.get("pool.game", ""), "scheme": run.scheme,
         "updated": updated, "clubs": clubs, **({"federation": federation} if federation else {}),
+        "latest": offered.slug if offered is not None else "",
         "editions": [{"period": e.period, "slug": e.slug, "start": e.start, "end": e.end,
-                      "players": len(e.rows)} for e in editions],
+                      "players": len(e.rows),
+                      "ranked": sum(1 for r in e.rows if r.standing == "ranked")}
+                     for e in editions],
     }
     return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode()
 
@@ -1109,8 +1115,12 @@ def write_site_index(public: Path, quality: Path | None = None, *,
     named = []
     for manifest in sorted(public.glob(f"*/{MANIFEST}")):
         data = json.loads(manifest.read_text(encoding="utf-8"))
+        latest = [e for e in data["editions"] if e["slug"] == data.get("latest")]
         pools.append({"name": manifest.parent.name, "game": data.get("game", ""),
                       "scheme": data.get("scheme", ""), "editions": data["editions"][::-1],
+                      # offered first: the newest edition that ranks somebody
+                      "latest": latest[0] if latest else
+                      (data["editions"][-1] if data["editions"] else None),
                       "updated": str(data.get("updated", "")),
                       "clubs": bool(data.get("clubs"))})
         if data.get("federation"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -21,7 +21,8 @@ from ._columns import COLUMNS
 from ._lists import ListRow, _slug, list_rows
 
 __all__ = [
-    "STANDINGS", "STATUSES", "EditionRow", "SiteSettings", "edition_rows", "read_optout",
+    "STANDINGS", "STATUSES", "EditionRow", "SiteSettings", "edition_rows", "list_order",
+    "newest_ranked", "read_optout",
 ]
 
 STANDINGS = ("ranked", "provisional", "inactive")
@@ -188,6 +189,15 @@ def edition_rows(
     return rows
 
 
+def list_order(rows: Sequence[EditionRow]) -> list[EditionRow]:
+    """An edition's rows in the order of its files and tables (docs/site.md, "The list of an
+    edition"): the ranked players by rank, then the provisional, then the inactive; within
+    each part (and within a shared rank) by surname, then player id. A total order."""
+    part = {s: i for i, s in enumerate(STANDINGS)}
+    return sorted(rows, key=lambda r: (part.get(r.standing, len(part)), r.rank or 0,
+                                       r.sort_name, r.player_id))
+
+
 def _extra(r: ListRow) -> dict[str, str]:
     return {c.name: r.extra[c.name] for c in COLUMNS if r.extra.get(c.name, "") != ""}
 
@@ -304,6 +314,17 @@ def _editions(
             end.isoformat(), rows))
         previous = frame
     return editions
+
+
+def newest_ranked(editions: Sequence[_Edition]) -> _Edition | None:
+    """The edition a reader is offered as the latest: the newest that ranks somebody, else
+    the newest (none without editions). The newest period can rank nobody: one club's night
+    after a year without results, say, whose players are new (provisional) while everybody
+    else is past the active window (inactive)."""
+    for ed in reversed(editions):
+        if any(r.standing == "ranked" for r in ed.rows):
+            return ed
+    return editions[-1] if editions else None
 
 
 def list_entries(run_id: int, pool: str, editions: list[_Edition]) -> pd.DataFrame:

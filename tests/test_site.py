@@ -190,7 +190,10 @@ def test_edition_table_csv_and_parquet_agree_field_by_field(public: Path) -> Non
         assert (rec.last_played or "") == row["last_played"]
         assert rec.status == row["status"]
         assert rec.standing == row["standing"]
-    ratings = [float(r["rating"]) for r in rows]
+    # ranked by rank (so by rating), then the provisional, then the inactive (docs/site.md)
+    parts = [("ranked", "provisional", "inactive").index(r["standing"]) for r in rows]
+    assert parts == sorted(parts)
+    ratings = [float(r["rating"]) for r in rows if r["standing"] == "ranked"]
     assert ratings == sorted(ratings, reverse=True)
     # the HTML table carries the ranked rows in the same order, and the same data as JSON
     ranked = [r for r in rows if r["standing"] == "ranked"]
