@@ -11,6 +11,7 @@ a package importing its modules is how a package is made.
 from __future__ import annotations
 
 import ast
+import functools
 import tomllib
 from pathlib import Path
 
@@ -87,6 +88,7 @@ class _Imports(ast.NodeVisitor):
             self.found.add(target)
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
     graph = {}
     for module, path in MODULES.items():
@@ -96,7 +98,6 @@ def _graph() -> dict[str, set[str]]:
     return graph
 
 
-GRAPH = _graph()
 
 
 def _components(graph: dict[str, set[str]]) -> list[set[str]]:
@@ -162,9 +163,9 @@ def _path_round(graph: dict[str, set[str]], component: set[str]) -> list[str]:
 
 def test_the_graph_sees_the_imports() -> None:
     """The walk finds imports at module level, inside functions and relative ones."""
-    assert {"cli._common", "cli.run", "cli.files"} <= GRAPH["cli.app"]
-    assert "flows.core" in GRAPH["cli._common"]  # inside a function
-    assert "flows._lock" in GRAPH["flows.core"]  # from ._lock import run_lock
+    assert {"cli._common", "cli.run", "cli.files"} <= _graph()["cli.app"]
+    assert "flows.core" in _graph()["cli._common"]  # inside a function
+    assert "flows._lock" in _graph()["flows.core"]  # from ._lock import run_lock
 
 
 def test_finds_a_cycle_and_names_it() -> None:
@@ -173,13 +174,13 @@ def test_finds_a_cycle_and_names_it() -> None:
 
 
 def test_no_import_cycles() -> None:
-    cycles = [f"{' -> '.join(_path_round(GRAPH, c))} "
-              f"(modules in the cycle: {', '.join(sorted(c))})" for c in _components(GRAPH)]
+    cycles = [f"{' -> '.join(_path_round(_graph(), c))} "
+              f"(modules in the cycle: {', '.join(sorted(c))})" for c in _components(_graph())]
     assert cycles == [], "import cycles:\n" + "\n".join(cycles)
 
 
 def test_nothing_outside_cli_imports_it() -> None:
-    outside = sorted(f"{module} imports {target}" for module, targets in GRAPH.items()
+    outside = sorted(f"{module} imports {target}" for module, targets in _graph().items()
                      if module.split(".")[0] != "cli"
                      for target in targets if target.split(".")[0] == "cli")
     assert outside == []
@@ -189,8 +190,8 @@ def test_command_modules_import_only_the_common_helpers() -> None:
     """cli/_common.py is below every command module; a command module imports no other one,
     and only cli/app.py (with ``python -m cli``) sees them all."""
     top = {"cli", "cli.__main__", "cli.app"}
-    assert {m for m in GRAPH["cli._common"] if m.split(".")[0] == "cli"} == set()
+    assert {m for m in _graph()["cli._common"] if m.split(".")[0] == "cli"} == set()
     for module in sorted(set(MODULES) - top - {"cli._common"}):
         if module.split(".")[0] != "cli":
             continue
-        assert {m for m in GRAPH[module] if m.split(".")[0] == "cli"} <= {"cli._common"}, module
+        assert {m for m in _graph()[module] if m.split(".")[0] == "cli"} <= {"cli._common"}, module

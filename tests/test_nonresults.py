@@ -24,9 +24,17 @@ REAL = FIXTURES / "nonresults" / "real"
 GENERIC = ("html_tables", "spreadsheet")
 SHEETS = (".csv", ".xlsx", ".xls", ".ods", ".tsv")
 
-GENERATED = list(corpus(1020))
 REAL_FILES = sorted(p for p in REAL.iterdir() if p.is_file() and p.name != "SOURCES.txt")
-CORPUS = [(p.name, p.read_bytes()) for p in REAL_FILES] + GENERATED
+
+
+@functools.cache
+def _generated() -> list[tuple[str, bytes]]:
+    """The generated corpus, made on first use (not while the tests are collected)."""
+    return list(corpus(1020))
+
+
+def _corpus() -> list[tuple[str, bytes]]:
+    return [(p.name, p.read_bytes()) for p in REAL_FILES] + _generated()
 
 
 def _own(name: str) -> str:
@@ -49,7 +57,7 @@ def _outcomes() -> tuple[tuple[str, str, bool, str], ...]:
     """Every corpus file through the generic format it would fall to, the other generic format
     and detection: (file, format or 'detected', loaded, what was loaded or the refusal)."""
     out = []
-    for name, data in CORPUS:
+    for name, data in _corpus():
         own = _own(name)
         other = "html_tables" if own == "spreadsheet" else "spreadsheet"
         for fmt in (own, other, None):
@@ -65,18 +73,18 @@ def _outcomes() -> tuple[tuple[str, str, bool, str], ...]:
 
 
 def test_the_corpus_is_large_and_varied() -> None:
-    assert len(CORPUS) >= 1000
+    assert len(_corpus()) >= 1000
     assert len(REAL_FILES) >= 30
-    kinds = Counter(name.rsplit("-", 2)[0] for name, _ in GENERATED)
+    kinds = Counter(name.rsplit("-", 2)[0] for name, _ in _generated())
     assert set(kinds) == {k.__name__.replace("_", "-") for k in KINDS}
-    suffixes = Counter(name.rsplit(".", 1)[1] for name, _ in GENERATED)
+    suffixes = Counter(name.rsplit(".", 1)[1] for name, _ in _generated())
     assert set(suffixes) == {"html", "csv", "xlsx", "ods"}
-    languages = Counter(name.rsplit("-", 2)[1] for name, _ in GENERATED)
+    languages = Counter(name.rsplit("-", 2)[1] for name, _ in _generated())
     assert set(languages) == {"en", "sk", "cz", "pl", "hu", "de"}
 
 
 def test_the_generator_is_deterministic() -> None:
-    assert list(corpus(40)) == GENERATED[:40]
+    assert list(corpus(40)) == _generated()[:40]
 
 
 def test_real_sources_are_listed() -> None:
@@ -90,7 +98,7 @@ def test_real_sources_are_listed() -> None:
 def test_no_non_result_loads() -> None:
     """Each file through the generic format it would fall to, the other one, and detection."""
     outcomes = _outcomes()
-    assert len(outcomes) == 3 * len(CORPUS)
+    assert len(outcomes) == 3 * len(_corpus())
     assert [f"{name} ({fmt}): {what}" for name, fmt, loaded, what in outcomes if loaded] == []
 
 
