@@ -295,10 +295,33 @@ or user-name column). A page or sheet they wrote is read by that program's own f
 is one, never as a generic table."""
 
 
+_NEEDLES: dict[str, tuple[str, ...]] = {
+    "JFR": ("jfr", "pary."), "KoPS": ("kops",), "ACBLscore": ("acbl",),
+    "Bridgewebs": ("bridgewebs",), "EBUScore": ("ebu",), "ScoreBridge": ("score",),
+    "Bridgemate": ("mate", "bmpro"), "BridgeComposer": ("composer",), "Pianola": ("pianola",),
+    "Magic Contest": ("contest",), "Compscore": ("comp",), "PairsScorer": ("scorer",),
+    "RealBridge": ("real",), "BriAn": ("brian",), "ScorePad": ("pad",), "JSS": ("jss", "jeff"),
+    "NZ Scorer": ("scorer",), "Bridge Moniteur": ("moniteur", "ffb"), "Ruter": ("ruter",),
+    "Swiss Manager": ("swiss", "chess-results"), "OpenGotha": ("opengotha", "pairgoth"),
+    "a recap or masterpoint page": ("recap", "mps", "strat"),
+}
+"""For each program of :data:`PROGRAMS` (BBO has none), words one of which every match of its
+expression contains (case folded): a text without any of them is not searched with it, so most
+texts are searched by a few expressions, not by all 25."""
+
+
 def program_mark(text: str) -> str | None:
     """The scoring program whose marks ``text`` (a page's source, a sheet's cells as tab-separated
     lines) carries, or None."""
-    return next((name for name, pattern in PROGRAMS if pattern.search(text)), None)
+    # case folded as the expressions match (ſ, K and İ/ı fold to their ASCII letters)
+    folded = text.casefold().replace("\u0131", "i").replace("\u0307", "")
+    for name, pattern in PROGRAMS:
+        needles = _NEEDLES.get(name)
+        if needles is not None and not any(n in folded for n in needles):
+            continue
+        if pattern.search(text):
+            return name
+    return None
 
 
 @functools.lru_cache(maxsize=1 << 16)

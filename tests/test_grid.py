@@ -420,3 +420,23 @@ def test_no_program_mark_on_hand_made_text(text: str) -> None:
     from parsers._grid import program_mark
 
     assert program_mark(text) is None
+
+
+def test_program_mark_skips_only_expressions_that_cannot_match() -> None:
+    """The words that let ``program_mark`` skip an expression never hide a match: every
+    program is found as its own expression finds it, in any case and with the letters that
+    fold to ASCII ones (Kelvin sign, long s, dotted and dotless i)."""
+    from parsers._grid import _NEEDLES, PROGRAMS, program_mark
+
+    assert set(_NEEDLES) == {name for name, _ in PROGRAMS} - {"BBO"}
+    samples = [
+        '<meta name="generator" content="JFR 2005">', "Pary.4.1", "jfr  teamy", "KoPS2www",
+        "\u212aoPS", "ACBL Score", "www.BridgeWebs.com", "EBUScore", "Score Bridge", "BMPro",
+        "Bridge\nComposer", "PİANOLA", "pıanola", "Magic  Contest", "CompScore", "Pairs Scorer",
+        "results by RealBridge", "BriAn", "Score Pad", "JSS", "Jeff's Scoring", "NZ Bridge Scorer",
+        "Magic FFB", "Ruter 5", "ruter.exe", "\u017fwiss manager", "chess-results", "pairgoth",
+        "<td> MPs </td>", "a recap", "bridgebase.com", "nothing at all", "brian", "jss", "ruter",
+    ]
+    for text in samples:
+        expected = next((name for name, pattern in PROGRAMS if pattern.search(text)), None)
+        assert program_mark(text) == expected, text
