@@ -265,14 +265,14 @@ class Loader:
         self._identity = identity or IdentitySettings()
         self._resolver_factory = resolver
         self._today = today
-        self._refresh()
+        active = self._refresh()
         # each game's span of dates before this run (held files left out): what "far outside"
         # is measured against, kept as it was while the run loads (from the events in force
         # just read: the view costs more to plan than to read)
         held = {int(r[0]) for r in wh.con.execute(
             "SELECT file_id FROM file_holds WHERE released_at IS NULL").fetchall()}
         self._span: dict[str, tuple[dt.date, dt.date]] = {}
-        for _organiser, day, _title, _section, _event_id, game, file_id in self._active_rows:
+        for _organiser, day, _title, _section, _event_id, game, file_id in active:
             if int(file_id) in held:
                 continue
             low, high = self._span.get(str(game), (day, day))
@@ -341,7 +341,9 @@ class Loader:
         an identity decision, a register)."""
         self._refresh()
 
-    def _refresh(self) -> None:
+    def _refresh(self) -> list[tuple[Any, ...]]:
+        """Read what the loader keeps in memory; returns the rows of the events in force it
+        read (organiser, date, title, section, event id, game, file id)."""
         con = self.wh.con
         self._shapes = {}
         self._loaded = {
@@ -351,7 +353,6 @@ class Loader:
         active = con.execute(
             "SELECT organiser, event_date, title, section, event_id, game, file_id "
             "FROM active_events").fetchall()
-        self._active_rows = active
         self._active = {(r[0], r[1].isoformat(), r[2], r[3]): int(r[4]) for r in active}
         self._withdrawn = withdrawals_in_force(self.wh)
         self._aliases = {
@@ -384,6 +385,7 @@ class Loader:
             files.append(int(file_id))
         self._current = {int(c): int(f) for c, f in con.execute(
             "SELECT chain, file_id FROM current_files").fetchall()}
+        return active
 
     def _ask_spellings(self, ev: Event, resolved: Sequence[Sequence[Any]], old_id: int,
                        event_id: int, file_id: int, file_name: str,
