@@ -9,9 +9,9 @@ those of that fresh load (:func:`fresh_lists`, :func:`active_signature`).
 from __future__ import annotations
 
 import contextlib
-import os
 import datetime as dt
 import io
+import os
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -312,7 +312,7 @@ def fresh_load(root: Path, config: str = CONFIG, *, publish: bool = True) -> Fre
                     "SELECT name FROM source_files ORDER BY file_id").fetchall()]
             assert loaded == names, f"fresh load of {names}: {loaded}; {out}{err}"
         return FreshLoad(publish_lists(fresh) if publish else {},
-                         active_signature(fresh / WAREHOUSE), [name for name, _ in files])
+                         active_signature(fresh / WAREHOUSE), names)
 
 
 def fresh_lists(root: Path, config: str = CONFIG) -> dict[str, bytes]:
