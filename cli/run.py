@@ -34,6 +34,8 @@ def _print_summary(result: RunResult, *, files_printed: bool) -> None:
             print(outcome.message)
     for run in result.runs:
         print(run.summary())
+    for line in result.report.not_rated:
+        print(line)
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no files"
     print(f"files: {parts}; published {len(result.published)} files")
     for warning in result.warnings:
@@ -140,7 +142,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def cmd_recompute(args: argparse.Namespace) -> int:
     import ratings
-    from flows import RunLog, summary_line
+    from flows import RunLog, not_rated_lines, summary_line
+    from warehouse.reporting import events_not_rated
 
     with locked(args, load_config(args.config)) as project:
         log = RunLog(project.cfg, "recompute")  # data/logs/runs.jsonl
@@ -151,6 +154,9 @@ def cmd_recompute(args: argparse.Namespace) -> int:
                 fail(str(exc))
             for run in runs:
                 print(run.summary())
+            for line in not_rated_lines(events_not_rated(
+                    project.wh, [r.run_id for r in runs if r.run_id is not None])):
+                print(line)
             counts.update(pools=len(runs), new=sum(1 for r in runs if r.run_id and not r.reused),
                           kept=sum(1 for r in runs if r.reused))
         print(summary_line("recompute", log.elapsed(), runs=runs))

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ._import_report import (
         ImportReport as ImportReport,
         build_report as build_report,
+        not_rated_lines as not_rated_lines,
         write_report as write_report,
     )
     from ._inbox import (
@@ -73,6 +74,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "watch_children": ("_reaper", "watch"),
     "ImportReport": ("_import_report", "ImportReport"),
     "build_report": ("_import_report", "build_report"),
+    "not_rated_lines": ("_import_report", "not_rated_lines"),
     "write_report": ("_import_report", "write_report"),
     "RunLog": ("_runlog", "RunLog"),
     "progress": ("_runlog", "progress"),

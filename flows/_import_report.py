@@ -26,20 +26,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pandas as pd
+
 from warehouse import Warehouse, atomic_write, file_sha256, utc_now
 from warehouse.corrections import held_corrections, held_versions
 from warehouse.files import file_details, list_files
 from warehouse.history import Action, actions_since
 from warehouse.reporting import (
-    not_counted, organisers_by_file, organisers_of_path, organisers_of_sha, unrated_events,
-    versions_loaded, waiting_by_club,
+    events_not_rated, not_counted, organisers_by_file, organisers_of_path, organisers_of_sha,
+    unrated_events, versions_loaded, waiting_by_club,
 )
 from warehouse.review import open_items
 
 from ._inbox import FileOutcome
 from ._runlog import PoolRunLike, Since, file_counts
 
-__all__ = ["ImportReport", "Section", "build_report", "write_report"]
+__all__ = ["ImportReport", "Section", "build_report", "not_rated_lines", "write_report"]
 
 NOT_READ = "(file not read)"
 
@@ -79,6 +81,9 @@ class ImportReport:
     """The run's counts, which the list of reports shows: loaded, rejected, waiting in rejected,
     held, released, withdrawn, restored, corrected, answered (``waiting in rejected`` is None
     when no rejected folder was looked at)."""
+    not_rated: tuple[str, ...] = ()
+    """What the run prints of the events in force that no list rates (:func:`not_rated_lines`):
+    one line per reason, with the files; none when every event is rated."""
 
     def markdown(self, *, generated_at: str | None = None) -> str:
         return _markdown(self.title, self.sections, generated_at or self.generated_at or None)
@@ -299,18 +304,16 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
          _day(r.first_date), str(int(r.occurrences)))
         for r in items.itertuples(index=False)), key=lambda row: (row[4], row[0]))
     unrated = unrated_events(wh)
+    run_ids = [r.run_id for r in runs if r.run_id is not None]
+    not_rated = events_not_rated(wh, run_ids)
     unrated_rows = []
-    for r in unrated.itertuples(index=False):
+    for r in not_rated.itertuples(index=False):
         club(str(r.organiser))["unrated"] += 1
         unrated_rows.append((str(r.organiser), _day(r.event_date), str(r.title),
-                             str(r.section) or "-",
-                             str(r.review_keys).replace("held: ", "held for confirmation: ")
-                             if str(r.review_keys).startswith("held: ") else
-                             f"waiting for review: {r.waiting_names} ({r.review_keys})"))
+                             str(r.section) or "-", str(r.file), str(r.reason)))
     for r in waiting_by_club(wh).itertuples(index=False):
         club(str(r.organiser))["waiting"] = int(r.n)
 
-    run_ids = [r.run_id for r in runs if r.run_id is not None]
     pools = {r.run_id: r.pool for r in runs if r.run_id is not None}
     not_counted_rows: list[tuple[str, ...]] = []
     if run_ids:
@@ -344,7 +347,8 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         _runs_line(runs),
         f"Files: {len(outcomes)}" + (f" ({totals})" if totals else "") + "; players created: "
         f"{sum(o.players_created for o in outcomes)}; names waiting for review: "
-        f"{len(waiting_rows)}; events not rated: {len(unrated_rows)}.",
+        f"{len(waiting_rows)}; events not rated: {len(unrated_rows)}"
+        + (f" ({_reason_counts(not_rated)})" if unrated_rows else "") + ".",
     ))
     per_club = Section(
         "Per club",
@@ -409,9 +413,12 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         ("review key", "name as written", "club", "first event", "date", "occurrences"),
         waiting_rows, "Answer them with `clubratings review`.", "No name waits for review."))
     sections.append(_table_or_none(
-        "Events not rated", ("organiser", "date", "event", "section", "why"), unrated_rows,
-        "Loaded, but left out of every rating until the names are answered.",
-        "Every event in force is rated."))
+        "Events not rated", ("organiser", "date", "event", "section", "file", "why"),
+        unrated_rows,
+        "Loaded and in force, but on no list of the rating runs, and why: held for a person, "
+        "a name waiting for review, a game, kind or scoring no pool rates, dated before the "
+        "pool's start (it counts towards the start ratings only), or none of its results "
+        "counted.", "Every event in force is rated."))
     sections.append(_table_or_none(
         "Results not counted by the rating runs",
         ("pool", "run", "club", "reason", "rows", "events"), not_counted_rows,
@@ -426,7 +433,41 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
              and all(r.reused or r.run_id is None for r in runs))
     return ImportReport(report_id, f"{title} {report_id}", tuple(sections), quiet, clubs,
                         f"{moment:%Y-%m-%d %H:%M} UTC",
-                        moment.replace(tzinfo=None).isoformat(sep=" "), headline)
+                        moment.replace(tzinfo=None).isoformat(sep=" "), headline,
+                        tuple(not_rated_lines(not_rated)))
+
+
+def _kind_of_reason(reason: str) -> str:
+    """A reason without its particulars (the names waiting, the review keys): ``waiting for
+    review``, ``before the pool's start (2013-10-01)``."""
+    return reason.split(":", 1)[0]
+
+
+def _reason_counts(frame: pd.DataFrame) -> str:
+    """``16 before the pool's start (2013-10-01), 1 waiting for review``: the events of
+    ``frame`` (:func:`warehouse.reporting.events_not_rated`) by kind of reason, most first."""
+    counts = frame["reason"].map(_kind_of_reason).value_counts(sort=False)
+    order = sorted(counts.items(), key=lambda kv: (-int(kv[1]), str(kv[0])))
+    return ", ".join(f"{int(n)} {kind}" for kind, n in order)
+
+
+def not_rated_lines(frame: pd.DataFrame, *, most: int = 3) -> list[str]:
+    """One line per kind of reason of the events in force no list rates (``frame``:
+    :func:`warehouse.reporting.events_not_rated`), naming the files (``most`` of them, then
+    how many more): what the run prints, so that no loaded event goes unmentioned."""
+    if frame.empty:
+        return []
+    lines = []
+    kinds = frame["reason"].map(_kind_of_reason)
+    for kind in sorted(set(kinds), key=lambda k: (-int((kinds == k).sum()), k)):
+        files = list(dict.fromkeys(str(f) for f in frame.loc[kinds == kind, "file"]))
+        named = ", ".join(files[:most]) + (f" and {len(files) - most} more" if len(files) > most
+                                           else "")
+        n = int((kinds == kind).sum())
+        lines.append(f"not rated: {_plural(n, 'event')} {kind}: {named}")
+    lines.append("not rated: every such event and why: the import report (public/reports/"
+                 "latest.html), \"Events not rated\"")
+    return lines
 
 
 def _table_or_none(title: str, header: tuple[str, ...], rows: Sequence[tuple[str, ...]],

@@ -84,7 +84,7 @@ def test_report_names_rejected_file_waiting_names_and_unrated_events(tmp_path: P
     unrated = sections["Events not rated"].rows
     assert len(unrated) == 2
     assert {r[0] for r in unrated} == {"BK Modra"}
-    assert all(r[4] == "waiting for review: JNo (initials:modra:jno:with:5)" for r in unrated)
+    assert all(r[5] == "waiting for review: JNo (initials:modra:jno:with:5)" for r in unrated)
 
     club = report.clubs["BK Modra"]
     assert club["files"] == 5 and club["loaded"] == 5 and club["rejected"] == 0

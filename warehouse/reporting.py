@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -15,7 +16,8 @@ from ._db import Warehouse
 from ._errors import translated
 
 __all__ = [
-    "LoadedFile", "loaded_file_since", "loaded_hashes", "not_counted", "organisers_by_file",
+    "LoadedFile", "events_not_rated", "loaded_file_since", "loaded_hashes", "not_counted",
+    "organisers_by_file",
     "organisers_of_path", "organisers_of_sha", "people_state", "review_counts", "run_ratings",
     "run_summary", "unrated_events", "versions_loaded", "waiting_by_club",
 ]
@@ -67,6 +69,103 @@ def unrated_events(wh: Warehouse) -> pd.DataFrame:
     return wh.query(
         "SELECT organiser, event_date, title, section, waiting_names, review_keys "
         "FROM unrated_events ORDER BY organiser, event_date, title, section")
+
+
+def _run_scope(options: dict[str, str]) -> tuple[str, set[str], set[str], str]:
+    """(game, kinds, scoring methods, first date) a rating run read, from its stored options
+    (flows/_steps.py ``rate_pool`` records the pool's choice; an empty set takes every kind or
+    method; the start is the scheme's ``cutover``, docs/rules/bridge-belo.md §11, or "")."""
+    def chosen(key: str) -> set[str]:
+        return {v for v in options.get(key, "").split(",") if v}
+
+    return (options.get("pool.game", ""), chosen("pool.kinds"), chosen("pool.scoring"),
+            options.get("cutover", ""))
+
+
+@translated
+def events_not_rated(wh: Warehouse, run_ids: Sequence[int]) -> pd.DataFrame:
+    """Every event in force that no list of these rating runs rates, and why, one row each:
+    ``event_id, file, organiser, event_date, title, section, game, kind, reason``, by
+    organiser, date, title and section.
+
+    The reasons, the first that applies: the file is held for its dates; a name waits for
+    review (view ``unrated_events``); no run rates the event's game; the runs of its game do
+    not take its kind or scoring method (a pool's ``kinds`` / ``scoring``, docs/rules/
+    bridge-belo.md §12); it is dated before the pool's start (``cutover``: it counts towards the
+    start ratings only, §11); the scheme counted none of its results (the reasons of the run's
+    contributions: fewer rated units than the scheme needs, an event abroad, ...); it holds no
+    game or result the scheme reads."""
+    from games import GAMES
+
+    events = wh.query(
+        "SELECT e.event_id, f.name AS file, e.organiser, e.event_date, e.title, e.section, "
+        "e.game, e.kind, e.scoring, coalesce(u.review_keys, '') AS review_keys, "
+        "coalesce(u.waiting_names, '') AS waiting_names "
+        "FROM active_events e JOIN source_files f USING (file_id) "
+        "LEFT JOIN (SELECT event_id, any_value(review_keys) AS review_keys, "
+        "           any_value(waiting_names) AS waiting_names FROM unrated_events "
+        "           GROUP BY 1) u USING (event_id) "
+        "ORDER BY e.organiser, e.event_date, e.title, e.section, e.event_id")
+    columns = ["event_id", "file", "organiser", "event_date", "title", "section", "game",
+               "kind", "reason"]
+    if events.empty:
+        return pd.DataFrame(columns=columns)
+    runs: list[tuple[str, tuple[str, set[str], set[str], str]]] = []
+    if run_ids:
+        marks = ", ".join("?" for _ in run_ids)
+        runs = [(str(pool), _run_scope(json.loads(options))) for pool, options in
+                wh.con.execute(f"SELECT pool, options FROM rating_runs WHERE run_id IN ({marks})"
+                               " ORDER BY pool", list(run_ids)).fetchall()]
+    frames = {GAMES[g].frame for g, _, _, _ in (scope for _, scope in runs) if g in GAMES}
+    counted: dict[int, str] = {}  # event -> "" (counted) or why none of its rows counted
+    if "results" in frames:
+        marks = ", ".join("?" for _ in run_ids)
+        for event_id, any_counted, reasons in wh.con.execute(
+                "SELECT event_id, bool_or(counted), string_agg(DISTINCT nullif(reason, ''), "
+                "'; ' ORDER BY nullif(reason, '')) FROM rating_contributions "
+                f"WHERE run_id IN ({marks}) GROUP BY 1", list(run_ids)).fetchall():
+            counted[int(event_id)] = "" if any_counted else str(reasons or "")
+    with_games: set[int] = set()
+    if "go-games" in frames:
+        with_games |= {int(r[0]) for r in wh.con.execute(
+            "SELECT DISTINCT event_id FROM go_games").fetchall()}
+    if "preferans-games" in frames:
+        with_games |= {int(r[0]) for r in wh.con.execute(
+            "SELECT DISTINCT event_id FROM preferans_games").fetchall()}
+
+    def why(r: Any) -> str:
+        keys = str(r.review_keys)
+        if keys.startswith("held: "):
+            return "held for confirmation: " + keys[len("held: "):]
+        if keys:
+            return f"waiting for review: {r.waiting_names} ({keys})"
+        mine = [(pool, scope) for pool, scope in runs if scope[0] == r.game]
+        if not mine:
+            return f"of a game no pool rates: {r.game}"
+        taken = [(pool, start) for pool, (_, kinds, scoring, start) in mine
+                 if (not kinds or r.kind in kinds) and (not scoring or r.scoring in scoring)]
+        if not taken:
+            return "of a kind or scoring no pool rates: " + "; ".join(f"pool {pool} rates {' and '.join(sorted(kinds)) or 'every kind'}"
+                             f" ({', '.join(sorted(scoring)) or 'any scoring'}), not "
+                             f"{r.kind} ({r.scoring})"
+                             for pool, (_, kinds, scoring, _) in mine)
+        day = str(r.event_date)[:10]
+        if all(start and day < start for _, start in taken):
+            starts = sorted({start for _, start in taken})
+            return (f"before the pool's start ({', '.join(starts)}): it counts towards the "
+                    "start ratings only, no list shows it")
+        frame = GAMES[r.game].frame if r.game in GAMES else "results"
+        if frame == "results":
+            reason = counted.get(int(r.event_id))
+            if reason == "":
+                return ""
+            if reason:
+                return f"with no result counted: {reason}"
+            return "with no result the scheme reads: no unit has a place"
+        return "" if int(r.event_id) in with_games else "with no game the scheme reads"
+
+    events["reason"] = [why(r) for r in events.itertuples(index=False)]
+    return events.loc[events["reason"] != "", columns].reset_index(drop=True)
 
 
 @translated
