@@ -83,9 +83,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         fail("evaluate needs --preset NAME (a simulated federation) or --warehouse FILE "
              "(real results)")
     from quality.real import NIGHTLY
+    from quality.real_go import GO_SCHEMES
 
     schemes = _names(args.schemes) or list(DEFAULT_SCHEMES)
-    known = [*DEFAULT_SCHEMES, NIGHTLY] if args.warehouse and not args.preset \
+    known = [*DEFAULT_SCHEMES, NIGHTLY, *GO_SCHEMES] if args.warehouse and not args.preset \
         else list(DEFAULT_SCHEMES)
     bad = sorted(set(schemes) - set(known))
     if bad:
@@ -100,7 +101,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.warehouse:
         text, real, words = _real(args, schemes)
         parts.append(text)
-        data["real"] = real
+        data.update(real)
         command += words
     if args.schemes:
         command.append(f"--schemes {','.join(schemes)}")
@@ -139,8 +140,11 @@ def _simulated(args: argparse.Namespace,
 
 def _real(args: argparse.Namespace,
           schemes: list[str]) -> tuple[str, dict[str, object], list[str]]:
-    """A warehouse's real results: the text, the report as JSON values, the command's words."""
+    """A warehouse's real results: the text, the reports as JSON values (``real``: bridge,
+    ``go``: go games), the command's words. Bridge results and go games each where the
+    warehouse has them (``--game`` for one)."""
     from quality.real import NIGHTLY, evaluate_warehouse, format_real, real_to_dict
+    from quality.real_go import GO_SCHEMES, evaluate_go_warehouse, format_go, go_report_to_dict
     from warehouse import WarehouseError
 
 
@@ -148,18 +152,39 @@ def _real(args: argparse.Namespace,
     if not path.is_file():
         fail(f"no warehouse at {str(path)!r}: give the DuckDB file of a project "
              f"(its [paths] warehouse, e.g. data/clubratings.duckdb)")
-    begin = time.perf_counter()
+    bridge = [name for name in schemes if name not in GO_SCHEMES]
+    if not args.schemes:
+        bridge.append(NIGHTLY)  # the real judge adds WHR as the nightly job publishes it
+    go = [name for name in schemes if name in GO_SCHEMES] if args.schemes else list(GO_SCHEMES)
+    # per game: its schemes, its judge, the report as text and as JSON, the JSON's key
+    judges: dict[str, tuple[list[str], Any, Any, Any, str]] = {
+        "bridge": (bridge, evaluate_warehouse, format_real, real_to_dict, "real"),
+        "go": (go, evaluate_go_warehouse, format_go, go_report_to_dict, "go"),
+    }
+    parts: list[str] = []
+    data: dict[str, object] = {}
+    problems: list[str] = []
     try:
-        # the real judge adds WHR as the nightly job publishes it (quality/real.py, NIGHTLY)
-        report = evaluate_warehouse(path, schemes if args.schemes else [*schemes, NIGHTLY])
+        for game, (names, evaluate, as_text, as_dict, key) in judges.items():
+            if not names or (args.game and args.game != game):
+                continue
+            begin = time.perf_counter()
+            try:
+                report = evaluate(path, names)
+            except ValueError as exc:
+                problems.append(f"{game}: {exc}")
+                continue
+            seconds = time.perf_counter() - begin
+            parts.append(as_text(report) + f"\n\n{seconds:.0f} seconds")
+            data[key] = as_dict(report)
     except WarehouseError as exc:
         fail(f"{exc} (a run still writing it? try again when it ends)")
-    except ValueError as exc:
-        fail(f"{path}: {exc}; load result files with clubratings run first")
-    seconds = time.perf_counter() - begin
-    text = format_real(report) + f"\n\n{seconds:.0f} seconds"
+    if not parts:
+        fail(f"{path}: {'; '.join(problems) or 'nothing to score'}; load result files with "
+             "clubratings run first")
     shown = path.name if path.is_absolute() else path.as_posix()
-    return text, real_to_dict(report), [f"--warehouse {shown}"]
+    words = [f"--warehouse {shown}"] + ([f"--game {args.game}"] if args.game else [])
+    return "\n\n".join(parts), data, words
 
 
 def add_quality_commands(sub: Any) -> None:
@@ -210,7 +235,11 @@ def add_quality_commands(sub: Any) -> None:
                    help="two-clubs, federation or national (comma-separated for several)")
     e.add_argument("--warehouse", metavar="FILE",
                    help="a project's DuckDB warehouse (read only): score every scheme on its "
-                   "real bridge results")
+                   "real bridge results and go games")
+    e.add_argument("--game", choices=("bridge", "go"),
+                   help="with --warehouse: only this game's results (default: bridge results "
+                   "and go games, each where the warehouse has them; go games are predicted "
+                   "tournament by tournament against the stronger declared grade)")
     e.add_argument("--seed", default="1", metavar="S[,S]",
                    help="random seed, or seeds separated by commas: a table per preset and "
                    "seed, then the mean over the seeds per preset (default 1)")

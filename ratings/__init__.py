@@ -68,6 +68,8 @@ if TYPE_CHECKING:
         RatingRun,
     )
     from ._go import GAMES_COLUMNS, check_games, grade, grade_rating
+    from ._grade import GRADE_COLUMNS, GradeEvidenceParams, learn_grade_evidence
+    from ._grade import rate_grade_evidence
     from ._registry import SCHEMES, RateFunction, Scheme, params_to_options, parse_options, rate
     from ._rfg import RfgBootstrapParams, RfgParams, rate_rfg, rate_rfg_bootstrap
     from ._whr import (
@@ -90,6 +92,8 @@ _WHERE = {
     "NORMALISATIONS_COLUMNS": "_frames", "PERIOD_FREQUENCIES": "_frames",
     "RATINGS_COLUMNS": "_frames", "RESULTS_COLUMNS": "_frames", "RatingRun": "_frames",
     "GAMES_COLUMNS": "_go", "check_games": "_go", "grade": "_go", "grade_rating": "_go",
+    "GRADE_COLUMNS": "_grade", "GradeEvidenceParams": "_params",
+    "learn_grade_evidence": "_grade", "rate_grade_evidence": "_grade",
     "BeloParams": "_params", "RfgBootstrapParams": "_params", "RfgParams": "_params",
     "WhrParams": "_params", "WHR_LEARNABLE": "_params",
     "SCHEMES": "_registry", "RateFunction": "_registry", "Scheme": "_registry",
@@ -106,6 +110,7 @@ _RENAMED = {"WHR_LEARNABLE": "LEARNABLE"}
 __all__ = [
     "CONTRIBUTIONS_COLUMNS",
     "GAMES_COLUMNS",
+    "GRADE_COLUMNS",
     "INITIAL_COLUMNS",
     "MEAN_RATING",
     "NEWCOMER_RATING",
@@ -115,6 +120,7 @@ __all__ = [
     "RESULTS_COLUMNS",
     "SCHEMES",
     "BeloParams",
+    "GradeEvidenceParams",
     "InputError",
     "OptionError",
     "RateFunction",
@@ -135,10 +141,12 @@ __all__ = [
     "learn_whr",
     "grade",
     "grade_rating",
+    "learn_grade_evidence",
     "params_to_options",
     "parse_options",
     "rate",
     "rate_belo",
+    "rate_grade_evidence",
     "rate_rfg",
     "rate_rfg_bootstrap",
     "rate_whr",

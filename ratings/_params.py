@@ -27,6 +27,7 @@ __all__ = [
     "EgfParams",
     "EloParams",
     "Glicko2Params",
+    "GradeEvidenceParams",
     "MakarovParams",
     "NonDivergingParams",
     "RfgBootstrapParams",
@@ -316,6 +317,40 @@ class EgfParams:
 
     def __post_init__(self) -> None:
         check_options(self)
+
+
+# --- go, declared grades as evidence (ratings/_grade.py, docs/rules/go-grades.md) -----------
+
+
+@dataclass(frozen=True, slots=True)
+class GradeEvidenceParams:
+    """Options of scheme ``grade-evidence`` (docs/rules/go-grades.md): every declared grade a
+    noisy reading of the player's strength, the games read as in Glicko. Ratings on the RFG
+    scale (100 points a grade)."""
+
+    grade_sd: float = option(150.0, Number(integer=False, minimum=0.0,
+                                           minimum_exclusive=True))
+    """``tau``: how far a declared grade may stand from the strength, in rating points
+    (docs/rules/go-grades.md "A grade is a reading")."""
+    drift: float = option(120.0, Number(integer=False, minimum=0.0))
+    """``w``: how far a strength may move in a year without games (its deviation grows by
+    ``w^2`` per year; docs/rules/go-grades.md "Between tournaments")."""
+    slope: float = option(0.25, Number(integer=False, minimum=0.0, minimum_exclusive=True))
+    """``beta``: the logistic's scale is ``beta D`` points, ``D`` the RFG distance to the
+    ideal player (docs/rules/go-grades.md "A game"; 0.25 matches the RFG's slope at even)."""
+    entry_rating: float = option(1400.0, Number(integer=False, minimum=-2000.0))
+    """Start of a newcomer who declared no grade (1400 = 7 kyu)."""
+    entry_sd: float = option(400.0, Number(integer=False, minimum=0.0,
+                                           minimum_exclusive=True))
+    """Deviation of a newcomer who declared no grade."""
+    learn: OnOff = option("on", Choice(("on", "off")))
+    """``on``: ``grade_sd``, ``drift`` and ``slope`` are learned from the games rated (the
+    pool's own history; docs/rules/go-grades.md "Learning the weights") before rating them;
+    ``off``: the values given are used."""
+
+    def __post_init__(self) -> None:
+        check_options(self)
+        _check_entry_rating(self.entry_rating)
 
 
 # --- preferans (ratings/_preferans.py, docs/rules/preferans.md) ------------------------------

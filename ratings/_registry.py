@@ -26,6 +26,7 @@ from ._params import (
     EgfParams,
     EloParams,
     Glicko2Params,
+    GradeEvidenceParams,
     MakarovParams,
     NonDivergingParams,
     RfgBootstrapParams,
@@ -85,6 +86,11 @@ class Scheme(Generic[P]):
     entry_from_games: bool = False
     """A newcomer's rating is the estimate their games against rated players give
     (docs/rules/go-rfg.md "First entry"), not a start value of the scheme's options."""
+
+    grades_as_evidence: bool = False
+    """Every grade a player declares moves their rating (docs/rules/go-grades.md), not only
+    the first: ``rating_before`` of a period already holds the grades declared in it, and
+    the ratings frame carries ``grade`` and ``grade_pull``."""
 
     @property
     def whole_history(self) -> bool:
@@ -209,6 +215,20 @@ def _schemes() -> dict[str, Scheme[Any]]:
             rate=_Later("_rfg", "rate_rfg_bootstrap"),
             reads="go-games",
             moves_by_k=True,
+        ),
+    )
+    # Go, every declared grade as evidence (ratings/_grade.py): games frame in.
+    schemes += (
+        Scheme(
+            name="grade-evidence",
+            description="Go rating with every declared grade a noisy reading of the "
+            "player's strength, the games as in Glicko, its weights learned from the pool's "
+            "own games (docs/rules/go-grades.md)",
+            params_type=GradeEvidenceParams,
+            defaults=GradeEvidenceParams(),
+            rate=_Later("_grade", "rate_grade_evidence"),
+            reads="go-games",
+            grades_as_evidence=True,
         ),
     )
     # Preferans (ratings/_preferans.py): the preferans games frame in.

@@ -26,7 +26,7 @@ def test_a_go_pool_rated_by_a_bridge_scheme_is_refused_when_read(tmp_path: Path)
     message = str(caught.value)
     assert "\n" not in message
     assert message == (f"{path}: [[pools]] go scheme = 'belo2': rates bridge, not go; go is "
-                       "rated by egf, elo, glicko2, rfg, rfg-bootstrap")
+                       "rated by egf, elo, glicko2, grade-evidence, rfg, rfg-bootstrap")
 
 
 def test_an_unknown_game_is_refused_when_read(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ._atomic import TEMP_PREFIX, atomic_write, sweep, utc_now
     from ._db import DEFAULT_PATH, Warehouse, open_warehouse
     from ._errors import LoadError, TransientWarehouseError, WarehouseError
+    from ._go_judge import go_judge_frame
     from ._load import Loader, LoadReport, Parsed, file_sha256, is_loaded, load_result, raw_bytes
     from ._runs import (
         RunRecord,
@@ -63,6 +64,7 @@ _WHERE = {
     "find_run": "_runs",
     "frame_sha256": "_runs",
     "games_frame": "_runs",
+    "go_judge_frame": "_go_judge",
     "is_loaded": "_load",
     "latest_run": "_runs",
     "load_result": "_load",
