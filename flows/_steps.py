@@ -30,6 +30,8 @@ from warehouse import (
     preferans_frame,
     recent_run_options,
     results_frame,
+    resumable_run,
+    run_period_state,
     set_current_run,
     store_run,
     utc_now,
@@ -229,7 +231,18 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
         return PoolRun(pool.name, existing, True, periods, players, learning=learning)
     scheme = ratings.SCHEMES[pool.scheme]
     warm = _previous_fit(wh, pool, options) if scheme.refine is not None else None
-    if scheme.refine is not None and warm is not None:
+    digests = (scheme.period_digests(results, params)
+               if scheme.period_digests is not None else None)
+    kept = _kept_periods(wh, pool, options, version, digests)
+    if kept is not None:
+        # docs/rules/bridge-belo.md §8: the results changed from ``period`` on only; the stored
+        # periods before it stay, and the pool the period before left is rated on from there
+        # (the same frames, bit for bit, as rating the whole history again)
+        previous, period, before = kept
+        state = ratings.PeriodState(period, *run_period_state(wh, previous, before))
+        assert scheme.resume is not None
+        run = scheme.resume(results, params, state)
+    elif scheme.refine is not None and warm is not None:
         # docs/rules/bridge-whr.md §9: a whole-history fit starts from the pool's last one, so a
         # nightly run only refines it (same result, fewer steps)
         run = scheme.refine(results, params, warm)
@@ -240,10 +253,41 @@ def rate_pool(wh: Warehouse, pool: PoolConfig) -> PoolRun:
         period_unit=options.get("period", ""), inputs_sha256=sha, code_version=version,
         ratings=run.ratings, contributions=run.contributions,
         normalisations=run.normalisations, phantoms=run.phantoms, startup=run.startup,
+        digests=digests, kept=None if kept is None else (kept[0], kept[1]),
     )
-    periods = tuple(sorted(run.ratings["period"].unique()))
-    return PoolRun(pool.name, run_id, False, periods, int(run.ratings["player"].nunique()),
-                   tuple(run.warnings), learning)
+    if kept is None:
+        periods = tuple(sorted(run.ratings["period"].unique()))
+        players = int(run.ratings["player"].nunique())
+    else:
+        periods, players = run_summary(wh, run_id)
+    return PoolRun(pool.name, run_id, False, periods, players, tuple(run.warnings), learning)
+
+
+def _kept_periods(wh: Warehouse, pool: PoolConfig, options: dict[str, str], version: str,
+                  digests: dict[str, str] | None) -> tuple[int, str, str] | None:
+    """Where a scheme that rates forward takes up the pool's current run: (that run, the first
+    period to rate again, the period before it), when the run was made with these options and
+    this code and its periods' digests agree with ``digests`` up to some period after its
+    first; None when the whole history is to be rated (another configuration, a changed first
+    period, a scheme that restates every period)."""
+    if digests is None:
+        return None
+    found = resumable_run(wh, pool=pool.name, scheme=pool.scheme, options=options,
+                          code_version=version)
+    if found is None:
+        return None
+    previous, stored = found
+    freq = ratings.PERIOD_FREQUENCIES[options["period"]]  # type: ignore[index]
+    changed = [pd.Period(p, freq) for p in set(stored) ^ set(digests)]
+    changed += [pd.Period(p, freq) for p in set(stored) & set(digests) if stored[p] != digests[p]]
+    last = pd.Period(max(stored), freq)  # a run's periods end with its last with results
+    start = min([*changed, last + 1])
+    record = latest_run(wh, pool.name)
+    # the first period rated (the cut-over's, docs/rules/bridge-belo.md §11) is rated again
+    if record is None or record.first_period is None or \
+            start <= pd.Period(record.first_period, freq):
+        return None
+    return previous, str(start), str(start - 1)
 
 
 LEARNED_PREFIX = "learned."

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import hashlib
 import io
 import json
@@ -384,7 +385,24 @@ def _edition_pages(
     slugs = slugs or {}
     played = _played_links(run, editions)
     offered = newest_ranked(editions)
+    stamps = out / EDITION_DIGESTS
+    try:
+        stored = json.loads(stamps.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stored = {}
+    digests: dict[str, str] = {}
     for i, ed in enumerate(editions):
+        folder = out / ed.slug
+        files = [folder / name for name in ("index.html", "list.csv", "list.parquet")]
+        digests[ed.slug] = _edition_digest(
+            pool, run, ed, editions[i - 1] if i > 0 else None,
+            editions[i + 1] if i + 1 < len(editions) else None,
+            # the newest edition that ranks players is named only where nobody is ranked
+            None if offered is ed or any(r.standing == "ranked" for r in ed.rows)
+            else offered, played, slugs, settings)
+        if stored.get(ed.slug) == digests[ed.slug] and all(f.is_file() for f in files):
+            written.extend(files)  # made of the same inputs: the same bytes as on disk
+            continue
         present = {k for r in ed.rows for k in r.extra}
         table = table_columns(present)
         draw = [_club_cell(c, slugs) if c.name == "club" and slugs
@@ -428,10 +446,50 @@ def _edition_pages(
             ranked_edition=offered if offered is not None and offered is not ed else None,
             quality=_has_quality(settings) and _game(run).placements,
         )
-        folder = out / ed.slug
         _write(folder / "index.html", html.encode("utf-8"), written)
         _write(folder / "list.csv", _csv_bytes(rows, file_columns(present)), written)
         _write(folder / "list.parquet", _parquet_bytes(rows, file_columns(present)), written)
+    _write_if_changed(stamps, (json.dumps(digests, indent=0, sort_keys=True) + "\n").encode())
+
+
+EDITION_DIGESTS = ".editions"
+"""Per pool: a digest of what each edition's three files were made from (JSON, slug ->
+digest). An edition whose digest is unchanged is not drawn again: its files on disk are
+what drawing it would write (a backfill adds a quarter and leaves the earlier editions
+as they were)."""
+
+
+@functools.lru_cache(maxsize=1)
+def _publishing_code() -> str:
+    """A digest of the publishing code, templates and styles: part of every edition's."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _edition_digest(pool: str, run: RunRecord, ed: _Edition, previous: _Edition | None,
+                    following: _Edition | None, offered: _Edition | None,
+                    played: dict[str, tuple[str, str]], slugs: dict[str, str],
+                    settings: SiteSettings) -> str:
+    """Everything an edition's page, CSV and Parquet file are drawn from (:func:`_edition_pages`):
+    its rows, the editions it links to, the clubs with pages, the run's scheme and options,
+    the settings and the publishing code."""
+    def near(other: _Edition | None) -> object:
+        return None if other is None else (other.period, other.slug, other.start, other.end,
+                                           bool(other.rows))
+
+    digest = hashlib.sha256(_publishing_code().encode())
+    for part in (pool, run.scheme, sorted(run.options.items()), ed, near(previous),
+                 near(following), near(offered),
+                 sorted((k, v) for k, v in played.items()),
+                 sorted((c, slugs[c]) for c in {r.club for r in ed.rows} if c in slugs),
+                 (settings.movers, settings.provisional_events, settings.active_days,
+                  settings.max_deviation, _has_quality(settings))):
+        digest.update(repr(part).encode("utf-8") + b"\0")
+    return digest.hexdigest()
 
 
 def _player_pages(
@@ -810,8 +868,9 @@ def _quality_page(source: Path) -> bytes:
         reports.append({**{k: v for k, v in report.items() if k != "rows"}, "rows": rows})
     means = _quality_means(data.get("reports", []))
     real = _real_quality(source, data)
+    go = _go_quality(source, data)
     html = _ENV.get_template("quality.html").render(
-        command=data.get("command", ""), reports=reports, real=real, means=means,
+        command=data.get("command", ""), reports=reports, real=real, go=go, means=means,
         calibration=_simulated_calibration(data.get("reports", [])),
         verdict=_quality_verdict(data.get("reports", []), means, real),
         seeds=sorted({r.get("seed") for r in data.get("reports", [])}, key=str),
@@ -926,6 +985,52 @@ def _quality_verdict(reports: list[dict[str, object]], means: list[dict[str, obj
 REAL_QUALITY_FILE = "quality-real.json"
 """Beside the evaluation file: the schemes scored on a real archive (``clubratings evaluate
 --warehouse FILE --json``, docs/quality.md "On real results")."""
+
+
+GO_QUALITY_FILE = "quality-go.json"
+"""Beside the evaluation file: the go schemes judged on real tournaments (``clubratings
+evaluate --warehouse FILE --game go --json``, docs/quality.md "Go on real tournaments")."""
+
+_GO_TABLES = (
+    ("even", "rated", "Even games between players both rated before"),
+    ("even", "changed", "Even games where a declared grade changed since the player's last "
+                        "tournament"),
+    ("even", "all", "Every even game (a player without an earlier tournament at the grade "
+                    "declared)"),
+    ("handicap", "rated", "Handicap games between players both rated before (predicted with "
+                          "their handicap)"),
+)
+"""The go tables of the quality page: kind of game, subset, title."""
+
+
+def _go_quality(source: Path, data: dict[str, object]) -> dict[str, object] | None:
+    """The go part of the quality page: ``data["go"]``, else the ``go`` of
+    :data:`GO_QUALITY_FILE` beside ``source``; ``None`` without either."""
+    go = data.get("go")
+    command = data.get("command", "")
+    beside = source.with_name(GO_QUALITY_FILE)
+    if not isinstance(go, dict) and beside.is_file():
+        other = json.loads(beside.read_text(encoding="utf-8"))
+        go, command = other.get("go"), other.get("command", "")
+    if not isinstance(go, dict):
+        return None
+    rows = go.get("rows", [])
+    tables = []
+    for kind, subset, title in _GO_TABLES:
+        chosen = [r for r in rows if r["kind"] == kind and r["subset"] == subset]
+        if not chosen:
+            continue
+        tables.append({"title": title, "rows": [{
+            "scheme": r["scheme"], "games": f"{r['games']:,}",
+            "accuracy": _num(100 * r["accuracy"], 1),
+            "log_loss": _num(r.get("log_loss"), 4) or "\u2014",
+            "difference": "\u2014" if r.get("difference") is None
+            else f"{r['difference']:+.1f}",
+            "interval": "\u2014" if r.get("low") is None
+            else f"{r['low']:+.1f} .. {r['high']:+.1f}",
+        } for r in chosen]})
+    return {**{k: v for k, v in go.items() if k not in ("rows", "seconds")},
+            "command": command, "tables": tables}
 
 
 def _real_quality(source: Path, data: dict[str, object]) -> dict[str, object] | None:
@@ -1203,7 +1308,7 @@ def publish_site(
         out = public / pool
         if (out / MANIFEST).is_file():
             _remove_stale(out, [], set())
-            for name in (MANIFEST, "how.html"):
+            for name in (MANIFEST, "how.html", EDITION_DIGESTS):
                 (out / name).unlink(missing_ok=True)
         return write_site_index(public, settings.quality, federation=federation)
     table = run_tables(wh, run.run_id)

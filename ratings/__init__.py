@@ -65,6 +65,7 @@ if TYPE_CHECKING:
         PERIOD_FREQUENCIES,
         RATINGS_COLUMNS,
         RESULTS_COLUMNS,
+        PeriodState,
         RatingRun,
     )
     from ._go import GAMES_COLUMNS, check_games, grade, grade_rating
@@ -91,6 +92,7 @@ _WHERE = {
     "CONTRIBUTIONS_COLUMNS": "_frames", "INITIAL_COLUMNS": "_frames",
     "NORMALISATIONS_COLUMNS": "_frames", "PERIOD_FREQUENCIES": "_frames",
     "RATINGS_COLUMNS": "_frames", "RESULTS_COLUMNS": "_frames", "RatingRun": "_frames",
+    "PeriodState": "_frames",
     "GAMES_COLUMNS": "_go", "check_games": "_go", "grade": "_go", "grade_rating": "_go",
     "GRADE_COLUMNS": "_grade", "GradeEvidenceParams": "_params",
     "learn_grade_evidence": "_grade", "rate_grade_evidence": "_grade",
@@ -123,6 +125,7 @@ __all__ = [
     "GradeEvidenceParams",
     "InputError",
     "OptionError",
+    "PeriodState",
     "RateFunction",
     "RatingError",
     "RatingRun",

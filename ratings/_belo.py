@@ -16,6 +16,7 @@ not even in the last bit (§8: "the order of entry ... cannot change anything").
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, fields, replace
 from typing import TypeAlias
 
@@ -26,6 +27,7 @@ import pandas as pd
 from ._frames import (
     CONTRIBUTIONS_COLUMNS,
     PERIOD_FREQUENCIES,
+    PeriodState,
     RatingRun,
     check_initial,
     check_results,
@@ -41,7 +43,7 @@ from ._go import group_sum
 from ._options import check_options
 from ._params import BeloParams, BoardWeight, PeriodicNormalisation
 
-__all__ = ["BeloParams", "rate_belo"]
+__all__ = ["BeloParams", "belo_period_digests", "rate_belo", "resume_belo"]
 
 
 Floats: TypeAlias = npt.NDArray[np.float64]
@@ -886,6 +888,66 @@ def rate_belo(
     ``cutover`` date, the results before it only compute the start ratings (docs/rules/bridge-belo.md §11) and the
     ratings are reported from the cut-over period on.
     """
+    return _rate(results, params, initial, None)
+
+
+def resume_belo(results: pd.DataFrame, params: BeloParams, state: PeriodState,
+                initial: pd.DataFrame | None = None) -> RatingRun:
+    """The periods from ``state.period`` on of :func:`rate_belo` (same ``results``, ``params``
+    and ``initial``), rated from the pool ``state`` says the period before left: the frames
+    of those periods, bit for bit what the full run gives, when ``state`` is that run's own
+    (docs/rules/bridge-belo.md §8: a period reads only the ratings before it and its own
+    results). The start-up table (§11) is left empty: it belongs to the first periods.
+
+    Raises ``ValueError`` when ``state.period`` is not a period after the first one rated."""
+    return _rate(results, params, initial, state)
+
+
+def belo_period_digests(results: pd.DataFrame, params: BeloParams) -> dict[str, str]:
+    """Per rating period with results: a digest of its rows as they are rated (ids, dates,
+    places, scores, clubs, and each row's ``r`` and weight, which a league's later matches
+    can change, §7). Two histories whose digests agree up to a period rate those periods
+    alike; where they first differ a stored run can be taken up (:func:`resume_belo`)."""
+    check_options(params)
+    checked = check_results(results)
+    if checked.empty:
+        return {}
+    _, slot_of_code, _ = _player_slots(checked, pd.Series(dtype=float))
+    rows = _prepare(checked, params, slot_of_code)
+    text = checked.drop(columns=["event_code", "unit_code", "player_code"])
+    row_hash = pd.util.hash_pandas_object(text, index=False).to_numpy()
+    block = np.stack([row_hash[rows.src], rows.r.view(np.uint64), rows.weight.view(np.uint64)],
+                     axis=1)
+    ordinals, starts = np.unique(rows.period, return_index=True)
+    ends = np.r_[starts[1:], len(rows)]
+    freq = PERIOD_FREQUENCIES[params.period]
+    digests = {}
+    for ordinal, start, end in zip(ordinals.tolist(), starts.tolist(), ends.tolist(),
+                                   strict=True):
+        label = str(pd.Period(ordinal=ordinal, freq=freq))
+        digests[label] = hashlib.sha256(block[start:end].tobytes()).hexdigest()
+    return digests
+
+
+def _resumed_pool(state: PeriodState, names: npt.NDArray[np.object_], size: int) -> _Pool:
+    """The pool as ``state`` says the period before ``state.period`` left it."""
+    pool = _Pool.start(np.full(size, np.nan))
+    rating = pool.rating
+    players = np.asarray(state.ratings["player"].astype(str), dtype=object)
+    at = np.searchsorted(names, players)
+    if players.size and not bool(np.all(names[np.minimum(at, size - 1)] == players)):
+        raise ValueError("the stored ratings name players the results do not have")
+    rating[at] = state.ratings["rating"].to_numpy(np.float64)
+    phantoms = state.phantoms[state.phantoms["events_left"].to_numpy() > 0]
+    slots = np.searchsorted(names, np.asarray(phantoms["player"].astype(str), dtype=object))
+    rating[size + slots] = phantoms["rating"].to_numpy(np.float64)
+    pool.events_left[slots] = phantoms["events_left"].to_numpy(np.int64)
+    pool.rating = rating
+    return pool
+
+
+def _rate(results: pd.DataFrame, params: BeloParams, initial: pd.DataFrame | None,
+          state: PeriodState | None) -> RatingRun:
     check_options(params)
     checked = check_results(results)
     start = check_initial(initial)
@@ -899,13 +961,27 @@ def rate_belo(
     if params.cutover:
         cut = int(np.datetime64(params.cutover, "D").astype(np.int64))
         split = int(np.searchsorted(rows.day, cut, side="left"))
-        if split:
+        if split and state is None:
             values, startup = _startup(rows.take(slice(0, split)), values, params)
         rows = rows.take(slice(split, None))
         first = cut
         last = int(rows.day[-1]) if len(rows) else cut
     periods = _periods(first, last, params)
-    run = _run_periods(rows, _Pool.start(values), params, periods)
+    if state is None:
+        pool = _Pool.start(values)
+    else:
+        labels = [str(p) for p in periods]
+        if state.period not in labels[1:]:
+            raise ValueError(f"period {state.period!r} is not one after the first of "
+                             f"{labels[0]}..{labels[-1]}")
+        at = labels.index(state.period)
+        pool = _resumed_pool(state, names, len(values))
+        split = int(np.searchsorted(rows.period, periods[at].ordinal, side="left"))
+        if params.newcomer == "subsidy":  # §10: each player's club as last written before
+            _last_clubs(pool, rows.take(slice(0, split)))
+        rows = rows.take(slice(split, None))
+        periods = periods[at:]
+    run = _run_periods(rows, pool, params, periods)
 
     normalised = pd.DataFrame({
         "period": [str(periods[i]) for i, _ in run.normalisations],

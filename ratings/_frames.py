@@ -27,6 +27,7 @@ __all__ = [
     "RATINGS_COLUMNS",
     "RESULTS_COLUMNS",
     "STARTUP_COLUMNS",
+    "PeriodState",
     "PeriodUnit",
     "RatingRun",
     "check_initial",
@@ -69,6 +70,23 @@ STARTUP_COLUMNS = ("pass", "max_change", "mean_before_normalisation")
 NORMALISATIONS_COLUMNS = ("period", "factor")
 
 _DATE = "datetime64[us]"
+
+
+@dataclass(frozen=True, eq=False)
+class PeriodState:
+    """Where a scheme that rates forward takes up a stored run: the pool as the period before
+    ``period`` left it, read back from that run's frames (docs/rules/bridge-belo.md §8: a
+    period is rated from the ratings the period before left and its own results).
+
+    - ``period``: the first period to rate again (its label, ``2013Q3``).
+    - ``ratings``: the stored run's ``ratings`` rows of the period before: ``player, rating``.
+    - ``phantoms``: its ``phantoms`` rows of that period: ``player, rating, events_left``
+      (retired phantoms may be left in; they carry nothing).
+    """
+
+    period: str
+    ratings: pd.DataFrame
+    phantoms: pd.DataFrame
 
 
 @dataclass(frozen=True, eq=False)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from _typeshed import DataclassInstance
 
-    from ._frames import RatingRun
+    from ._frames import PeriodState, RatingRun
     from ._whr_learn import WhrLearning
 
 __all__ = ["SCHEMES", "RateFunction", "Scheme", "params_to_options", "parse_options", "rate"]
@@ -79,6 +79,17 @@ class Scheme(Generic[P]):
     the search starting from ``start``; ``None`` for a scheme that learns nothing."""
     learnable: tuple[str, ...] = ()
     """The options ``learn`` may set."""
+    resume: Callable[[pd.DataFrame, P, PeriodState], RatingRun] | None = None
+    """``resume(results, params, state)``: the periods from ``state.period`` on of ``rate``,
+    rated from the pool a stored run left at the end of the period before -- for a scheme that
+    rates forward, period by period (docs/rules/bridge-belo.md §8), so that a run whose results
+    changed only from some period on keeps the stored periods before it. ``None``: every run
+    rates the whole history (a whole-history fit restates every period, and the go and
+    preferans schemes are not taken up so yet)."""
+    period_digests: Callable[[pd.DataFrame, P], dict[str, str]] | None = None
+    """``period_digests(results, params)``: per period with results, a digest of its rows as
+    ``rate`` reads them; where the digests of two histories first differ is where ``resume``
+    starts. Given exactly when ``resume`` is."""
     moves_by_k: bool = False
     """Every game moves a player by ``K B (r - P)``, one ``K`` per player and period
     (docs/rules/go-rfg.md "One rating period"): an explanation shows that ``K``, recovered
@@ -141,6 +152,8 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=BeloParams,
             defaults=belo,
             rate=_Later("_belo", "rate_belo"),
+            resume=_Later("_belo", "resume_belo"),
+            period_digests=_Later("_belo", "belo_period_digests"),
         ),
         Scheme(
             name="belo2",
@@ -149,6 +162,8 @@ def _schemes() -> dict[str, Scheme[Any]]:
             params_type=BeloParams,
             defaults=belo2,
             rate=_Later("_belo", "rate_belo"),
+            resume=_Later("_belo", "resume_belo"),
+            period_digests=_Later("_belo", "belo_period_digests"),
         ),
         Scheme(
             name="whr",

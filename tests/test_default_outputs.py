@@ -15,9 +15,10 @@ from pathlib import Path
 GOLDEN = Path(__file__).parent / "golden" / "default_outputs.json"
 
 
-STAMPS = {".published"}
+STAMPS = {".published", ".editions"}
 """Files that are no output: ``.published`` is a digest of the inputs of the last publication,
-the publishing code included (flows/core.py), so any change of that code changes it."""
+the publishing code included (flows/core.py), so any change of that code changes it; each
+pool's ``.editions`` the same per edition (publishing/_site.py)."""
 
 
 def _outputs(public: Path) -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,124 @@ def test_a_unit_written_without_names_leaves_the_places_closed_up(tmp_path: Path
     assert set(frame["n"]) == {14}
     tie = frame.loc[frame["unit"] == "11", "place"]  # the named pair tied with the nameless
     assert set(tie) == {10.0}
+
+
+_PAIRS = [("Ján Novák", "Peter Kováč"), ("Eva Horváthová", "Mária Tóthová"),
+          ("Jozef Varga", "Anna Nagyová"), ("Milan Baláž", "Zuzana Molnárová"),
+          ("Ivan Kráľ", "Oľga Kráľová"), ("Pavol Hudák", "Lucia Hudáková")]
+_ORDERS = [[0, 1, 2, 3, 4], [3, 0, 4, 1, 5], [2, 5, 0, 3, 1], [1, 4, 3, 5, 0], [5, 2, 1, 0, 3]]
+
+
+def _quarter(path: Path, quarter: int, corrected: int = 0) -> Path:
+    """A club's file of one quarter of 2013-2014 (1..8): a night a month, the pairs in an
+    order of their own; ``corrected``: the same file with that month's places changed."""
+    events = []
+    for month in range(3 * quarter - 2, 3 * quarter + 1):
+        shift = 2 if month == corrected else 0
+        pairs = [_PAIRS[i] for i in _ORDERS[(month + shift) % len(_ORDERS)]]
+        day = f"{2013 + (month - 1) // 12}-{(month - 1) % 12 + 1:02d}-0{1 + month % 7}"
+        events.append(club_event(day, pairs=pairs))
+    path = path / f"club-q{quarter}.csv"
+    path.write_bytes(csv_file(*events))
+    return path
+
+
+_PERIOD_TABLES = ("ratings", "rating_contributions", "rating_normalisations",
+                  "rating_phantoms", "rating_period_digests", "rating_startup")
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def _stored(wh: Warehouse, run_id: int) -> dict[str, Any]:
+    return {t: wh.query(f"SELECT * EXCLUDE (run_id) FROM {t} WHERE run_id = ? ORDER BY ALL",
+                        [run_id]) for t in _PERIOD_TABLES}
+
+
+def test_a_run_and_the_site_start_from_the_first_changed_quarter_as_full_ones_would(
+        wh: Warehouse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """BELO rates forward (docs/rules/bridge-belo.md §8): a run whose results changed from one
+    quarter on keeps the stored quarters before it and rates on from the pool the quarter
+    before left; its stored rows are bit for bit those of rating the whole history again,
+    after new quarters and after a correction of an old one. The site draws again only the
+    editions whose inputs changed, and comes out as a publication from scratch."""
+    import dataclasses
+
+    import pandas as pd
+
+    import ratings
+    import publishing._site as site_module
+    from flows import ingest_file
+    from publishing import publish_site
+    from warehouse._load import Loader
+
+    scheme = ratings.SCHEMES["belo2"]
+    started: list[str] = []
+
+    def resume(results: pd.DataFrame, params: object, state: ratings.PeriodState) -> object:
+        started.append(state.period)
+        assert scheme.resume is not None
+        return scheme.resume(results, params, state)
+
+    monkeypatch.setitem(ratings.SCHEMES, "belo2", dataclasses.replace(scheme, resume=resume))
+    pool = PoolConfig("bridge", scheme="belo2")
+
+    def full() -> int | None:
+        """The whole history rated again (no run to take up, another code version)."""
+        with monkeypatch.context() as m:
+            m.setattr(steps, "resumable_run", lambda *a, **k: None)
+            m.setattr(steps, "rating_code_version", lambda: f"full {len(started)}")
+            run_id = steps.rate_pool(wh, pool).run_id
+        steps.rate_pool(wh, pool)  # the incremental run's pool current again
+        return run_id
+
+    loader = Loader(wh)
+
+    def load(*paths: Path, status: str = "loaded") -> None:
+        for path in paths:
+            assert ingest_file(wh, path, loader=loader).status == status, path
+
+    load(*(_quarter(tmp_path, q) for q in range(1, 5)))
+    first = steps.rate_pool(wh, pool)
+    assert started == [] and first.periods[0] == "2013Q1" and first.periods[-1] == "2013Q4"
+    load(*(_quarter(tmp_path, q) for q in range(5, 7)))
+    more = steps.rate_pool(wh, pool)
+    assert started == ["2014Q1"]
+    assert more.periods == tuple(f"{y}Q{q}" for y in (2013, 2014) for q in range(1, 5))[:6]
+    again = full()
+    assert again is not None and more.run_id is not None
+    whole = _stored(wh, again)
+    for table, rows in _stored(wh, more.run_id).items():
+        pd.testing.assert_frame_equal(rows, whole[table], check_exact=True, obj=table)
+    site = tmp_path / "public"
+    publish_site(wh, "bridge", site)
+    # a corrected night of 2013Q3 (other places): rated again from 2013Q3, not before
+    load(_quarter(tmp_path, 3, corrected=8), status="correction")
+    corrected = steps.rate_pool(wh, pool)
+    assert started[-1] == "2013Q3" and corrected.run_id is not None
+    kept, redone = _stored(wh, more.run_id), _stored(wh, corrected.run_id)
+    ratings_before, ratings_after = kept["ratings"], redone["ratings"]
+
+    def early(frame: pd.DataFrame) -> pd.DataFrame:
+        return frame[frame["period"] < "2013Q3"].reset_index(drop=True)
+
+    pd.testing.assert_frame_equal(early(ratings_after), early(ratings_before), check_exact=True)
+    assert not ratings_after.equals(ratings_before)
+    again = full()
+    assert again is not None
+    whole = _stored(wh, again)
+    for table, rows in redone.items():
+        pd.testing.assert_frame_equal(rows, whole[table], check_exact=True, obj=table)
+    # the site: the editions before 2013Q3 are not drawn again, and every file is what a
+    # publication into an empty folder writes
+    drawn: list[int] = []
+    real = site_module._csv_bytes
+    monkeypatch.setattr(site_module, "_csv_bytes", lambda *a: drawn.append(1) or real(*a))
+    publish_site(wh, "bridge", site)
+    assert len(drawn) == 4  # 2013Q3 .. 2014Q2
+    fresh = tmp_path / "fresh"
+    publish_site(wh, "bridge", fresh)
+    assert len(drawn) == 4 + 6
+    assert _files(site) == _files(fresh)

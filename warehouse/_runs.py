@@ -21,8 +21,14 @@ from ._db import Warehouse
 
 __all__ = [
     "RunRecord", "find_run", "frame_sha256", "games_frame", "latest_run", "preferans_frame",
-    "results_frame", "run_tables", "set_current_run", "store_run",
+    "results_frame", "resumable_run", "run_period_state", "run_tables", "set_current_run",
+    "store_run",
 ]
+
+_BY_PERIOD = ("ratings", "rating_contributions", "rating_normalisations", "rating_phantoms",
+              "game_contributions", "segment_contributions", "rating_period_digests")
+"""A run's tables with one period per row: a run that takes up an earlier one copies that
+run's rows of the periods it keeps (``store_run(kept=...)``)."""
 
 
 def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
@@ -191,13 +197,38 @@ def store_run(
     phantoms: pd.DataFrame | None = None,
     startup: pd.DataFrame | None = None,
     now: dt.datetime | None = None,
+    digests: Mapping[str, str] | None = None,
+    kept: tuple[int, str] | None = None,
 ) -> int:
-    """Record a run and its per-period ratings in one transaction; returns the run id."""
+    """Record a run and its per-period ratings in one transaction; returns the run id.
+
+    ``digests``: per period with results, what it was rated from (a scheme's
+    ``period_digests``; table ``rating_period_digests``), so that a later run can take this
+    one up. ``kept = (run_id, period)``: the frames hold the periods from ``period`` on only,
+    and the periods before it are that stored run's, copied row for row (its start-up passes
+    too); ``digests`` then covers every period."""
     now = now or utc_now()
     periods = sorted(ratings["period"].unique()) if not ratings.empty else []
+    if kept is not None:
+        before = [str(r[0]) for r in wh.con.execute(
+            "SELECT DISTINCT period FROM ratings WHERE run_id = ? AND period < ?",
+            list(kept)).fetchall()]
+        periods = sorted([*before, *periods])
     with wh.transaction() as con:
         run_id = int(con.execute(
             "SELECT coalesce(max(run_id), 0) + 1 FROM rating_runs").fetchall()[0][0])
+        if kept is not None:
+            for table in _BY_PERIOD:
+                if table == "rating_period_digests":
+                    continue
+                con.execute(f"INSERT INTO {table} BY NAME SELECT * REPLACE (? AS run_id) "
+                            f"FROM {table} WHERE run_id = ? AND period < ?",
+                            [run_id, *kept])
+            con.execute("INSERT INTO rating_startup BY NAME SELECT * REPLACE (? AS run_id) "
+                        "FROM rating_startup WHERE run_id = ?", [run_id, kept[0]])
+        if digests:
+            wh.insert_frame("rating_period_digests", pd.DataFrame({
+                "run_id": run_id, "period": list(digests), "digest": list(digests.values())}))
         wh.insert_frame("rating_runs", pd.DataFrame([{
             "run_id": run_id, "pool": pool, "scheme": scheme,
             "options": _options_json(options), "period_unit": period_unit,
@@ -266,6 +297,39 @@ def store_run(
             )
         set_current_run(wh, pool, run_id)
     return run_id
+
+
+def resumable_run(wh: Warehouse, *, pool: str, scheme: str, options: Mapping[str, str],
+                  code_version: str) -> tuple[int, dict[str, str]] | None:
+    """The pool's current run and its digests per period (``store_run(digests=...)``) when it
+    was made with this scheme, options and code version and recorded its digests: a run a
+    scheme that rates forward can take up. None otherwise."""
+    rows = wh.con.execute(
+        "SELECT run_id FROM rating_runs WHERE run_id IN "
+        "(SELECT run_id FROM runs_in_force WHERE pool = ?) AND scheme = ? AND options = ? "
+        "AND code_version = ?", [pool, scheme, _options_json(options), code_version],
+    ).fetchall()
+    if not rows:
+        return None
+    run_id = int(rows[0][0])
+    digests = {str(p): str(d) for p, d in wh.con.execute(
+        "SELECT period, digest FROM rating_period_digests WHERE run_id = ?",
+        [run_id]).fetchall()}
+    return (run_id, digests) if digests else None
+
+
+def run_period_state(wh: Warehouse, run_id: int,
+                     period: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A stored run's pool at the end of ``period``: its ratings (``player, rating``, player
+    as text) and its phantoms (``player, rating, events_left``), as a scheme that rates
+    forward takes the run up from the period after (``ratings.PeriodState``)."""
+    rated = wh.query("SELECT player_id::VARCHAR AS player, rating FROM ratings "
+                     "WHERE run_id = ? AND period = ? ORDER BY player_id", [run_id, period])
+    phantoms = wh.query(
+        "SELECT player_id::VARCHAR AS player, rating, events::BIGINT AS events_left "
+        "FROM rating_phantoms WHERE run_id = ? AND period = ? AND state <> 'retired' "
+        "ORDER BY player_id", [run_id, period])
+    return rated, phantoms
 
 
 def set_current_run(wh: Warehouse, pool: str, run_id: int | None) -> None:
