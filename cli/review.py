@@ -253,6 +253,24 @@ def _show(wh: Any, player: int) -> None:
     print(f"  written as: {', '.join(p.spellings) or '-'}")
     for merged, reason in p.merged_in:
         print(f"  player {merged} merged in ({reason})")
+    for register, row, fid, first, surname, club, born, status in p.register:
+        print(f"  register {register}, row {row}: {surname} {first}".rstrip()
+              + "".join(f", {label} {value}" for label, value in (
+                  ("federation id", fid), ("club", club), ("born", born), ("status", status))
+                  if value))
+    if not p.register:
+        print("  register: in no member register")
+    print("  clubs: " + ("; ".join(f"{club} ({source})" for club, source in p.clubs) or "-"))
+    for game, events, first, last in p.games:
+        print(f"  {game}: {events} event(s) in force, {first}..{last}")
+    for pool, edition, standing, rating, events in p.lists:
+        print(f"  list {pool} {edition}: {standing}, rating {rating}, {events} rated so far")
+    if not p.lists:
+        print("  lists: on no published list (clubratings recompute, then publish)")
+    if p.last_events:
+        print("  last events:")
+    for day, game, organiser, title, place in p.last_events:
+        print(f"    {day} {game} {organiser}: {title}, {place}")
 
 
 def cmd_register(args: argparse.Namespace) -> int:

@@ -7,8 +7,9 @@
   rating runs did not count, grouped by reason. Dated once, when built (UTC). Rendered as
   Markdown (the Prefect artifact, ``public/reports/<id>.md``) and HTML (``<id>.html``,
   ``latest.html``); ``write_report`` keeps every report and lists them, newest first, in
-  ``public/reports/index.html``. Named after the rating run and a hash of the content without
-  the date: the same inputs give the same name.
+  ``public/reports/index.html``. Named after the import: when it ran (UTC, to the minute) and
+  what it brought, the one file or how many (``2026-11-29-0558-club-2013-11-csv``,
+  ``2026-11-29-0558-31-files``); a second report of the same name keeps both (``-2``).
 
 What the report shows of earlier runs killed before their report comes from the journal of
 what no report has shown yet (flows/_runlog.py ``Unreported``); the run log and progress are
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import hashlib
 import json
 import re
 from collections.abc import Sequence
@@ -63,8 +63,9 @@ class Section:
 @dataclass(frozen=True, slots=True)
 class ImportReport:
     report_id: str
-    """``run-<newest rating run id>-<content hash>``: stable for the same inputs (the hash
-    leaves the date out)."""
+    """When the import ran and what it brought: ``2026-11-29-0558-club-2013-11-csv`` (one
+    file), ``2026-11-29-0558-31-files``, ``...-ratings-only`` (nothing loaded, a new rating
+    run). The title says the same in words."""
     title: str
     sections: tuple[Section, ...]
     quiet: bool
@@ -278,6 +279,8 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
     warning_rows: list[tuple[str, ...]] = []
     same_rows: list[tuple[str, ...]] = []
     by_sha = organisers_by_file(wh) if outcomes else {}
+    items = open_items(wh)
+    still_open = {str(key) for key in items["item_key"]}  # answered since loading: not waiting
     for outcome in outcomes:
         name = Path(outcome.path).name
         organisers = _file_organisers(wh, outcome, by_sha) or [NOT_READ]
@@ -287,7 +290,7 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         counts[outcome.status] += 1
         counts["events_replaced"] += len(outcome.replaced_events)
         counts["players_created"] += outcome.players_created
-        waiting = ", ".join(sorted({n for n, _ in outcome.waiting}))
+        waiting = ", ".join(sorted({n for n, key in outcome.waiting if key in still_open}))
         if outcome.status != "duplicate":  # duplicates only as a count (per club, overview)
             files_by_club.setdefault(owner, []).append((
                 name, outcome.status, str(outcome.events), str(len(outcome.replaced_events)),
@@ -298,7 +301,6 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
             same_rows.append((name, "same results as " + ", ".join(outcome.same_as)))
         warning_rows.extend((name, text) for text in outcome.warnings)
 
-    items = open_items(wh)
     waiting_rows = sorted((  # by first date and key: the same warehouse, the same report
         (str(r.item_key), str(r.name_as_written), str(r.club or "-"), str(r.first_event or "-"),
          _day(r.first_date), str(int(r.occurrences)))
@@ -425,16 +427,36 @@ def build_report(wh: Warehouse, outcomes: Sequence[FileOutcome],
         "Rows of the rating runs' contributions with counted = false, by reason.",
         "Every result of the rating runs counted."))
 
-    title = "Import report"
-    body = _markdown(title, tuple(sections), None)
-    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:8]
-    report_id = (f"run-{max(run_ids):04d}-{digest}" if run_ids else f"files-{digest}")
+    subject = _subject(outcomes, actions)
+    report_id = f"{moment:%Y-%m-%d-%H%M}-{_slug(subject)}"
     quiet = (all(o.status == "duplicate" for o in outcomes) and not version_rows
              and all(r.reused or r.run_id is None for r in runs))
-    return ImportReport(report_id, f"{title} {report_id}", tuple(sections), quiet, clubs,
+    return ImportReport(report_id, f"Import report {moment:%Y-%m-%d %H:%M} UTC: {subject}",
+                        tuple(sections), quiet, clubs,
                         f"{moment:%Y-%m-%d %H:%M} UTC",
                         moment.replace(tzinfo=None).isoformat(sep=" "), headline,
                         tuple(not_rated_lines(not_rated)))
+
+
+def _subject(outcomes: Sequence[FileOutcome], actions: Sequence[Action]) -> str:
+    """What the import was, for its report's name: the one file it brought (``club-2013-11.csv``),
+    or how many (``31 files``), else what people did (``2 answers and withdrawals``), else
+    ``ratings only`` (a new rating run, nothing loaded)."""
+    new = [o for o in outcomes if o.status != "duplicate"]
+    if len(new) == 1:
+        return Path(new[0].path).name
+    if new:
+        return _plural(len(new), "file")
+    if actions:
+        return _plural(len(actions), "answer or withdrawal", "answers and withdrawals")
+    return "ratings only"
+
+
+def _slug(text: str) -> str:
+    """``Club 2013-11.csv`` -> ``club-2013-11-csv``: a file name's safe part, at most 60
+    characters (accents and other characters become ``-``)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-")
+    return slug or "import"
 
 
 def _kind_of_reason(reason: str) -> str:
@@ -522,6 +544,7 @@ def write_report(report: ImportReport, public: Path) -> Path | None:
         return None
     folder = public / "reports"
     folder.mkdir(parents=True, exist_ok=True)
+    report = _unique(report, folder)
     md = folder / f"{report.report_id}.md"
     page = report.html()
     atomic_write(md, report.markdown())
@@ -536,6 +559,23 @@ def write_report(report: ImportReport, public: Path) -> Path | None:
                                            indent=1, sort_keys=True) + "\n")
     atomic_write(folder / "index.html", _reports_index(entries))
     return md
+
+
+def _unique(report: ImportReport, folder: Path) -> ImportReport:
+    """``report``, or, when another report of its name is in ``folder`` (two imports of one
+    file in one minute), the same with ``-2``, ``-3``, ... added to its name. The same report
+    written again keeps its name."""
+    report_id, n = report.report_id, 1
+    text = report.markdown()
+    while (folder / f"{report_id}.md").is_file():
+        try:
+            if (folder / f"{report_id}.md").read_text(encoding="utf-8") == text:
+                break
+        except OSError:
+            pass
+        n += 1
+        report_id = f"{report.report_id}-{n}"
+    return report if n == 1 else dataclasses.replace(report, report_id=report_id)
 
 
 def _listed(folder: Path) -> list[dict[str, object]]:

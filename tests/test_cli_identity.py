@@ -64,6 +64,12 @@ def test_review_scripted_end_to_end(club: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = _run(club, capsys, "players", "show", "1")
     assert "player 1: Ján Novák (confirmed, from register), federation id 1001" in out
     assert "written as:" in out and "JNo" in out and "Novák Ján" in out
+    assert ("  register register-2014.xlsx, row 2: Novák Ján, federation id 1001, club BK Modra, "
+            "born 1961, status aktívny") in out.splitlines()
+    assert "  clubs: BK Modra (register, written, organiser)" in out.splitlines()
+    assert "  bridge: 5 event(s) in force, 2013-09-05..2013-10-03" in out.splitlines()
+    assert "  lists: on no published list (clubratings recompute, then publish)" in out
+    assert "    2013-10-03 bridge BK Modra: BK Modra – klubový turnaj párov, place 3 of 4" in out
 
 
 def test_review_errors_are_one_line(club: Path, capsys: pytest.CaptureFixture[str]) -> None:

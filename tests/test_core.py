@@ -146,7 +146,7 @@ def test_a_run_returns_what_it_did_as_a_frozen_result_that_pickles(tmp_path: Pat
     assert [(r.pool, r.reused) for r in result.runs] == [("bridge", False)]
     assert result.published and all(p.is_file() for p in result.published)
     assert result.scraped == ()  # no sources file: nothing fetched
-    assert result.report.report_id.startswith("run-") and not result.report.quiet
+    assert result.report.report_id.endswith("-2-files") and not result.report.quiet
     assert result.review is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.review = "changed"  # type: ignore[misc]

@@ -3,6 +3,7 @@ preferans player segment by segment, found by a part of the name, accents ignore
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,19 @@ def test_preferans_player_explained_segment_by_segment(
 def test_players_show_and_explain_take_a_name_without_accents(
         rated: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _cli(rated, capsys, "players", "show", "zielinski")
-    assert code == 0 and out.splitlines()[0].endswith("Tadeusz Zieliński (confirmed, from results)")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].endswith("Tadeusz Zieliński (confirmed, from results)")
+    # what a rating officer needs: register, clubs, games, list positions, the last events
+    assert "  register: in no member register" in lines
+    assert "  clubs: Klub Singleton Warszawa (organiser)" in lines
+    (games,) = [x for x in lines if x.startswith("  bridge: ")]
+    found = re.fullmatch(r"  bridge: \d+ event\(s\) in force, 2013-07-04\.\.(\S+)", games)
+    assert found, games
+    assert "  lists: on no published list (clubratings recompute, then publish)" in lines
+    last = lines[lines.index("  last events:") + 1:]
+    assert len(last) == 5 and last[0].startswith(
+        f"    {found[1]} bridge Klub Singleton Warszawa: "), last
+    assert all(", place " in x for x in last)
     code, out, _ = _cli(rated, capsys, "explain", "Zielinski")
     assert code == 0 and "Tadeusz Zieliński, pool bridge" in out.splitlines()[0]
     code, _, err = _cli(rated, capsys, "players", "show", "Nobody Atall")

@@ -138,3 +138,20 @@ def test_analysts_top_ten_returns_the_latest_ranked_edition(project: Path) -> No
     assert [int(k) for k in frame["rank"]] == [int(r["rank"]) for r in ranked][:10]
     assert set(zip(frame["rank"].astype(int), frame["player"], strict=True)) <= {
         (int(r["rank"]), r["player"]) for r in ranked}
+
+
+def test_players_show_names_the_newest_edition_and_the_newest_that_ranks_the_player(
+        project: Path) -> None:
+    """``clubratings players show``: where a player stands on the published lists."""
+    ranked = {r["player"]: r for r in _csv(project / "public" / "bridge" / "2014Q1" / "list.csv")
+              if r["standing"] == "ranked"}
+    name = sorted(ranked)[0]
+    player = ranked[name]
+    out = must(project, "players", "show", name)
+    lists = [line for line in out.splitlines() if line.startswith("  list ")]
+    assert lists[0].startswith("  list bridge 2015Q2: inactive, rating "), out
+    assert lists[1] == (f"  list bridge 2014Q1: ranked {player['rank']} of {len(ranked)}, "
+                        f"rating {float(player['rating']):.1f}, {player['events_total']} rated "
+                        "so far"), out
+    (games,) = [line for line in out.splitlines() if line.startswith("  bridge: ")]
+    assert games.endswith(" event(s) in force, 2013-10-03..2014-03-06"), out

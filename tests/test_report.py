@@ -3,6 +3,7 @@ from library steps (no Prefect)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -65,7 +66,9 @@ def test_report_names_rejected_file_waiting_names_and_unrated_events(tmp_path: P
     outcomes, runs, report = _run(cfg)
     assert [o.status for o in outcomes].count("rejected") == 1
     md = report.markdown()
-    assert report.report_id.startswith(f"run-{runs[0].run_id:04d}-")
+    # named after the import: when (the pinned clock) and how many files it looked at
+    assert report.report_id == "2026-11-27-0930-6-files"
+    assert report.title == "Import report 2026-11-27 09:30 UTC: 6 files"
     assert not report.quiet
 
     sections = {s.title: s for s in report.sections}
@@ -129,8 +132,10 @@ def test_report_files_are_deterministic_and_a_quiet_run_writes_none(
     assert all(r.reused for r in runs) and again.quiet
     assert write_report(again, cfg.public) is None
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(NOW.timestamp()) + 3600))  # pins the clock
-    _, _, later = _run(cfg, None)  # only the date differs: the same name
-    assert later.report_id == again.report_id and later.generated_at == "2026-11-27 10:30 UTC"
+    _, _, later = _run(cfg, None)  # an import an hour later: named after its own time
+    assert later.generated_at == "2026-11-27 10:30 UTC"
+    assert (again.report_id, later.report_id) == ("2026-11-27-0930-ratings-only",
+                                                  "2026-11-27-1030-ratings-only")
     assert later.markdown() != again.markdown()
     # duplicates are counted per club, not listed file by file on every run
     per_club = next(s for s in again.sections if s.title == "Per club")
@@ -305,7 +310,8 @@ def test_rejected_files_wait_in_every_later_report_and_the_list_shows_each_repor
     folder = cfg.public / "reports"
     index = (folder / "index.html").read_text(encoding="utf-8")
     links = re.findall(r'<tr><td><a href="([^"]+)">(\d{4}-\d\d-\d\d \d\d:\d\d UTC)</a></td>'
-                       r"<td>([^<]+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>", index)
+                       r'<td>([^<]+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td>'
+                       r'<td class="num">(\d+)</td>', index)
     assert [(href, name) for href, _, name, *_ in links] == [
         (f"{second.report_id}.html", second.report_id), (f"{first.report_id}.html",
                                                             first.report_id)]  # newest first
@@ -347,3 +353,41 @@ def test_the_list_of_reports_is_newest_first_and_keeps_reports_written_before_it
         "run-0001-aaaaaaaa")
     assert "<td>run-0001-aaaaaaaa</td><td>-</td>" in index  # its counts are not known
     assert "3 reports." in index
+
+
+def test_names_waiting_per_file_are_those_still_waiting_as_the_overview_counts(
+        tmp_path: Path) -> None:
+    """JNo waits when the club's initials files load; the decisions file answers it after the
+    JFR page that follows them, in the same run: no file of the report says JNo waits."""
+    root = _club(tmp_path)
+    (root / "inbox" / "broken.csv").unlink()
+    shutil.copy(ROOT / "identity" / "decisions.csv", root / "identity" / "decisions.csv")
+    shutil.copytree(ROOT / "fixtures" / "jfr_pary", root / "fixtures" / "jfr_pary")
+    (root / "clubratings.toml").write_text(CONFIG.replace(
+        '"fixtures/identity/modra-*"]',
+        '"fixtures/identity/modra-*", "fixtures/jfr_pary/W-wb130808.html"]'), encoding="utf-8")
+    outcomes, _, report = _run(load_config(root / "clubratings.toml"))
+    assert {n for o in outcomes for n, _ in o.waiting} == {"JNo"}  # waiting when loaded
+    sections = {s.title: s for s in report.sections}
+    assert "names waiting for review: 0;" in sections["Overview"].lines[2]
+    assert sections["Names waiting for review"].lines == ("No name waits for review.",)
+    files = sections["Files: BK Modra"]
+    assert files.header[5] == "names waiting"
+    assert [row[5] for row in files.rows] == ["-"] * 5
+    assert {r[0]: r[9] for r in sections["Per club"].rows}["BK Modra"] == "0"
+    assert report.report_id == "2026-11-27-0930-6-files"
+
+
+def test_two_imports_of_one_name_in_one_minute_keep_two_reports(tmp_path: Path) -> None:
+    first = dataclasses.replace(_report("2026-11-27-0930-club-csv", NOW, loaded=1),
+                                title="Import report 2026-11-27 09:30 UTC: club.csv")
+    second = dataclasses.replace(first, sections=(Section("Overview", ("another",)),))
+    paths = [write_report(first, tmp_path), write_report(second, tmp_path),
+             write_report(second, tmp_path)]  # the same report again: the same name
+    assert [p.name for p in paths if p] == [
+        "2026-11-27-0930-club-csv.md", "2026-11-27-0930-club-csv-2.md",
+        "2026-11-27-0930-club-csv-2.md"]
+    entries = json.loads((tmp_path / "reports" / "reports.json").read_text(
+        encoding="utf-8"))["reports"]
+    assert sorted(e["id"] for e in entries) == ["2026-11-27-0930-club-csv",
+                                                "2026-11-27-0930-club-csv-2"]

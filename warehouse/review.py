@@ -47,6 +47,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from games import GAMES
 from parsers.names import name_key
 
 from ._atomic import atomic_write
@@ -150,10 +151,36 @@ class PlayerCard:
     """Every spelling of the player its results count for."""
     merged_in: tuple[tuple[int, str], ...]
     """(player id, why) of each player merged into this one."""
+    register: tuple[tuple[str, ...], ...] = ()
+    """What the member registers say, newest register first: (register file name, row,
+    federation id, first name, surname, club, birth year, status), "" where a field is empty."""
+    clubs: tuple[tuple[str, str], ...] = ()
+    """(club, where it comes from: register, written next to the name, organiser of an event
+    played) of the player its results count for."""
+    games: tuple[tuple[str, int, str, str], ...] = ()
+    """(game, events in force, first date, last date) of the player its results count for."""
+    last_events: tuple[tuple[str, str, str, str, str], ...] = ()
+    """The newest events in force (date, game, organiser, title with section, the place among
+    the units, or a game's result: won, drawn, lost), newest first, at most
+    :data:`LAST_EVENTS`."""
+    lists: tuple[tuple[str, str, str, str, str], ...] = ()
+    """Per pool, the newest edition of its run in force that lists the player and, when that
+    one does not rank them, the newest that does: (pool, edition, standing, with the rank
+    among how many for the ranked, rating, events rated so far), newest first."""
+
+
+LAST_EVENTS = 5
+"""How many of a player's newest events ``clubratings players show`` prints."""
+
+
+def _text(value: object) -> str:
+    return "" if value is None or str(value) in ("nan", "NaT", "None") else str(value)
 
 
 def player_card(wh: Warehouse, player_id: int) -> PlayerCard | None:
-    """One player with their spellings and merges; None if there is no such player."""
+    """One player with their spellings and merges, what the member registers say of them,
+    their clubs, games, newest events and places on the published lists; None if there is no
+    such player."""
     rows = wh.con.execute(
         "SELECT p.player_id, p.name, p.federation_id, p.state, p.origin, p.club, "
         "c.canonical_id FROM players p JOIN player_canonical c USING (player_id) "
@@ -167,8 +194,53 @@ def player_card(wh: Warehouse, player_id: int) -> PlayerCard | None:
     merged = tuple((int(r[0]), str(r[1])) for r in wh.con.execute(
         "SELECT player_id, reason FROM player_merges WHERE into_player_id = ? "
         "AND split_at IS NULL ORDER BY merge_id", [pid]).fetchall())
+    register = tuple(tuple(_text(v) for v in r) for r in wh.con.execute(
+        "SELECT coalesce(g.name, g.path), e.row_no, e.federation_id, e.first_name, e.surname, "
+        "e.club, e.birth_year, e.status FROM register_entries e JOIN registers g "
+        "USING (register_id) WHERE e.player_id = ? ORDER BY g.register_id DESC, e.row_no",
+        [pid]).fetchall())
+    clubs = tuple((str(r[0]), str(r[1])) for r in wh.con.execute(
+        "SELECT club, string_agg(source, ', ' ORDER BY CASE source WHEN 'register' THEN 0 "
+        "WHEN 'written' THEN 1 ELSE 2 END) FROM player_club_links WHERE player_id = ? "
+        "GROUP BY 1 ORDER BY min(CASE source WHEN 'register' THEN 0 WHEN 'written' THEN 1 "
+        "ELSE 2 END), 1", [canonical]).fetchall())
+    games = tuple((str(r[0]), int(r[1]), _text(r[2])[:10], _text(r[3])[:10])
+                  for r in wh.con.execute(
+        "SELECT e.game, count(DISTINCT e.event_id), min(e.event_date), max(e.event_date) "
+        "FROM members_resolved m JOIN active_events e USING (event_id) "
+        "WHERE m.canonical_id = ? GROUP BY 1 ORDER BY 1", [canonical]).fetchall())
+    def place(game_name: str, text: object, value: object, units: object) -> str:
+        if game_name in GAMES and GAMES[game_name].two_player_games:  # a go game
+            return {1.0: "won", 1.5: "drawn", 2.0: "lost"}.get(
+                float(value) if _text(value) else 0.0, "no result")
+        return f"place {_text(text) or _text(value) or '-'} of {units}"
+
+    last = tuple(
+        (_text(r[0])[:10], str(r[1]), str(r[2]), str(r[3]) + (f" ({r[4]})" if r[4] else ""),
+         place(str(r[1]), r[5], r[6], r[7]))
+        for r in wh.con.execute(
+            "SELECT e.event_date, e.game, e.organiser, e.title, e.section, "
+            "any_value(u.place_text), any_value(u.place), any_value(e.n_units) "
+            "FROM members_resolved m JOIN active_events e USING (event_id) "
+            "JOIN units u ON u.event_id = m.event_id AND u.unit_no = m.unit_no "
+            "WHERE m.canonical_id = ? GROUP BY e.event_id, e.event_date, e.game, e.organiser, "
+            "e.title, e.section ORDER BY e.event_date DESC, e.event_id DESC LIMIT ?",
+            [canonical, LAST_EVENTS]).fetchall())
+    lists = tuple(
+        (str(r[0]), str(r[1]),
+         (f"ranked {r[2]} of {r[3]}" if _text(r[2]) else str(r[4])),
+         f"{float(r[5]):.1f}" if _text(r[5]) else "-", _text(r[6]) or "-")
+        for r in wh.con.execute(
+            "SELECT l.pool, l.edition, l.rank, (SELECT count(*) FROM edition_entries o "
+            "WHERE o.pool = l.pool AND o.edition = l.edition AND o.rank IS NOT NULL), "
+            "l.standing, l.rating, l.events_total FROM edition_entries l "
+            "WHERE l.player_id = ? QUALIFY row_number() OVER (PARTITION BY l.pool "
+            "ORDER BY l.period_end DESC, l.edition DESC) = 1 OR (l.rank IS NOT NULL AND "
+            "row_number() OVER (PARTITION BY l.pool, l.rank IS NOT NULL "
+            "ORDER BY l.period_end DESC, l.edition DESC) = 1) "
+            "ORDER BY l.pool, l.period_end DESC", [canonical]).fetchall())
     return PlayerCard(int(pid), str(name), fid, str(state), str(origin), club, int(canonical),
-                      spellings, merged)
+                      spellings, merged, register, clubs, games, last, lists)
 
 
 def _item(wh: Warehouse, item_key: str) -> dict[str, Any]:
