@@ -914,10 +914,19 @@ def belo_period_digests(results: pd.DataFrame, params: BeloParams) -> dict[str, 
         return {}
     _, slot_of_code, _ = _player_slots(checked, pd.Series(dtype=float))
     rows = _prepare(checked, params, slot_of_code)
-    text = checked.drop(columns=["event_code", "unit_code", "player_code"])
-    row_hash = pd.util.hash_pandas_object(text, index=False).to_numpy()
-    block = np.stack([row_hash[rows.src], rows.r.view(np.uint64), rows.weight.view(np.uint64)],
-                     axis=1)
+    # what a period's rating reads of each row (§1-§7, §10), ids as hashes of their texts
+    ids = [_text_hash(checked, name, code, rows.src) for name, code in (
+        ("event_id", "event_code"), ("unit", "unit_code"), ("player", "player_code"))]
+    values = [*ids, rows.day, rows.n, rows.place, rows.r, rows.weight, rows.individual,
+              rows.match, rows.abroad, rows.field_rating, rows.unrated]
+    if params.newcomer == "subsidy":
+        codes, clubs = pd.factorize(checked["club"])
+        values.append(pd.util.hash_array(np.asarray(clubs, dtype=object))[codes][rows.src])
+    block = np.zeros(len(rows), dtype=np.uint64)  # one 64-bit hash per row, of every value
+    for value in values:
+        block ^= value.view(np.uint64) if value.dtype.itemsize == 8 else value.astype(np.uint64)
+        block *= _MIX
+        block ^= block >> np.uint64(31)
     ordinals, starts = np.unique(rows.period, return_index=True)
     ends = np.r_[starts[1:], len(rows)]
     freq = PERIOD_FREQUENCIES[params.period]
@@ -927,6 +936,22 @@ def belo_period_digests(results: pd.DataFrame, params: BeloParams) -> dict[str, 
         label = str(pd.Period(ordinal=ordinal, freq=freq))
         digests[label] = hashlib.sha256(block[start:end].tobytes()).hexdigest()
     return digests
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+"""The odd constant a row's hash is multiplied by after each value (splitmix64's)."""
+
+
+def _text_hash(checked: pd.DataFrame, name: str, code: str,
+               src: Ints) -> npt.NDArray[np.uint64]:
+    """Per row (in rating order, ``src``) a hash of the text of id column ``name``, through
+    its codes (column ``code``): each distinct text hashed once."""
+    codes = checked[code].to_numpy(np.int64)
+    first = np.full(int(codes.max()) + 1, len(codes), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    texts = np.asarray(checked[name].array.take(first), dtype=object)
+    hashed: npt.NDArray[np.uint64] = pd.util.hash_array(texts)
+    return hashed[codes[src]]
 
 
 def _resumed_pool(state: PeriodState, names: npt.NDArray[np.object_], size: int) -> _Pool:
