@@ -463,7 +463,7 @@ def test_club_page_from_the_edition_list(browser: object, bundled_site: str) -> 
         page.get_by_role("link", name="All bridge clubs").click()
         page.wait_for_url("**/bridge/clubs/index.html")
         assert club in page.locator("#clubs tbody a").all_text_contents()
-        page.goto(bundled_site + "bridge/clubs/singleton-warszawa.html")
+        page.goto(bundled_site + "bridge/clubs/klub-singleton-warszawa.html")
         assert page.locator("#club-events tbody tr").count() > 50  # the club's Thursday nights
         assert page.locator("#club-events tbody tr").first.locator("td").first.text_content() \
             == "2015-03-26"

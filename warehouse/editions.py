@@ -13,6 +13,7 @@ from ratings import SCHEMES
 
 from ._db import Warehouse
 from ._errors import translated
+from .clubs import club_names
 
 __all__ = [
     "LIST_ENTRY_COLUMNS", "boards_by_period", "clubs_by_date", "crosstable_games",
@@ -91,7 +92,10 @@ def run_games(wh: Warehouse, run_id: int) -> pd.DataFrame:
 @translated
 def clubs_by_date(wh: Warehouse) -> dict[int, tuple[list[date], list[str]]]:
     """Every player's clubs as the result files wrote them, by event date (for the club of a
-    player as of an edition: the last one written up to the end of its period)."""
+    player as of an edition: the last one written up to the end of its period), each under the
+    name its club is listed by; a placeholder (``xxxx``, ``-``, ``?``) is ``""``, no club, as if
+    the file wrote none (warehouse/clubs.py)."""
+    names = club_names(wh)
     out: dict[int, tuple[list[date], list[str]]] = {}
     for pid, day, club in wh.con.execute(
             "SELECT m.canonical_id, e.event_date, m.club FROM members_resolved m "
@@ -100,14 +104,16 @@ def clubs_by_date(wh: Warehouse) -> dict[int, tuple[list[date], list[str]]]:
             "ORDER BY 1, 2, e.event_id").fetchall():
         days, clubs = out.setdefault(int(pid), ([], []))
         days.append(day)
-        clubs.append(str(club))
+        clubs.append(names.get(str(club), str(club)))
     return out
 
 
 @translated
 def organisers_by_date(wh: Warehouse, game: str) -> dict[int, tuple[list[date], list[str]]]:
     """Every player's organisers of the game's events in force, by event date: the club of a
-    player whose files and register name none, where events are club nights."""
+    player whose files and register name none, where events are club nights; each under the
+    name its club is listed by (warehouse/clubs.py)."""
+    names = club_names(wh)
     out: dict[int, tuple[list[date], list[str]]] = {}
     for pid, day, club in wh.con.execute(
             "SELECT m.canonical_id, e.event_date, e.organiser FROM members_resolved m "
@@ -115,9 +121,11 @@ def organisers_by_date(wh: Warehouse, game: str) -> dict[int, tuple[list[date], 
             "AND e.organiser IS NOT NULL AND e.organiser <> '' "
             f"AND e.file_id NOT IN {_HELD} "
             "ORDER BY 1, 2, e.event_id", [game]).fetchall():
+        if not names.get(str(club), str(club)):
+            continue
         days, clubs = out.setdefault(int(pid), ([], []))
         days.append(day)
-        clubs.append(str(club))
+        clubs.append(names.get(str(club), str(club)))
     return out
 
 
@@ -209,9 +217,12 @@ def written_names(wh: Warehouse, game: str) -> pd.DataFrame:
 
 @translated
 def registered_clubs(wh: Warehouse) -> dict[int, str]:
-    """The club a member register gives each player (players without one left out)."""
-    return {int(pid): str(club) for pid, club in wh.con.execute(
+    """The club a member register gives each player (players without one, or with a
+    placeholder, left out), under the name its club is listed by (warehouse/clubs.py)."""
+    names = club_names(wh)
+    clubs = {int(pid): names.get(str(club), str(club)) for pid, club in wh.con.execute(
         "SELECT player_id, club FROM players WHERE club IS NOT NULL AND club <> ''").fetchall()}
+    return {pid: club for pid, club in clubs.items() if club}
 
 
 LIST_ENTRY_COLUMNS = (
