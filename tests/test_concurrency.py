@@ -459,3 +459,35 @@ def test_a_snapshot_of_an_unchanged_warehouse_is_not_written_again(tmp_path: Pat
         assert not write_snapshot(wh).unchanged
         (first.database.parent / "parquet" / "events.parquet").unlink()  # a file lost
         assert not write_snapshot(wh).unchanged
+
+
+def test_a_snapshot_brought_up_to_date_holds_what_a_fresh_copy_holds(tmp_path: Path) -> None:
+    """A snapshot after a change starts from the one on disk: rows appended past the largest
+    id (new withdrawals), rows replaced where an append cannot match (an update and a
+    delete); every table then has the warehouse's rows, as a whole copy has
+    (warehouse/snapshot.py)."""
+    import warehouse.snapshot as snapshot
+
+    def tables(con: duckdb.DuckDBPyConnection, catalog: str) -> dict[str, list[object]]:
+        names = [r[0] for r in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = ? ORDER BY 1",
+            [catalog]).fetchall()]
+        return {t: con.execute(f'SELECT * FROM {catalog}.main."{t}" ORDER BY ALL').fetchall()
+                for t in names}
+
+    with open_warehouse(tmp_path / "data" / "wh.duckdb") as wh:
+        kept = tmp_path / "kept.duckdb"
+        assert not snapshot._update_database(wh, kept)  # none yet: copied whole
+        snapshot._copy_database(wh, kept)
+        for change in ("INSERT INTO file_withdrawals VALUES (1, 1, TIMESTAMP '2024-01-01', "
+                       "'x', NULL), (2, 1, TIMESTAMP '2024-01-02', 'x', NULL)",
+                       "UPDATE file_withdrawals SET reason = 'y' WHERE withdrawal_id = 1; "
+                       "DELETE FROM file_withdrawals WHERE withdrawal_id = 2"):
+            wh.con.execute(change)
+            assert snapshot._update_database(wh, kept)
+            live = tables(wh.con, wh.con.execute("SELECT current_database()").fetchone()[0])
+            con = duckdb.connect(str(kept), read_only=True)
+            try:
+                assert tables(con, "kept") == live, change
+            finally:
+                con.close()

@@ -16,7 +16,15 @@ one, and a reader that has the old file open keeps reading the old one. The mani
 written last. A run that changed nothing (the manifest's digest of every row equals the
 warehouse's) writes nothing: the snapshot on disk is already the warehouse as it is.
 
-How the database is copied: ``ATTACH`` a new file and ``COPY FROM DATABASE``, on the writer's
+How the database is brought up to date: the snapshot database on disk is copied (its bytes,
+under the temporary name), attached, and each table whose rows differ from the warehouse's
+gets the warehouse's rows past the largest id it holds appended (a run adds events, files and
+rating runs with larger ids), or, where that does not make the two tables equal, all its rows
+replaced; tables that did not change are not touched. Each table ends with the warehouse's
+rows (checked by a count and two sums of every row's hash), so the file says what a fresh copy
+says, and a run that added a quarter to a large warehouse writes that quarter's rows, not the
+whole history again. With no snapshot yet, or after a migration (the schemas differ), the
+database is copied whole: ``ATTACH`` a new file and ``COPY FROM DATABASE``, on the writer's
 own connection while it holds no open transaction (the run lock keeps other writers away).
 Copying the file's bytes instead (``CHECKPOINT`` plus a file copy) is not safe inside the
 writing process: DuckDB locks the warehouse with POSIX ``fcntl`` record locks, which a process
@@ -32,6 +40,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -123,6 +132,103 @@ def _publish(tmp: Path, final: Path) -> None:
     """Read-only for everyone, then renamed over the old file in one step."""
     tmp.chmod(0o444)
     os.replace(tmp, final)
+
+
+def _schema(wh: Warehouse, catalog: str) -> str:
+    """Every table's and view's columns, types, comments and definitions in ``catalog``: equal
+    for the warehouse and its snapshot when no migration came between them."""
+    rows = wh.con.execute(
+        "SELECT 'c', table_name, column_name, data_type, coalesce(comment, '') "
+        "FROM duckdb_columns() WHERE database_name = ? AND schema_name = 'main' "
+        "UNION ALL SELECT 't', table_name, '', '', coalesce(comment, '') FROM duckdb_tables() "
+        "WHERE database_name = ? AND schema_name = 'main' "
+        "UNION ALL SELECT 'v', view_name, '', sql, coalesce(comment, '') FROM duckdb_views() "
+        "WHERE database_name = ? AND schema_name = 'main' AND NOT internal ORDER BY ALL",
+        [catalog, catalog, catalog]).fetchall()
+    return hashlib.sha256(repr(rows).encode("utf-8")).hexdigest()
+
+
+_ROWS = "count(*), coalesce(bit_xor(hash(x)), 0), coalesce(sum(hash(x)), 0)"
+"""A table's rows counted, and two sums of every row's hash (all columns): equal for two
+tables with the same rows (the second counts a row twice where the first cancels it)."""
+
+
+def _table_rows(wh: Warehouse, catalog: str) -> dict[str, tuple[int, int, int]]:
+    """Per base table of ``catalog``: :data:`_ROWS`."""
+    tables = [str(r[0]) for r in wh.con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = ? "
+        "AND schema_name = 'main' ORDER BY 1", [catalog]).fetchall()]
+    parts = " UNION ALL ".join(
+        f"SELECT {_sql_string(t)} AS t, {_ROWS} FROM {_ident(catalog)}.main.{_ident(t)} x"
+        for t in tables)
+    return {str(t): (int(n), int(h), int(m)) for t, n, h, m in wh.con.execute(parts).fetchall()}
+
+
+def _append_key(wh: Warehouse, table: str) -> str | None:
+    """The integer id a table's rows are appended by (its first column, ``run_id``,
+    ``event_id``, ``file_id`` ...), or None."""
+    row = wh.con.execute(
+        "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = "
+        "current_database() AND schema_name = 'main' AND table_name = ? "
+        "ORDER BY column_index LIMIT 1", [table]).fetchone()
+    if row is None or not str(row[0]).endswith("_id") or row[1] not in ("INTEGER", "BIGINT"):
+        return None
+    return str(row[0])
+
+
+def _update_database(wh: Warehouse, final: Path) -> bool:
+    """Bring the snapshot database ``final`` up to the warehouse through a copy of it: the
+    tables that changed get the warehouse's rows appended (rows past the largest id the
+    snapshot holds, when that makes the two tables equal) or replaced; the others stay as
+    they are. Same tables, same rows as :func:`_copy_database` writes, in a fraction of the
+    time when a run added rows to a large warehouse. False (nothing written) when there is
+    no snapshot to start from or a migration changed the schema since."""
+    if not final.is_file():
+        return False
+    tmp = temp_path(final)
+    wal = tmp.with_name(tmp.name + ".wal")
+    _remove(tmp, wal)
+    shutil.copyfile(final, tmp)
+    tmp.chmod(0o644)
+    source = str(wh.con.execute("SELECT current_database()").fetchall()[0][0])
+    alias = "clubratings_snapshot"
+    try:
+        wh.con.execute(f"ATTACH {_sql_string(str(tmp))} AS {alias}")
+        try:
+            if _schema(wh, alias) != _schema(wh, source):
+                _remove(tmp, wal)
+                return False
+            have, want = _table_rows(wh, alias), _table_rows(wh, source)
+            for table, state in want.items():
+                if have.get(table) == state:
+                    continue
+                target = f"{alias}.main.{_ident(table)}"
+                origin = f"{_ident(source)}.main.{_ident(table)}"
+                key = _append_key(wh, table)
+                if key is not None:
+                    wh.con.execute(
+                        f"INSERT INTO {target} SELECT * FROM {origin} WHERE {_ident(key)} > "
+                        f"(SELECT coalesce(max({_ident(key)}), -2147483648) FROM {target})")
+                    if _table_rows_of(wh, alias, table) == state:
+                        continue
+                wh.con.execute(f"DELETE FROM {target}")
+                wh.con.execute(f"INSERT INTO {target} SELECT * FROM {origin}")
+            wh.con.execute(f"CHECKPOINT {alias}")
+        finally:
+            wh.con.execute(f"DETACH {alias}")
+        if wal.exists():
+            raise RuntimeError(f"snapshot {str(tmp)!r} left a write-ahead log after DETACH")
+        _publish(tmp, final)
+    except BaseException:
+        _remove(tmp, wal)
+        raise
+    return True
+
+
+def _table_rows_of(wh: Warehouse, catalog: str, table: str) -> tuple[int, int, int]:
+    n, h, m = wh.con.execute(
+        f"SELECT {_ROWS} FROM {_ident(catalog)}.main.{_ident(table)} x").fetchall()[0]
+    return int(n), int(h), int(m)
 
 
 def _copy_database(wh: Warehouse, final: Path) -> None:
@@ -225,7 +331,8 @@ def write_snapshot(wh: Warehouse, folder: Path | None = None) -> Snapshot:
     row_counts = wh.row_counts()
     runs = {str(pool): int(run_id) for pool, run_id in wh.con.execute(
         "SELECT pool, run_id FROM runs_in_force ORDER BY pool").fetchall()}
-    _copy_database(wh, database)
+    if not _update_database(wh, database):
+        _copy_database(wh, database)
     parquet, exported = _export_parquet(wh, folder / "parquet")
     manifest = folder / "manifest.json"
     _write_json(manifest, {
