@@ -8,7 +8,8 @@ runs ``clubratings run`` after each quarter, as its own process, exactly as cron
 nightly job (ingest, recompute, publish, report, snapshot) on a growing warehouse.
 
 Printed per batch: files, seconds of the whole run and per file, the ingest step's seconds and
-milliseconds per file (from ``data/logs/runs.jsonl``), the peak resident memory of the run (its
+milliseconds per file, the recompute, publish and snapshot steps' seconds (from
+``data/logs/runs.jsonl``), the peak resident memory of the run (its
 process and its parsing workers); at the end the total, the largest peak, the growth (the last
 batch's seconds per file over the first's; targets: 15 minutes, 4 GiB, ×1.2) and a checksum of
 the events in force (their keys, places and names as written) that any other way of loading the
@@ -73,6 +74,8 @@ class Batch:
     seconds: float
     ingest: float
     peak_mib: float
+    steps: dict[str, float] = field(default_factory=dict)
+    """The run's other steps (recompute, publish, snapshot), seconds each."""
 
 
 @dataclass
@@ -161,13 +164,17 @@ def _run(project: Path, env: dict[str, str]) -> tuple[float, float, str, int]:
     return seconds, peak, out, int(proc.returncode)
 
 
-def _ingest_seconds(project: Path) -> float:
+STEPS = ("ingest", "recompute", "publish", "snapshot")
+
+
+def _step_seconds(project: Path) -> dict[str, float]:
+    """The last run's seconds per step (``data/logs/runs.jsonl``)."""
     log = project / "data" / "logs" / "runs.jsonl"
-    last = 0.0
+    last: dict[str, float] = {}
     for line in log.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
-        if record.get("step") == "ingest":
-            last = float(record.get("duration_s", 0.0))
+        if record.get("step") in STEPS:
+            last[str(record["step"])] = float(record.get("duration_s", 0.0))
     return last
 
 
@@ -184,7 +191,7 @@ def backfill(batches: list[tuple[str, list[Path]]], work: Path, *, dask: bool) -
         env["PREFECT_API_URL"] = server.url
     done = Backfill(how)
     print(f"\n{how}: {'batch':<7} {'files':>6} {'run s':>7} {'s/file':>7} {'ingest s':>9} "
-          f"{'ms/file':>8} {'peak MiB':>9}")
+          f"{'ms/file':>8} {'rate s':>7} {'site s':>7} {'snap s':>7} {'peak MiB':>9}")
     try:
         for label, files in batches:
             for f in files:
@@ -193,12 +200,15 @@ def backfill(batches: list[tuple[str, list[Path]]], work: Path, *, dask: bool) -
             if code not in (0, 1):
                 print(out[-3000:])
                 raise SystemExit(f"clubratings run exited {code} at {label}")
-            ingest = _ingest_seconds(project)
-            batch = Batch(label, len(files), seconds, ingest, peak)
+            steps = _step_seconds(project)
+            ingest = steps.get("ingest", 0.0)
+            batch = Batch(label, len(files), seconds, ingest, peak, steps)
             done.batches.append(batch)
             print(f"{'':>{len(how) + 1}} {label:<7} {len(files):>6} {seconds:>7.1f} "
                   f"{seconds / len(files):>7.3f} {ingest:>9.1f} "
-                  f"{1000 * ingest / len(files):>8.2f} {peak:>9.0f}", flush=True)
+                  f"{1000 * ingest / len(files):>8.2f} {steps.get('recompute', 0.0):>7.1f} "
+                  f"{steps.get('publish', 0.0):>7.1f} {steps.get('snapshot', 0.0):>7.1f} "
+                  f"{peak:>9.0f}", flush=True)
     finally:
         if server is not None:
             server.stop()
