@@ -236,6 +236,12 @@ def _go_start(gx: Any) -> str:
                      + (f"(declared {declared})" if best else "(no grade declared)"))
     elif best:
         parts.append(f"declared {declared}")
+    if not math.isnan(gx.grade_pull) and best:
+        # docs/rules/go-grades.md "A grade is a reading": pull = k (G - listed)
+        gap = grade_rating(best) - gx.listed
+        weight = f" (weight k {gx.grade_pull / gap:.2f})" if abs(gap) > 0.05 else ""
+        parts.append(f"the grade pulled the list's {gx.listed:.1f} by {gx.grade_pull:+.1f}"
+                     f"{weight} before the games")
     if not math.isnan(gx.deviation_before):
         star = " = S* = (3000 - R) / 4" if gx.entry else ""
         parts.append(f"deviation S {gx.deviation_before:.1f}{star} -> {gx.deviation:.1f}")
@@ -257,7 +263,9 @@ def _games_json(gx: Any) -> dict[str, object]:
                 "deviation_before": None if math.isnan(gx.deviation_before)
                 else gx.deviation_before,
                 "deviation": None if math.isnan(gx.deviation) else gx.deviation,
-                "k": None if math.isnan(gx.k) else gx.k}
+                "k": None if math.isnan(gx.k) else gx.k,
+                "listed": None if math.isnan(gx.listed) else gx.listed,
+                "grade_pull": None if math.isnan(gx.grade_pull) else gx.grade_pull}
     return out
 
 

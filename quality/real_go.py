@@ -62,6 +62,7 @@ __all__ = [
     "evaluate_go",
     "evaluate_go_warehouse",
     "format_go",
+    "go_report_from_dict",
     "go_report_to_dict",
 ]
 
@@ -124,6 +125,8 @@ class GoReport:
     """The learned constants used for each year (year, constants) of a learning scheme."""
     rows: tuple[GoScore, ...]
     seconds: tuple[tuple[str, float], ...]
+    refused: tuple[tuple[str, str], ...] = ()
+    """Schemes that refused the archive, with their message (not scored)."""
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -351,6 +354,8 @@ def evaluate_go(games: pd.DataFrame, schemes: Sequence[str] = GO_SCHEMES, *,
     """Every scheme and baseline scored on a real go games frame (module docstring); ``games``
     is the go schemes' games frame with ``period`` one tournament, and optional ``rating`` /
     ``opponent_rating`` columns (the ratings the files state)."""
+    from ratings import RatingError
+
     if games.empty:
         raise ValueError("no go games")
     g = _prepare(games)
@@ -374,9 +379,14 @@ def evaluate_go(games: pd.DataFrame, schemes: Sequence[str] = GO_SCHEMES, *,
             rows += found
     constants: list[tuple[str, str]] = []
     seconds: list[tuple[str, float]] = []
+    refused: list[tuple[str, str]] = []
     for name in schemes:
         begin = time.perf_counter()
-        predicted, learned = _scheme_ratings(name, g)
+        try:
+            predicted, learned = _scheme_ratings(name, g)
+        except RatingError as exc:  # the scheme cannot rate this archive: said, not scored
+            refused.append((name, str(exc)))
+            continue
         constants += [(f"{name} {year}", text) for year, text in learned]
         for b, w, row in predicted:
             diff = b + g.h - w
@@ -389,7 +399,8 @@ def evaluate_go(games: pd.DataFrame, schemes: Sequence[str] = GO_SCHEMES, *,
         source=source, first_date=str(dates.min().date()), last_date=str(dates.max().date()),
         tournaments=len(g.order), games=len(g.y), handicap_games=int((g.h != 0).sum()),
         jigo=int((g.y == 0.5).sum()), players=int(players), stated=stated_count,
-        constants=tuple(constants), rows=tuple(rows), seconds=tuple(seconds))
+        constants=tuple(constants), rows=tuple(rows), seconds=tuple(seconds),
+        refused=tuple(refused))
 
 
 def go_real_games(wh: Warehouse) -> tuple[pd.DataFrame, str]:
@@ -445,9 +456,15 @@ def format_go(report: GoReport) -> str:
                     "—" if r.calibration is None else _number(r.calibration.ece, 3),
                 ])
             lines += ["", f"{kind} games, {subset}: {title}", "", *_aligned(header, body)]
+    lines += [f"{name}: not scored, it refuses this archive: {why}"
+              for name, why in report.refused]
     if report.constants:
-        lines += ["", "Constants learned at each year's start from the earlier tournaments:"]
-        lines += [f"  {year}: {text}" for year, text in report.constants]
+        # every fifth year and the last: the whole list is in the JSON
+        shown = [(year, text) for at, (year, text) in enumerate(report.constants)
+                 if year.endswith(("0", "5")) or at == len(report.constants) - 1]
+        lines += ["", "Constants learned at each year's start from the earlier tournaments "
+                      "(years ending in 0 or 5, and the last):"]
+        lines += [f"  {year}: {text}" for year, text in shown]
     return "\n".join(lines)
 
 
@@ -459,7 +476,7 @@ def go_report_to_dict(report: GoReport) -> dict[str, object]:
         return value
 
     head = {f.name: getattr(report, f.name) for f in dataclasses.fields(GoReport)
-            if f.name not in ("rows", "constants", "seconds")}
+            if f.name not in ("rows", "constants", "seconds", "refused")}
     rows = []
     for row in report.rows:
         item = {f.name: clean(getattr(row, f.name)) for f in dataclasses.fields(GoScore)
@@ -467,4 +484,22 @@ def go_report_to_dict(report: GoReport) -> dict[str, object]:
         item["calibration"] = None if row.calibration is None else row.calibration.to_dict()
         rows.append(item)
     return {**head, "constants": [list(c) for c in report.constants],
-            "seconds": [list(s) for s in report.seconds], "rows": rows}
+            "seconds": [list(s) for s in report.seconds],
+            "refused": [list(r) for r in report.refused], "rows": rows}
+
+
+def go_report_from_dict(data: dict[str, Any]) -> GoReport:
+    """Inverse of :func:`go_report_to_dict` (``None`` numbers come back as NaN)."""
+    def row(item: dict[str, Any]) -> GoScore:
+        values = {k: (math.nan if v is None else v) for k, v in item.items()
+                  if k != "calibration"}
+        bins = item.get("calibration")
+        return GoScore(**values, calibration=None if bins is None
+                       else metrics.Reliability.from_dict(bins))
+
+    head = {f.name: data[f.name] for f in dataclasses.fields(GoReport)
+            if f.name not in ("rows", "constants", "seconds", "refused")}
+    return GoReport(**head, rows=tuple(row(r) for r in data["rows"]),
+                    constants=tuple((str(a), str(b)) for a, b in data["constants"]),
+                    seconds=tuple((str(a), float(b)) for a, b in data["seconds"]),
+                    refused=tuple((str(a), str(b)) for a, b in data.get("refused", [])))

@@ -188,6 +188,9 @@ def _pass(prep: _Prepared, params: GradeEvidenceParams, *, record: bool) -> _Run
         change = var[who] * score[who]
         mean[who] += change
         if record:
+            # each game's share of the change: v' (g / s) (S - P), summing to the change
+            columns["change"] = var[own] * slope * (result - expected)
+        if record:
             after = _State(everyone, mean[everyone].copy(), np.sqrt(var[everyone]),
                            np.full(len(everyone), np.nan))
             played = np.bincount(np.searchsorted(everyone, own), minlength=len(everyone))
@@ -255,12 +258,14 @@ def rate_grade_evidence(games: pd.DataFrame, params: GradeEvidenceParams,
     strength (module docstring). The ``ratings`` frame carries ``deviation_before`` and
     ``deviation`` (the square roots of ``v``) and :data:`GRADE_COLUMNS`; ``rating_before`` is
     the rating after the grade's pull, the one the tournament's games are rated from.
-    ``contributions``: one row per game per player with the ``expected`` result."""
+    ``contributions``: one row per game per player with the ``expected`` result and the game's
+    ``change``, ``v' (g / s) (S - P)`` (docs/rules/go-grades.md "A game"; a period's changes
+    add up to the games' move)."""
     prep = _prepare(games, initial)
     if not len(prep.codes.labels):
         ratings = _empty_ratings(GRADE_COLUMNS)
         return RatingRun(ratings=ratings, contributions=_empty_contributions(
-            ("deviation_opponent",)), normalisations=empty_normalisations())
+            ("deviation_opponent", "change")), normalisations=empty_normalisations())
     if params.learn == "on" and len(prep.sides.player) // 2 >= MIN_GAMES:
         params = _learn(prep, params)
     run = _pass(prep, params, record=True)

@@ -154,18 +154,34 @@ def test_the_grade_evidence_row_knows_the_new_grade_its_list_alone_does_not() ->
     assert pull > 20 and b[at] == pytest.approx(lb[at] + pull)
 
 
-def test_evaluate_reads_the_go_games_of_a_warehouse(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    """``clubratings evaluate --warehouse`` on two real EGD tables of one series."""
+def test_a_warehouse_judged_and_a_grade_explained(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Two real EGD tables of one series: ``clubratings evaluate --warehouse`` judges their go
+    games; ``explain`` shows the pull of the 3k Antoni Bugaj wrote after 5k."""
     files = tmp_path / "files"
     files.mkdir()
     for name in ("mpj2019.txt", "mpj2020.txt"):
         (files / name).write_bytes((ROOT / "fixtures/field/egd_table" / name).read_bytes())
     (tmp_path / "clubratings.toml").write_text(
         '[paths]\nsources = ["files/*.txt"]\n'
-        '[[pools]]\nname = "go"\ngame = "go"\nperiods = "tournament"\n', encoding="utf-8")
+        '[[pools]]\nname = "go"\ngame = "go"\nscheme = "grade-evidence"\n'
+        'periods = "tournament"\n', encoding="utf-8")
     config = str(tmp_path / "clubratings.toml")
     assert main(["ingest", "--config", config]) == 0
+    assert main(["recompute", "--config", config]) == 0
+    capsys.readouterr()
+    assert main(["explain", "Bugaj Antoni", "--config", config]) == 0
+    text = capsys.readouterr().out
+    assert "declared 3k = 1800.0; the grade pulled the list's" in text
+    assert main(["explain", "Bugaj Antoni", "--config", config, "--json"]) == 0
+    explained = json.loads(capsys.readouterr().out)
+    assert explained["grades"] == ["3k"] and explained["entry"] is False
+    # the pull: k (G - listed), k between 0 and 1
+    assert 0 < explained["grade_pull"] < 1800 - explained["listed"]
+    assert explained["rating_before"] == pytest.approx(explained["listed"]
+                                                       + explained["grade_pull"])
+    changes = sum(game["change"] for game in explained["games"])
+    assert changes == pytest.approx(explained["rating"] - explained["rating_before"])
     capsys.readouterr()
     out = tmp_path / "go.json"
     assert main(["evaluate", "--warehouse", str(tmp_path / "data" / "clubratings.duckdb"),
@@ -178,3 +194,50 @@ def test_evaluate_reads_the_go_games_of_a_warehouse(tmp_path: Path,
     assert go["tournaments"] == 2
     assert {row["scheme"] for row in go["rows"]} == {"grade", "elo"}
     assert "--warehouse" in data["command"]
+
+
+def test_quality_md_shows_the_go_table() -> None:
+    """docs/quality.md "Go on real tournaments" is docs/quality-go.json as the command prints
+    it (the archive is not in the repository, so the numbers are not recomputed here)."""
+    data = json.loads((ROOT / "docs" / "quality-go.json").read_text(encoding="utf-8"))
+    assert data["command"].startswith("clubratings evaluate --warehouse ")
+    report = real_go.go_report_from_dict(data["go"])
+    assert json.loads(json.dumps(real_go.go_report_to_dict(report))) == data["go"]
+    documented = set((ROOT / "docs" / "quality.md").read_text(encoding="utf-8").splitlines())
+    for line in real_go.format_go(report).splitlines():
+        assert line in documented, line
+    assert f"$ {data['command']} --json docs/quality-go.json" in documented
+
+
+def test_the_quality_page_shows_the_go_tables(tmp_path: Path) -> None:
+    from bs4 import BeautifulSoup
+
+    from publishing._site import GO_QUALITY_FILE, write_site_index
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "quality.json").write_bytes((ROOT / "docs" / "quality.json").read_bytes())
+    public = tmp_path / "public"
+    public.mkdir()
+    write_site_index(public, docs / "quality.json")
+    assert "Go on real tournaments" not in (public / "quality.html").read_text(encoding="utf-8")
+    (docs / GO_QUALITY_FILE).write_bytes((ROOT / "docs" / "quality-go.json").read_bytes())
+    write_site_index(public, docs / "quality.json")
+    soup = BeautifulSoup((public / "quality.html").read_text(encoding="utf-8"), "html.parser")
+    section = soup.select_one("section.go-real")
+    assert section is not None and section.h2 is not None
+    assert section.h2.text == "Go on real tournaments"
+    titles = [h.text for h in section.select("h3")]
+    assert titles[0] == "Even games between players both rated before"
+    assert titles[1].startswith("Even games where a declared grade changed")
+    first = [[td.text for td in tr.select("td")] for tr in section.select("table")[0].select(
+        "tbody tr")]
+    data = json.loads((ROOT / "docs" / "quality-go.json").read_text(encoding="utf-8"))["go"]
+    rated = [r for r in data["rows"] if r["kind"] == "even" and r["subset"] == "rated"]
+    assert [row[0] for row in first] == [r["scheme"] for r in rated]
+    assert "rfg" in [row[0] for row in first] and "grade-evidence" in [row[0] for row in first]
+    evidence = next(row for row in first if row[0] == "grade-evidence")
+    mine = next(r for r in rated if r["scheme"] == "grade-evidence")
+    assert evidence[1:] == [f"{mine['games']:,}", f"{100 * mine['accuracy']:.1f}",
+                            f"{mine['log_loss']:.4f}", f"{mine['difference']:+.1f}",
+                            f"{mine['low']:+.1f} .. {mine['high']:+.1f}"]

@@ -404,6 +404,12 @@ class GameExplanation:
     k: float = math.nan
     """go, RFG schemes: how far the rating may move, ``K`` (``change = K B (r - P)`` for each
     game): recovered from the games' changes."""
+    listed: float = math.nan
+    """go, a scheme that reads every declared grade (docs/rules/go-grades.md): the rating of
+    the list before the period, before the grade's pull; NaN for a newcomer."""
+    grade_pull: float = math.nan
+    """... and how far the period's grade moved it before the games: ``rating_before -
+    listed`` (docs/rules/go-grades.md "A grade is a reading")."""
 
 
 def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | None = None,
@@ -478,7 +484,21 @@ def _go_start(wh: Warehouse, run: int, period: str, player: int, scheme: str,
         usable = moved.abs() > 1e-9
         if usable.any():
             k = float((rows["change"].astype(float)[usable] / moved[usable]).median())
+    listed = pull = math.nan
+    if scheme in SCHEMES and SCHEMES[scheme].grades_as_evidence and not entry:
+        # docs/rules/go-grades.md: between the list and the games only the grade moves the
+        # rating (time away widens the deviation alone)
+        found = wh.con.execute(
+            "SELECT rating FROM ratings WHERE run_id = ? AND player_id = ? AND period_start < ? "
+            "ORDER BY period_start DESC, period DESC LIMIT 1", [run, player, start]).fetchall()
+        now = wh.con.execute("SELECT rating_before FROM ratings WHERE run_id = ? AND period = ? "
+                             "AND player_id = ?", [run, period, player]).fetchall()
+        if found and now:
+            listed = float(found[0][0])
+            pull = float(now[0][0]) - listed
     return {
+        "listed": listed,
+        "grade_pull": pull,
         "entry": None if entry is None else bool(entry),
         "grades": tuple(grades),
         "deviation_before": math.nan if s_before is None else float(s_before),
