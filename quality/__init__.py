@@ -9,6 +9,8 @@ strength (docs/rules/simulation.md).
 - :mod:`quality.evaluate` -- chronological replay of every scheme over a simulation;
 - :mod:`quality.real` -- the same replay over a warehouse's real results, every night predicted
   from the lists published before it, against a club's average percentage so far.
+- :mod:`quality.real_go` -- a warehouse's go games, every game predicted from the lists published
+  before its tournament, against the stronger declared grade.
 
 The lab reads the :mod:`ratings` package (schemes are what it measures) and writes nothing to the
 warehouse (:mod:`quality.real` opens one read-only); simulated federations can also be written
