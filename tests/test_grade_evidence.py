@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ratings
 from cli import main
@@ -241,3 +244,24 @@ def test_the_quality_page_shows_the_go_tables(tmp_path: Path) -> None:
     assert evidence[1:] == [f"{mine['games']:,}", f"{100 * mine['accuracy']:.1f}",
                             f"{mine['log_loss']:.4f}", f"{mine['difference']:+.1f}",
                             f"{mine['low']:+.1f} .. {mine['high']:+.1f}"]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_ratings_do_not_depend_on_row_order_or_side(rng: random.Random) -> None:
+    """The same games in another order, some written from the other player's side (colours
+    swapped, results flipped): the same ratings to the last bit (module docstring of
+    ratings/_baselines.py: canonical sides, sums in sorted order)."""
+    games = _judged()
+    rows = games.to_dict("records")
+    for row in rows:
+        if rng.random() < 0.5:
+            row["player"], row["opponent"] = row["opponent"], row["player"]
+            row["rank"], row["opponent_rank"] = row["opponent_rank"], row["rank"]
+            row["result"] = 1.0 - row["result"]
+            row["colour"] = "w"
+    rng.shuffle(rows)
+    first = ratings.rate("grade-evidence", games, options=FIXED).ratings
+    second = ratings.rate("grade-evidence", pd.DataFrame(rows), options=FIXED).ratings
+    pd.testing.assert_frame_equal(first.reset_index(drop=True), second.reset_index(drop=True),
+                                  check_exact=True)
