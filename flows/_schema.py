@@ -204,6 +204,10 @@ class IdentityTable(_Table):
         default=None, description="The decisions file: review answers, merges and splits, replayed "
         "on a rebuild (kept under version control)",
         json_schema_extra={"path": "file", "allowed": _PATH})
+    register_games: list[str] = Field(
+        default_factory=list, description="The games the registers cover: a member is matched "
+        "by name only in these games' results (docs/identity.md, \"One person per game\"); "
+        "none: every game", json_schema_extra={"choices": list(GAMES), "many": True})
     fuzzy_accept: float = Field(default=_IDENTITY.fuzzy_accept, ge=0, le=100, description="A fuzzy "
                                 "name match is taken without asking from this score up")
     fuzzy_review: float = Field(default=_IDENTITY.fuzzy_review, ge=0, le=100, description="... and "
@@ -214,6 +218,15 @@ class IdentityTable(_Table):
         "candidate scores within this of the best")
 
     _globs_valid = field_validator("registers")(_check_globs)
+
+    @field_validator("register_games")
+    @classmethod
+    def _known_games(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if item not in GAMES:
+                raise _Refused((), f"{item!r} is not a known game; the games are "
+                               f"{', '.join(GAMES)}", value)
+        return value
 
     @model_validator(mode="after")
     def _review_below_accept(self) -> IdentityTable:

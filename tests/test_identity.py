@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections import Counter
 
@@ -353,3 +354,37 @@ def test_an_initial_is_still_offered_against_a_full_name() -> None:
     res = _one(r, "J. Smithsen")  # token_sort_ratio 78.3
     assert res.how == "waiting for review"
     assert [c["player_id"] for c in r.review_entries[0].candidates] == [1]
+
+
+# --- one person per game (docs/identity.md, "One person per game") ----------------------------
+
+def _in(game: str, r: IdentityResolver, name: str):  # type: ignore[no-untyped-def]
+    return r.resolve_event(dataclasses.replace(_event((name,)), game=game))[0][0]
+
+
+def test_a_bridge_register_member_is_not_a_go_player_of_the_same_name() -> None:
+    """Issue 39, case 2: the bridge register's member 1004 is not the go player of her name."""
+    member = KnownPlayer(4, "Mária Horváthová", "1004", origin="register", club=MODRA)
+    bridge_only = IdentitySettings(register_games=("bridge",))
+    r = _resolver(member, settings=bridge_only, members=[4])
+    go = _in("go", r, "Horváthová Mária")
+    assert (go.is_new, go.how) == (True, "new player") and go.player_id != 4
+    assert _in("go", r, "Horváthová Mária").player_id == go.player_id  # the go player, again
+    assert _in("bridge", r, "Horváthová Mária").player_id == 4
+    # a register that says nothing of its games covers every game, as before
+    assert _in("go", _resolver(member, members=[4]), "Horváthová Mária").player_id == 4
+
+
+def test_a_player_of_one_game_s_results_is_another_game_s_new_player() -> None:
+    r = _resolver(KnownPlayer(1, "Krzysztof Wojciechowski"), games=[(1, "bridge")])
+    assert _in("preferans", r, "Krzysztof Wojciechowski").is_new
+    assert _in("preferans", r, "Krzystof Wojciechowski").how.startswith("fuzzy")  # its own
+    assert _in("bridge", r, "Krzysztof Wojciechowski").player_id == 1
+
+
+def test_a_decision_makes_one_person_of_two_games() -> None:
+    """A confirmed alias (a person's answer) is taken in any game."""
+    r = _resolver(KnownPlayer(1, "Jan Novák"), games=[(1, "bridge")],
+                  alias_rules={"jan novak": 1})
+    assert (_in("go", r, "Novák Jan").player_id, _in("go", r, "Jan Novák").how) == (
+        1, "confirmed alias")

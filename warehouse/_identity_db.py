@@ -82,9 +82,17 @@ def resolver_for(wh: Warehouse, settings: IdentitySettings | None = None) -> Ide
                 activity.setdefault((ck, int(year), int(week)), set()).update(int(i) for i in ids)
         return partners, activity
 
+    # each player's game: the game of the file that brought them (a merge joins two players'
+    # games; the resolver learns a game a player is found in during the load)
+    games = [(int(a), str(g)) for a, g in con.execute(
+        "SELECT DISTINCT p.player_id, e.game FROM players p "
+        "JOIN events e ON e.file_id = p.created_by_file ORDER BY 1, 2").fetchall()]
+    members = [int(r[0]) for r in con.execute(
+        "SELECT DISTINCT player_id FROM register_entries WHERE player_id IS NOT NULL "
+        "ORDER BY 1").fetchall()]
     return IdentityResolver(
         players, next_player_id(wh), settings or IdentitySettings(), merges=merges,
         spellings=spellings, club_links=links, alias_rules=rules["alias"],
         situation_rules=rules["situation"], non_matches=non_matches, open_items=items,
-        history=history,
+        history=history, games=games, members=members,
     )

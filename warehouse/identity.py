@@ -95,6 +95,9 @@ class IdentitySettings:
     fuzzy_accept: float = 92.0
     fuzzy_review: float = 80.0
     fuzzy_margin: float = 5.0
+    register_games: tuple[str, ...] = ()
+    """The games the member registers cover (docs/identity.md, "One person per game"): a
+    member is matched by name only in results of these games; empty: every game."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.fuzzy_review <= self.fuzzy_accept <= 100:
@@ -197,6 +200,12 @@ class IdentityResolver:
     merges: Mapping[PlayerId, PlayerId] = field(default_factory=dict)
     spellings: Iterable[tuple[PlayerId, str]] = ()
     club_links: Iterable[tuple[PlayerId, str]] = ()
+    games: Iterable[tuple[PlayerId, str]] = ()
+    """(player, game) of the game of the file that brought each player; a player with none
+    (and not a member of a register that covers only some games) is matched in any game."""
+    members: Iterable[PlayerId] = ()
+    """The players a member register lists: matched by name in the games it covers
+    (``settings.register_games``) and in those they have results in."""
     alias_rules: Mapping[str, PlayerId] = field(default_factory=dict)
     situation_rules: Mapping[str, PlayerId] = field(default_factory=dict)
     non_matches: Iterable[tuple[str, PlayerId]] = ()
@@ -231,6 +240,14 @@ class IdentityResolver:
         self._staged_activity: dict[tuple[str, int, int], set[PlayerId]] = {}
         self.new_players: list[NewPlayer] = []
         self.review_entries: list[ReviewEntry] = []
+        self._game = ""  # the game of the event being resolved
+        self._games: dict[PlayerId, set[str]] = {}  # absent: any game
+        if self.settings.register_games:
+            for pid in self.members:
+                self._games.setdefault(self._canon(pid), set()).update(
+                    self.settings.register_games)
+        for pid, played in self.games:
+            self._games.setdefault(self._canon(pid), set()).add(played)
         for p in self.players:
             self._add_player(p.player_id, p.name, p.federation_id, p.state, p.origin,
                              p.initials_code)
@@ -292,8 +309,11 @@ class IdentityResolver:
                 self._by_code.setdefault(code, set()).add(pid)
 
     def _live(self, pids: Iterable[PlayerId], *, fid: str | None = None,
-              rule_keys: Sequence[str] = (), exclude: Iterable[PlayerId] = ()) -> list[PlayerId]:
-        """Canonical, decided players among ``pids``: no other federation id, no non-match."""
+              rule_keys: Sequence[str] = (), exclude: Iterable[PlayerId] = (),
+              any_game: bool = False) -> list[PlayerId]:
+        """Canonical, decided players among ``pids``: no other federation id, no non-match, and
+        (unless ``any_game``: a person's decision) of the game of the event being resolved
+        (docs/identity.md, "One person per game")."""
         excluded = set(exclude)
         out: set[PlayerId] = set()
         for pid in pids:
@@ -301,6 +321,9 @@ class IdentityResolver:
             p = self._players.get(c)
             if p is None or p.state == "pending" or c in excluded:
                 continue
+            if not any_game and self._game and c in self._games \
+                    and self._game not in self._games[c]:
+                continue  # another game's player: one person in two games only by decision
             if fid and p.federation_id and p.federation_id != fid:
                 continue  # never two federation ids in one player
             if any((k, c) in self._non_match for k in rule_keys):
@@ -348,6 +371,7 @@ class IdentityResolver:
         are already known first, so a decoded partner can serve as evidence for the other.
         """
         used: set[PlayerId] = {self._canon(pid) for pid in seated}
+        self._game = event.game
         out: list[list[Resolution | None]] = [[None] * len(u.players) for u in event.units]
         waiting: list[tuple[int, int]] = []
         similar: list[tuple[int, int]] = []
@@ -412,7 +436,7 @@ class IdentityResolver:
             # wrong here (a player plays once per event), so the name decides
             fid = None
         aliased = self._alias.get(key)
-        if aliased is not None and self._live([aliased], fid=fid):
+        if aliased is not None and self._live([aliased], fid=fid, any_game=True):
             return self._found(self._canon(aliased), "confirmed alias", fid, p.name)
         item_key = f"name:{key}@{ck}" + (f"#{fid}" if fid else "")
         rule_keys = (key, item_key)
@@ -591,6 +615,8 @@ class IdentityResolver:
             self._clubs.setdefault(pid, set()).add(club_key(club))
         if code is None:
             name = display_name(name)  # GIBBERD -> Gibberd; the file's spelling is an alias
+        if self._game:
+            self._games[pid] = {self._game}
         self._add_player(pid, name, fid, state, origin, code)
         self.new_players.append(NewPlayer(pid, name, fid, state, origin, club))
         return pid
@@ -605,6 +631,9 @@ class IdentityResolver:
             partners, activity = self._staged_partners, self._staged_activity
         for unit, res in zip(event.units, resolved, strict=True):
             ids = [self._canon(r.player_id) for r in res]
+            for pid in ids:  # a player of this game from now on (any game: stays so)
+                if pid in self._games:
+                    self._games[pid].add(event.game)
             for p, pid in zip(unit.players, ids, strict=True):
                 for c in (ck, club_key(p.club)):
                     if c and self._players[pid].state != "pending":
