@@ -98,6 +98,8 @@ class Config:
     pools: tuple[PoolConfig, ...] = (PoolConfig("bridge"),)
     registers: tuple[str, ...] = ()
     decisions: Path | None = None
+    clubs: Path | None = None
+    """The club register (``[identity] clubs``), loaded before any result file."""
     identity: IdentitySettings = field(default_factory=IdentitySettings)
     task_runner: str = "default"
     """``[run] task_runner``: ``default``, or ``dask`` to parse files in parallel (one writer)."""
@@ -178,6 +180,7 @@ def config_of(model: ClubratingsFile, root: Path) -> Config:
         ) for pool in model.pools),
         registers=tuple(identity.registers),
         decisions=root / identity.decisions if identity.decisions else None,
+        clubs=root / identity.clubs if identity.clubs else None,
         identity=IdentitySettings(fuzzy_accept=identity.fuzzy_accept,
                                   fuzzy_review=identity.fuzzy_review,
                                   fuzzy_margin=identity.fuzzy_margin,

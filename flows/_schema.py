@@ -204,6 +204,11 @@ class IdentityTable(_Table):
         default=None, description="The decisions file: review answers, merges and splits, replayed "
         "on a rebuild (kept under version control)",
         json_schema_extra={"path": "file", "allowed": _PATH})
+    clubs: _PathText | None = Field(
+        default=None, description="The club register: a CSV file with the columns name, code, "
+        "game, federation, aliases (separated by ;); club names and codes written in result "
+        "files are listed under its names (docs/site.md, \"Clubs\")",
+        json_schema_extra={"path": "file", "allowed": _PATH})
     register_games: list[str] = Field(
         default_factory=list, description="The games the registers cover: a member is matched "
         "by name only in these games' results (docs/identity.md, \"One person per game\"); "

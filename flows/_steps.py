@@ -119,6 +119,12 @@ def prepare_identity_in(wh: Warehouse, cfg: Config) -> list[str]:
     answer on record (the run goes on).
     """
     lines: list[str] = []
+    if cfg.clubs is not None:
+        from warehouse.clubs import ClubRegisterError, load_club_register
+
+        if not cfg.clubs.is_file():
+            raise ClubRegisterError(f"{cfg.clubs}: no such file ([identity] clubs)")
+        lines.append(load_club_register(wh, cfg.clubs.read_bytes(), path=str(cfg.clubs)))
     for path in cfg.register_files():
         lines.append(load_register(wh, path.read_bytes(), path=str(path)).summary())
     if cfg.decisions is not None and cfg.decisions.exists():

@@ -16,14 +16,24 @@ from bs4 import BeautifulSoup
 from warehouse.clubs import club_key, is_placeholder
 
 from ._csvs import HEADER
-from ._lifecycle import must, new_project
+from ._lifecycle import CONFIG, must, new_project
 
 ORGANISER = "Klub Singleton Warszawa"
 PAIRS = [(("Ryszard Dudek", "Singleton Warszawa"), ("Tomasz Paluch", "xxxx")),
          (("Anna Kowal", "-"), ("Ewa Lis", "?")),
          (("Jan Zając", ""), ("Piotr Wróbel", "Singleton  Warszawa")),
-         (("Marek Nowy", "BK Senec"), ("Zofia Stara", "XXX"))]
-"""Four pairs, each player with the club the file writes beside the name."""
+         (("Marek Nowy", "BK Senec"), ("Zofia Stara", "XXX")),
+         (("Olga Kodowa", "Wars"), ("Pavol Senecký", "Sene"))]
+"""Five pairs, each player with the club the file writes beside the name: a name, another
+spelling, a placeholder, nothing, or a club's code (``Wars``, ``Sene``)."""
+
+CLUBS = """\
+name,code,game,federation,aliases
+Klub Singleton Warszawa,Wars,bridge,PZBS,KSW;Singleton
+Bridžový klub Senec,Sene,bridge,SBZ,BK Senec
+"""
+"""The club register: Senec's name there is not how the files write it."""
+SENEC = "Bridžový klub Senec"
 
 
 def _night(day: str, shift: int) -> list[str]:
@@ -35,7 +45,9 @@ def _night(day: str, shift: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    root = new_project(tmp_path_factory.mktemp("clubs") / "project")
+    root = new_project(tmp_path_factory.mktemp("clubs") / "project",
+                       CONFIG + '\n[identity]\nclubs = "clubs.csv"\n')
+    (root / "clubs.csv").write_text(CLUBS, encoding="utf-8")
     rows = [HEADER + ",club"]
     for k, day in enumerate(("2013-10-03", "2013-10-10", "2013-10-17")):
         rows += _night(day, k)
@@ -68,19 +80,35 @@ def test_spellings_of_one_club_share_a_key() -> None:
 def test_one_page_per_club_and_none_for_a_placeholder(project: Path) -> None:
     clubs = project / "public" / "bridge" / "clubs"
     pages = sorted(p.name for p in clubs.glob("*.html"))
-    assert pages == ["bk-senec.html", "index.html", "klub-singleton-warszawa.html"], pages
+    assert pages == ["bridzovy-klub-senec.html", "index.html", "klub-singleton-warszawa.html"], \
+        pages
     index = BeautifulSoup((clubs / "index.html").read_text(encoding="utf-8"), "html.parser")
     names = [a.get_text(strip=True) for a in index.select("tbody a")]
-    assert names == ["BK Senec", ORGANISER]
+    assert names == [SENEC, ORGANISER]
 
 
 def test_a_list_names_each_player_s_club_once_and_never_a_placeholder(project: Path) -> None:
     (edition,) = (project / "public" / "bridge").glob("2013Q4/list.csv")
     rows = list(csv.DictReader(io.StringIO(edition.read_text(encoding="utf-8"))))
     club = {r["player"]: r["club"] for r in rows}
-    assert len(club) == 8
-    assert club["Marek Nowy"] == "BK Senec"
-    # the club's other spelling, a placeholder, nothing written: the organiser's club night
-    for name in ("Ryszard Dudek", "Piotr Wróbel", "Tomasz Paluch", "Anna Kowal", "Ewa Lis",
-                 "Jan Zając", "Zofia Stara"):
+    assert len(club) == 10
+    # the club register's name for a name it knows as an alias, or for a code
+    assert club["Marek Nowy"] == club["Pavol Senecký"] == SENEC
+    # the club's code, another spelling, a placeholder, nothing written (the organiser's club)
+    for name in ("Olga Kodowa", "Ryszard Dudek", "Piotr Wróbel", "Tomasz Paluch", "Anna Kowal",
+                 "Ewa Lis", "Jan Zając", "Zofia Stara"):
         assert club[name] == ORGANISER, (name, club[name])
+
+
+def test_a_club_register_line_that_claims_another_club_s_code_is_refused(tmp_path: Path) -> None:
+    from warehouse import open_warehouse
+    from warehouse.clubs import ClubRegisterError, load_club_register
+
+    with open_warehouse(tmp_path / "w.duckdb") as wh:
+        assert load_club_register(wh, CLUBS.encode(), path="clubs.csv") == \
+            "clubs.csv: 2 club(s) in the club register"
+        with pytest.raises(ClubRegisterError, match=r"clubs\.csv, line 3: 'Wars' is also club "
+                           r"'Klub Singleton Warszawa' \(line 2\)"):
+            load_club_register(wh, (CLUBS + "Warszawa Go,Wars,go,,\n").replace(
+                "Bridžový klub Senec,Sene,bridge,SBZ,BK Senec\n", "").encode(), path="clubs.csv")
+        assert wh.con.execute("SELECT count(*) FROM club_register").fetchall() == [(2,)]

@@ -8,6 +8,9 @@ one written next to a player's name, the organiser of a club night) goes through
 
 - a placeholder (:func:`is_placeholder`: empty, only punctuation, ``x`` repeated, ``?``,
   ``n/a``, ``none``, ...) is no club: the player is listed as if the file wrote none;
+- a name, code or alias of the club register (:func:`load_club_register`, ``[identity] clubs``:
+  name, code, game, federation, aliases) is that club, named as the register names it (the go
+  code ``Brat`` is the register's "Bratislava Go Club");
 - names with the same :func:`club_key` (the words without case, accents, punctuation or a
   leading ``Klub`` / ``Club``) are one club, named as a member register names it, else as the
   organiser of its events calls itself, else as the files write it most often (then the first
@@ -18,15 +21,19 @@ docs/site.md, "Clubs", says the same for a reader.
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 
 from ._db import Warehouse
-from ._errors import translated
+from ._errors import WarehouseError, translated
 
-__all__ = ["PLACEHOLDERS", "club_key", "club_names", "is_placeholder"]
+__all__ = ["ClubRegisterError", "PLACEHOLDERS", "club_key", "club_names", "is_placeholder",
+           "load_club_register"]
 
 PLACEHOLDERS = frozenset({
     "?", "??", "???", "-", "--", "---", "n/a", "na", "n.a.", "none", "nic", "brak", "bez",
@@ -74,10 +81,65 @@ def _choose(registered: Iterable[str], organisers: Iterable[str],
     return sorted(written.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
 
 
+class ClubRegisterError(WarehouseError):
+    """A club register that cannot be read: no ``name`` column, an empty name, a code or alias
+    given to two clubs. The message names the file, line and value."""
+
+
+REGISTER_COLUMNS = ("name", "code", "game", "federation", "aliases")
+"""The columns of a club register (CSV, UTF-8, a header line): only ``name`` is required;
+``aliases`` holds the other names files write, separated by ``;``."""
+
+
+@translated
+def load_club_register(wh: Warehouse, data: bytes, *, path: str) -> str:
+    """Replace the club register with the clubs of this CSV file; one line saying how many."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ClubRegisterError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") \
+            from exc
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip().casefold() for h in reader.fieldnames or []]
+    if "name" not in header:
+        raise ClubRegisterError(f"{path}, line 1: no column 'name' (columns: "
+                                f"{', '.join(REGISTER_COLUMNS)}); got {reader.fieldnames!r}")
+    rows: list[tuple[str, str, str, str, str, int]] = []
+    seen: dict[str, tuple[str, int]] = {}
+    for line, raw in enumerate(reader, 2):
+        row = {k.strip().casefold(): (v or "").strip() for k, v in raw.items() if k}
+        name = row.get("name", "")
+        if not name:
+            raise ClubRegisterError(f"{path}, line {line}, column name: empty name")
+        aliases = [a.strip() for a in row.get("aliases", "").split(";") if a.strip()]
+        for written in (name, row.get("code", ""), *aliases):
+            key = club_key(written) if written else ""
+            if key and key in seen and seen[key][0] != name:
+                raise ClubRegisterError(
+                    f"{path}, line {line}: {written!r} is also club {seen[key][0]!r} "
+                    f"(line {seen[key][1]}); a name, code or alias is one club's")
+            if key:
+                seen[key] = (name, line)
+        rows.append((name, row.get("code", ""), row.get("game", ""), row.get("federation", ""),
+                     ";".join(aliases), line))
+    with wh.transaction():
+        wh.con.execute("DELETE FROM club_register")
+        if rows:
+            wh.con.executemany("INSERT INTO club_register VALUES (?, ?, ?, ?, ?, ?)", rows)
+    return f"{Path(path).name}: {len(rows)} club(s) in the club register"
+
+
 @translated
 def club_names(wh: Warehouse) -> dict[str, str]:
-    """Every club name the warehouse holds (registers, result files, organisers) mapped to the
-    name its club is listed under; a placeholder maps to ``""`` (no club)."""
+    """Every club name the warehouse holds (the club register, member registers, result files,
+    organisers) mapped to the name its club is listed under; a placeholder maps to ``""`` (no
+    club)."""
+    known: dict[str, str] = {}  # club key of a register name, code or alias -> its name
+    for name, code, aliases in wh.con.execute(
+            "SELECT name, code, aliases FROM club_register ORDER BY row_no").fetchall():
+        for written in (str(name), str(code), *str(aliases).split(";")):
+            if written.strip() and club_key(written):
+                known.setdefault(club_key(written), str(name))
     registered = [str(r[0]) for r in wh.con.execute(
         "SELECT DISTINCT club FROM players WHERE club IS NOT NULL AND club <> ''").fetchall()]
     organisers = [str(r[0]) for r in wh.con.execute(
@@ -98,8 +160,8 @@ def club_names(wh: Warehouse) -> dict[str, str]:
                 group[2][name] += written[name]
             else:
                 group[part].append(name)
-    for group in by_key.values():
-        chosen = _choose(group[0], group[1], group[2])
+    for key, group in by_key.items():
+        chosen = known.get(key) or _choose(group[0], group[1], group[2])
         for name in (*group[0], *group[1], *group[2]):
             out[name] = chosen
     return out
