@@ -112,3 +112,5 @@ def test_a_club_register_line_that_claims_another_club_s_code_is_refused(tmp_pat
             load_club_register(wh, (CLUBS + "Warszawa Go,Wars,go,,\n").replace(
                 "Bridžový klub Senec,Sene,bridge,SBZ,BK Senec\n", "").encode(), path="clubs.csv")
         assert wh.con.execute("SELECT count(*) FROM club_register").fetchall() == [(2,)]
+        assert load_club_register(wh, CLUBS.encode(), path="clubs.csv") == \
+            "clubs.csv: 2 club(s) in the club register, unchanged"

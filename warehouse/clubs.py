@@ -122,6 +122,11 @@ def load_club_register(wh: Warehouse, data: bytes, *, path: str) -> str:
                 seen[key] = (name, line)
         rows.append((name, row.get("code", ""), row.get("game", ""), row.get("federation", ""),
                      ";".join(aliases), line))
+    stored = [tuple(r) for r in wh.con.execute(
+        "SELECT name, code, game, federation, aliases, row_no FROM club_register "
+        "ORDER BY row_no").fetchall()]
+    if stored == rows:  # the same register again: the warehouse is left as it is
+        return f"{Path(path).name}: {len(rows)} club(s) in the club register, unchanged"
     with wh.transaction():
         wh.con.execute("DELETE FROM club_register")
         if rows:
