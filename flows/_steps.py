@@ -276,7 +276,7 @@ def _kept_periods(wh: Warehouse, pool: PoolConfig, options: dict[str, str], vers
     this code and its periods' digests agree with ``digests`` up to some period after its
     first; None when the whole history is to be rated (another configuration, a changed first
     period, a scheme that restates every period)."""
-    if digests is None:
+    if not digests:
         return None
     found = resumable_run(wh, pool=pool.name, scheme=pool.scheme, options=options,
                           code_version=version)
@@ -289,9 +289,12 @@ def _kept_periods(wh: Warehouse, pool: PoolConfig, options: dict[str, str], vers
     last = pd.Period(max(stored), freq)  # a run's periods end with its last with results
     start = min([*changed, last + 1])
     record = latest_run(wh, pool.name)
-    # the first period rated (the cut-over's, docs/rules/bridge-belo.md §11) is rated again
+    # the first period rated (the cut-over's, docs/rules/bridge-belo.md §11) is rated again;
+    # results that now end before ``start`` (the last quarter withdrawn) leave nothing to rate
+    # on from it
     if record is None or record.first_period is None or \
-            start <= pd.Period(record.first_period, freq):
+            start <= pd.Period(record.first_period, freq) or \
+            start > pd.Period(max(digests), freq):
         return None
     return previous, str(start), str(start - 1)
 
