@@ -14,6 +14,11 @@ cd "$(dirname "$0")"
 
 VENV=.venv
 STAMP=$VENV/.installed
+# Python writes the byte code of what it imports (the environment's and the project's modules)
+# the first time, even where the shell asks it not to: without it every command would compile
+# each module it imports again (about 2 s a command), and compiling all of the environment
+# up front costs a minute of CPU for modules no command imports
+unset PYTHONDONTWRITEBYTECODE
 
 setup() {
     local want
@@ -25,31 +30,28 @@ setup() {
     [[ -x $VENV/bin/python ]] || python3 -m venv "$VENV"
     "$VENV/bin/python" -m pip --version >/dev/null 2>&1 || "$VENV/bin/python" -m ensurepip --upgrade >/dev/null
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "uv==0.13.8"
-    # byte-compiled once here: a command then starts in about 2 s even where Python may not
-    # write its caches (PYTHONDONTWRITEBYTECODE), instead of compiling every module each time
-    "$VENV/bin/uv" pip install --quiet --compile-bytecode --python "$VENV/bin/python" \
-        -r requirements.lock
+    "$VENV/bin/uv" pip install --quiet --python "$VENV/bin/python" -r requirements.lock
     "$VENV/bin/uv" pip install --quiet --python "$VENV/bin/python" --no-deps -e .
     echo "$want" > "$STAMP"
 }
 
-# The browser test of the editions site drives Debian's Chromium (no browser download). Install
-# it when missing and we may (root with apt-get); otherwise that one test is skipped, unless
-# CLUBRATINGS_REQUIRE_BROWSER=1 (CI) makes a missing browser a failure.
-browser() {
+# The browser tests drive Debian's Chromium (no browser download). When it is missing and we may
+# install it (root with apt-get), `bash dev.sh test` installs it in the background while the
+# environment is set up and the tests start: CLUBRATINGS_CHROMIUM_PENDING names a file that is
+# there until the install has ended, and the browser tests wait for it (tests/conftest.py).
+# Without Chromium those tests are skipped, unless CLUBRATINGS_REQUIRE_BROWSER=1 (CI) makes a
+# missing browser a failure.
+browser_in_background() {
     [[ -x /usr/bin/chromium ]] && return
     if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-        echo "installing Debian's chromium for the browser test..." >&2
-        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+        local pending
+        pending=$(mktemp -t clubratings-chromium.XXXXXX)
+        export CLUBRATINGS_CHROMIUM_PENDING=$pending
+        echo "installing Debian's chromium for the browser tests (in the background)..." >&2
+        ( (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
             >/dev/null 2>&1 || echo "could not install chromium" >&2
+          rm -f "$pending" ) &
     fi
-}
-
-# the project's own modules, compiled when they changed (a second or two after an edit,
-# nothing otherwise)
-compile_sources() {
-    "$VENV/bin/python" -m compileall -q -j 0 benchmarks cli flows games parsers publishing \
-        quality ratings scripts warehouse >/dev/null 2>&1 || true
 }
 
 [[ $# -gt 0 ]] || set -- run
@@ -59,7 +61,7 @@ case "$cmd" in
     # the tests spread over the cores (pytest-xdist) a module at a time, so a fixture made once
     # per module is made once; heavy modules first (tests/conftest.py); -n 0 runs them all in
     # this process
-    test) shift; setup; compile_sources; browser
+    test) shift; browser_in_background; setup
           exec "$VENV/bin/python" -m pytest -n auto --dist loadscope --no-loadscope-reorder "$@" ;;
-    *) setup; compile_sources; exec "$VENV/bin/clubratings" "$@" ;;
+    *) setup; exec "$VENV/bin/clubratings" "$@" ;;
 esac

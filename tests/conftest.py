@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,25 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
 JFR_SAMPLE = FIXTURES / "jfr_pary" / "W-wb130808.html"
 SEASON = sorted((FIXTURES / "club_season").glob("*.csv"))
+CHROMIUM = Path(os.environ.get("CLUBRATINGS_CHROMIUM", "/usr/bin/chromium"))
+"""Debian's Chromium, which the browser tests drive (``CLUBRATINGS_CHROMIUM`` names another)."""
+
+
+@pytest.fixture(scope="session")
+def chromium_binary() -> Path:
+    """Chromium for the browser tests. ``bash dev.sh test`` may still be installing it in the
+    background: ``CLUBRATINGS_CHROMIUM_PENDING`` names a file that is there until the install has
+    ended, waited for here (15 minutes at most). Without Chromium the test is skipped, or fails
+    with ``CLUBRATINGS_REQUIRE_BROWSER=1`` (CI)."""
+    pending = os.environ.get("CLUBRATINGS_CHROMIUM_PENDING")
+    deadline = time.monotonic() + 900
+    while pending and Path(pending).exists() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    if not CHROMIUM.exists():
+        if os.environ.get("CLUBRATINGS_REQUIRE_BROWSER", "") not in ("", "0"):
+            pytest.fail(f"no Chromium at {CHROMIUM}")
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    return CHROMIUM
 
 
 @pytest.fixture
@@ -117,6 +137,11 @@ HEAVY_FIRST = (
 while the rest still waits, they do not end the run alone on one core (``--durations=25``
 shows the list)."""
 
+LAST = ("tests/test_site_browser.py", "tests/test_report_browser.py",
+        "tests/test_quality_browser.py")
+"""The browser tests, run last: `bash dev.sh test` may still be installing Chromium when the tests
+start (:func:`chromium_binary`)."""
+
 
 SHARED: dict[str, tuple[str, ...]] = {
     "prefect_harness": (
@@ -161,7 +186,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Heavy tests first. Spread over processes by module (``--dist loadscope``), the tests of
     one module run in one process, so a fixture made once per module is made once (the hostile
-    and field corpora, a module's project); modules whose tests are heavy start first. A test
+    and field corpora, a module's project); modules whose tests are heavy start first, the browser tests last (:data:`LAST`). A test
     that asks for a :data:`SHARED` session fixture must be listed there."""
     for item in items:
         for name in set(getattr(item, "fixturenames", ())) & set(SHARED):
@@ -170,6 +195,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                                         f"it to SHARED[{name!r}] in tests/conftest.py")
 
     def rank(item: pytest.Item) -> int:
+        if item.nodeid.startswith(LAST):
+            return len(HEAVY_FIRST) + 1
         return next((k for k, prefix in enumerate(HEAVY_FIRST)
                      if item.nodeid.startswith(prefix)), len(HEAVY_FIRST))
 

@@ -19,7 +19,7 @@ from .test_site_browser import ARGS, CHROMIUM, serving, sync_api
 
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
+pytestmark = pytest.mark.usefixtures("chromium_binary")  # waits for it, or skips
 
 
 @pytest.fixture(scope="module")

@@ -31,7 +31,7 @@ ORGANISERS = ("Klub Brydżowy Singleton Warszawa", "Nevsky Circle London", "«М
               "Санкт-Петербург", "Warszawa - Polinezyjska", "Bridge Club Wien-Döbling")
 """Clubs of the second import, with names as long as the bundled default's."""
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
+pytestmark = pytest.mark.usefixtures("chromium_binary")  # waits for it, or skips
 
 
 @pytest.fixture(scope="module")

@@ -22,21 +22,20 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import CHROMIUM
 from .test_site import SCRIPT_NAME, build_site_project
 
-CHROMIUM = Path(os.environ.get("CLUBRATINGS_CHROMIUM", "/usr/bin/chromium"))
 REQUIRED = os.environ.get("CLUBRATINGS_REQUIRE_BROWSER", "") not in ("", "0")
 """In CI: fail instead of skipping when playwright or Chromium is missing."""
 
-if REQUIRED:
+if REQUIRED:  # Chromium itself may still be installing: the fixture chromium_binary waits
     from playwright import sync_api
-    assert CHROMIUM.exists(), f"no Chromium at {CHROMIUM}"
 else:
     sync_api = pytest.importorskip("playwright.sync_api")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
+pytestmark = pytest.mark.usefixtures("chromium_binary")  # waits for it, or skips
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
