@@ -10,6 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# no per-example time limit: property tests parse and rate, and two processes share the cores,
+# so an example's time says more about the machine than about the code (no test is timed)
+settings.register_profile("clubratings", deadline=None)
+settings.load_profile("clubratings")
 
 # each pytest-xdist worker starts its own temporary Prefect server, so each needs a home of its
 # own (the controller's would otherwise be inherited and its database shared)
