@@ -31,6 +31,8 @@ JFR_SAMPLE = FIXTURES / "jfr_pary" / "W-wb130808.html"
 SEASON = sorted((FIXTURES / "club_season").glob("*.csv"))
 CHROMIUM = Path(os.environ.get("CLUBRATINGS_CHROMIUM", "/usr/bin/chromium"))
 """Debian's Chromium, which the browser tests drive (``CLUBRATINGS_CHROMIUM`` names another)."""
+REQUIRE_BROWSER = os.environ.get("CLUBRATINGS_REQUIRE_BROWSER", "") not in ("", "0")
+"""In CI: fail instead of skipping when playwright or Chromium is missing."""
 
 
 @pytest.fixture(scope="session")
@@ -44,7 +46,7 @@ def chromium_binary() -> Path:
     while pending and Path(pending).exists() and time.monotonic() < deadline:
         time.sleep(0.5)
     if not CHROMIUM.exists():
-        if os.environ.get("CLUBRATINGS_REQUIRE_BROWSER", "") not in ("", "0"):
+        if REQUIRE_BROWSER:
             pytest.fail(f"no Chromium at {CHROMIUM}")
         pytest.skip(f"no Chromium at {CHROMIUM}")
     return CHROMIUM
@@ -192,8 +194,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Heavy tests first. Spread over processes by module (``--dist loadscope``), the tests of
     one module run in one process, so a fixture made once per module is made once (the hostile
-    and field corpora, a module's project); modules whose tests are heavy start first, the browser tests last (:data:`LAST`). A test
-    that asks for a :data:`SHARED` session fixture must be listed there."""
+    and field corpora, a module's project); modules whose tests are heavy start first, the
+    browser tests last (:data:`LAST`). A test that asks for a :data:`SHARED` session fixture
+    must be listed there."""
     for item in items:
         for name in set(getattr(item, "fixturenames", ())) & set(SHARED):
             if _shared_fixture(item.nodeid) != name:

@@ -15,20 +15,16 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM
+from .conftest import CHROMIUM, REQUIRE_BROWSER
 from .test_site import SCRIPT_NAME, build_site_project
 
-REQUIRED = os.environ.get("CLUBRATINGS_REQUIRE_BROWSER", "") not in ("", "0")
-"""In CI: fail instead of skipping when playwright or Chromium is missing."""
-
-if REQUIRED:  # Chromium itself may still be installing: the fixture chromium_binary waits
+if REQUIRE_BROWSER:  # Chromium itself may still be installing: the fixture chromium_binary waits
     from playwright import sync_api
 else:
     sync_api = pytest.importorskip("playwright.sync_api")
