@@ -40,18 +40,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from . import metrics
-from .evaluate import CALIBRATION_BINS, _aligned, _number
+from .evaluate import CALIBRATION_BINS, _aligned, _number, score_to_dict
 from .real import _slope
-
-if TYPE_CHECKING:
-    from warehouse import Warehouse
 
 __all__ = [
     "GO_BASELINES",
@@ -403,21 +400,13 @@ def evaluate_go(games: pd.DataFrame, schemes: Sequence[str] = GO_SCHEMES, *,
         refused=tuple(refused))
 
 
-def go_real_games(wh: Warehouse) -> tuple[pd.DataFrame, str]:
-    """The warehouse's go games (one period per tournament, stated ratings) and a name for the
-    archive."""
-    from warehouse import go_judge_frame
-
-    return go_judge_frame(wh)
-
-
 def evaluate_go_warehouse(path: Path | str, schemes: Sequence[str] = GO_SCHEMES, *,
                           seed: int = 1) -> GoReport:
     """:func:`evaluate_go` on the go games of the warehouse at ``path`` (opened read-only)."""
-    from warehouse import open_warehouse
+    from warehouse import go_judge_frame, open_warehouse
 
     with open_warehouse(path, read_only=True) as wh:
-        games, name = go_real_games(wh)
+        games, name = go_judge_frame(wh)
     return evaluate_go(games, schemes, source=name or Path(path).name, seed=seed)
 
 
@@ -470,22 +459,12 @@ def format_go(report: GoReport) -> str:
 
 def go_report_to_dict(report: GoReport) -> dict[str, object]:
     """The report as plain JSON values (NaN as ``None``)."""
-    def clean(value: object) -> object:
-        if isinstance(value, float) and math.isnan(value):
-            return None
-        return value
-
     head = {f.name: getattr(report, f.name) for f in dataclasses.fields(GoReport)
             if f.name not in ("rows", "constants", "seconds", "refused")}
-    rows = []
-    for row in report.rows:
-        item = {f.name: clean(getattr(row, f.name)) for f in dataclasses.fields(GoScore)
-                if f.name != "calibration"}
-        item["calibration"] = None if row.calibration is None else row.calibration.to_dict()
-        rows.append(item)
     return {**head, "constants": [list(c) for c in report.constants],
             "seconds": [list(s) for s in report.seconds],
-            "refused": [list(r) for r in report.refused], "rows": rows}
+            "refused": [list(r) for r in report.refused],
+            "rows": [score_to_dict(row) for row in report.rows]}
 
 
 def go_report_from_dict(data: dict[str, Any]) -> GoReport:

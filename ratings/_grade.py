@@ -128,7 +128,7 @@ def _pass(prep: _Prepared, params: GradeEvidenceParams, *, record: bool) -> _Run
     tau2 = params.grade_sd ** 2
     w2 = params.drift ** 2
     present = ~np.isnan(prep.initial_rating)
-    mean = np.where(present, prep.initial_rating, np.nan)
+    mean = prep.initial_rating.copy()
     var = np.where(present, np.where(np.isnan(prep.initial_sd), params.entry_sd,
                                      prep.initial_sd) ** 2, np.nan)
     last = np.full(size, np.nan)
@@ -185,12 +185,10 @@ def _pass(prep: _Prepared, params: GradeEvidenceParams, *, record: bool) -> _Run
             before = _State(everyone, mean[everyone].copy(), np.sqrt(var[everyone]),
                             np.full(len(everyone), np.nan))
         var[who] = 1.0 / (1.0 / var[who] + information[who])
-        change = var[who] * score[who]
-        mean[who] += change
+        mean[who] += var[who] * score[who]
         if record:
             # each game's share of the change: v' (g / s) (S - P), summing to the change
             columns["change"] = var[own] * slope * (result - expected)
-        if record:
             after = _State(everyone, mean[everyone].copy(), np.sqrt(var[everyone]),
                            np.full(len(everyone), np.nan))
             played = np.bincount(np.searchsorted(everyone, own), minlength=len(everyone))
