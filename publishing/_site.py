@@ -53,6 +53,7 @@ import pyarrow.parquet as pq
 from games import Game, game
 from ratings import SCHEMES
 from warehouse import RunRecord, Warehouse, latest_run, run_tables
+from warehouse.clubs import club_key
 from warehouse.identity import fold, name_key
 from warehouse.editions import (
     boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
@@ -251,19 +252,6 @@ def _club_slugs(names: set[str]) -> dict[str, str]:
     return slugs
 
 
-_CLUB_PREFIXES = ("klub", "club")
-
-
-def _club_key(name: str) -> str:
-    """What a club's name and an event's organiser are matched on: the words, without case,
-    accents, punctuation or a leading ``Klub`` / ``Club`` (``Klub Singleton Warszawa`` is the
-    club ``Singleton Warszawa``)."""
-    words = re.findall(r"\w+", _fold(name).casefold())
-    if len(words) > 1 and words[0] in _CLUB_PREFIXES:
-        words = words[1:]
-    return " ".join(words)
-
-
 def _club_pages(
     wh: Warehouse, pool: str, run: RunRecord, editions: list[_Edition], out: Path,
     slugs: dict[str, str], written: list[Path], quality: bool = False,
@@ -282,8 +270,8 @@ def _club_pages(
     per_game = _game(run).counts == "games"  # an event is one game: a line per day
     events: dict[str, list[dict[str, object]]] = {}
     frame = organiser_events(wh, _game(run).name, per_game=per_game)
-    keys = {_club_key(name) for name in slugs}
-    organisers = {str(o): _club_key(str(o)) for o in frame["organiser"].unique()}
+    keys = {club_key(name) for name in slugs}
+    organisers = {str(o): club_key(str(o)) for o in frame["organiser"].unique()}
     for organiser, day, title, section, units, games in frame.itertuples(index=False):
         key = organisers[str(organiser)]
         if key in keys:
@@ -295,7 +283,7 @@ def _club_pages(
     clubs = []
     for name, slug in sorted(slugs.items(), key=lambda kv: (_fold(kv[0]).casefold(), kv[0])):
         players = list_order(members.get(name, []))
-        organised = events.get(_club_key(name), [])
+        organised = events.get(club_key(name), [])
         html = template.render(
             pool=pool, club=name, edition=latest, players=players, events=organised,
             per_game=per_game, unit=_game(run).counts, quality=quality, root="../../",
