@@ -857,14 +857,20 @@ def _phantoms_frame(run: _Run, periods: pd.PeriodIndex,
 # --- the scheme ------------------------------------------------------------------------------
 
 
+def _code_texts(checked: pd.DataFrame, name: str, code: str) -> npt.NDArray[np.object_]:
+    """The text of id column ``name`` for each of its codes (column ``code``, 0 .. max), taken
+    from the code's first row."""
+    codes = checked[code].to_numpy(np.int64)
+    first = np.full(int(codes.max()) + 1, len(codes), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    return np.asarray(checked[name].array.take(first), dtype=object)
+
+
 def _player_slots(checked: pd.DataFrame, start: pd.Series,
                   ) -> tuple[npt.NDArray[np.object_], Ints, Floats]:
     """Every player id (results and initial ratings) in text order, the slot of each results
     player code, and the initial ratings by slot (NaN: none)."""
-    code = checked["player_code"].to_numpy(np.int64)
-    first = np.full(int(code.max()) + 1, len(code), dtype=np.int64)
-    np.minimum.at(first, code, np.arange(len(code)))
-    in_results = np.asarray(checked["player"].array.take(first), dtype=object)
+    in_results = _code_texts(checked, "player", "player_code")
     if start.empty:
         names = in_results
         slot_of_code = np.arange(len(names), dtype=np.int64)
@@ -946,12 +952,8 @@ def _text_hash(checked: pd.DataFrame, name: str, code: str,
                src: Ints) -> npt.NDArray[np.uint64]:
     """Per row (in rating order, ``src``) a hash of the text of id column ``name``, through
     its codes (column ``code``): each distinct text hashed once."""
-    codes = checked[code].to_numpy(np.int64)
-    first = np.full(int(codes.max()) + 1, len(codes), dtype=np.int64)
-    np.minimum.at(first, codes, np.arange(len(codes)))
-    texts = np.asarray(checked[name].array.take(first), dtype=object)
-    hashed: npt.NDArray[np.uint64] = pd.util.hash_array(texts)
-    return hashed[codes[src]]
+    hashed: npt.NDArray[np.uint64] = pd.util.hash_array(_code_texts(checked, name, code))
+    return hashed[checked[code].to_numpy(np.int64)[src]]
 
 
 def _resumed_pool(state: PeriodState, names: npt.NDArray[np.object_], size: int) -> _Pool:

@@ -26,9 +26,9 @@ __all__ = [
 ]
 
 _BY_PERIOD = ("ratings", "rating_contributions", "rating_normalisations", "rating_phantoms",
-              "game_contributions", "segment_contributions", "rating_period_digests")
+              "game_contributions", "segment_contributions")
 """A run's tables with one period per row: a run that takes up an earlier one copies that
-run's rows of the periods it keeps (``store_run(kept=...)``)."""
+run's rows of the periods it keeps (``store_run(kept=...)``); its digests it records whole."""
 
 
 def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
@@ -219,8 +219,6 @@ def store_run(
             "SELECT coalesce(max(run_id), 0) + 1 FROM rating_runs").fetchall()[0][0])
         if kept is not None:
             for table in _BY_PERIOD:
-                if table == "rating_period_digests":
-                    continue
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * REPLACE (? AS run_id) "
                             f"FROM {table} WHERE run_id = ? AND period < ?",
                             [run_id, *kept])
