@@ -37,7 +37,6 @@ import io
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Protocol
 from dataclasses import dataclass
@@ -53,7 +52,7 @@ import pyarrow.parquet as pq
 from games import Game, game
 from ratings import SCHEMES
 from warehouse import RunRecord, Warehouse, latest_run, run_tables
-from warehouse.clubs import club_key
+from warehouse.clubs import club_key, without_accents
 from warehouse.identity import fold, name_key
 from warehouse.editions import (
     boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
@@ -217,21 +216,11 @@ def _group(frame: pd.DataFrame) -> dict[int, pd.DataFrame]:
 
 # ---------------------------------------------------------------- clubs
 
-_FOLD = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss",
-                       "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ı": "i"})
-
-
-def _fold(text: str) -> str:
-    """``text`` without accents (``Łódź`` → ``Lodz``); other scripts are kept."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def club_slug(name: str) -> str:
     """A club's name as a file name: ASCII letters, digits and ``-`` (``BK Kraków`` →
     ``bk-krakow``); a name with none of them (another script) gets ``club-`` and a short hash
     of the name."""
-    slug = re.sub(r"[^a-z0-9]+", "-", _fold(name).lower()).strip("-")[:60].strip("-")
+    slug = re.sub(r"[^a-z0-9]+", "-", without_accents(name).lower()).strip("-")[:60].strip("-")
     if not slug:
         return "club-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:10]
     return slug
@@ -281,7 +270,8 @@ def _club_pages(
                 "units": "" if pd.isna(units) else int(units), "games": int(games)})
     template = _ENV.get_template("club.html")
     clubs = []
-    for name, slug in sorted(slugs.items(), key=lambda kv: (_fold(kv[0]).casefold(), kv[0])):
+    for name, slug in sorted(slugs.items(),
+                             key=lambda kv: (without_accents(kv[0]).casefold(), kv[0])):
         players = list_order(members.get(name, []))
         organised = events.get(club_key(name), [])
         html = template.render(

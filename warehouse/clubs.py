@@ -33,7 +33,7 @@ from ._db import Warehouse
 from ._errors import WarehouseError, translated
 
 __all__ = ["ClubRegisterError", "PLACEHOLDERS", "club_key", "club_names", "is_placeholder",
-           "load_club_register"]
+           "load_club_register", "without_accents"]
 
 PLACEHOLDERS = frozenset({
     "?", "??", "???", "-", "--", "---", "n/a", "na", "n.a.", "none", "nic", "brak", "bez",
@@ -47,7 +47,9 @@ _FOLD = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "�
 _PREFIXES = ("klub", "club")
 
 
-def _fold(text: str) -> str:
+def without_accents(text: str) -> str:
+    """``text`` without accents (``Łódź`` → ``Lodz``); other scripts are kept. Club names are
+    compared on it (:func:`club_key`) and the site's club pages are named and sorted by it."""
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -56,7 +58,7 @@ def is_placeholder(name: str | None) -> bool:
     """Whether a club cell names no club: empty, only punctuation, a known placeholder
     (``xxxx``, ``-``, ``?``, ``n/a``, ...) or the same letter ``x`` repeated."""
     text = (name or "").strip()
-    folded = _fold(text).casefold()
+    folded = without_accents(text).casefold()
     if not re.search(r"\w", folded):
         return True
     return folded in PLACEHOLDERS or re.fullmatch(r"x+", folded) is not None
@@ -67,7 +69,7 @@ def club_key(name: str) -> str:
     a leading ``Klub`` / ``Club`` (``Klub Singleton Warszawa`` and ``Singleton Warszawa`` are
     ``singleton warszawa``); the site matches a club with the organiser of its events on the
     same key (publishing/_site.py)."""
-    words = re.findall(r"\w+", _fold(name).casefold())
+    words = re.findall(r"\w+", without_accents(name).casefold())
     if len(words) > 1 and words[0] in _PREFIXES:
         words = words[1:]
     return " ".join(words)
