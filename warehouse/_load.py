@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
-import pandas as pd
 
 from games import GAMES
 from parsers import Event, ParseResult
@@ -222,28 +221,6 @@ HOLD_OUTSIDE_YEARS = 10
 """... and so does an event more than this many years before the earliest or after the latest
 event of its game already in the warehouse (before the run: a backfill in any order is not
 held)."""
-# Explicit dtypes: an all-empty optional column must not arrive as a float column.
-_DTYPES: dict[str, dict[str, str]] = {
-    "events": {
-        "variant": "object", "handicap": "Int64", "deals": "Int64", "pulka": "Int64",
-        "segment": "Int64", "round": "Int64", "boards": "Int64", "komi": "float64",
-        "end_date": "object",
-    },
-    "units": {"colour": "object", "score": "float64", "place": "float64"},
-    "players": {"federation_id": "object", "club": "object"},
-    "unit_members": {"federation_id": "object", "club": "object", "evidence": "object",
-                     "review_key": "object"},
-    "review_items": {"club": "object", "decision_id": "object"},
-    "go_round_marks": {"opponent_key": "object"},
-    "go_declared": {"grade": "object", "grade_as_written": "object",
-                    "stated_rating": "float64", "rating_origin": "object"},
-    "file_holds": {"released_at": "datetime64[us]"},
-    "correction_holds": {"decision": "object", "decided_at": "datetime64[us]"},
-    "file_versions": {"previous": "Int64", "decision": "object",
-                      "decided_at": "datetime64[us]"},
-}
-
-
 class Loader:
     """Loads files into one warehouse, keeping what it needs to know between files in memory
     (loaded hashes, events in force, players and their spellings, next ids).
@@ -625,7 +602,7 @@ class Loader:
             with self.wh.transaction():
                 for table in _TABLES:
                     if rows[table]:
-                        self.wh.insert_frame(table, _frame(rows[table], _DTYPES.get(table, {})))
+                        self.wh.insert_columns(table, rows[table])
                 for pid, fid in learned.items():
                     self.wh.con.execute(
                         "UPDATE players SET federation_id = ? "
@@ -953,16 +930,6 @@ def _add(table: dict[str, list[object]], **values: object) -> None:
             table[column] = []
     for column, value in values.items():
         table[column].append(value)
-
-
-def _frame(columns: dict[str, list[object]], dtypes: dict[str, str]) -> pd.DataFrame:
-    frame = pd.DataFrame(columns)
-    if frame.empty:
-        return frame
-    for column, dtype in dtypes.items():
-        if column in frame:
-            frame[column] = frame[column].astype(dtype)  # type: ignore[call-overload]
-    return frame
 
 
 def remove_orphan_raw(wh: Warehouse) -> int:
