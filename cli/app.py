@@ -7,6 +7,7 @@ an exit code of :class:`cli._common.Exit` (no traceback).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -26,7 +27,10 @@ from .scrape import add_scrape_commands
 __all__ = ["build_parser", "main"]
 
 
+@functools.cache
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command, built once per process (about 30 ms; parsing leaves it as
+    it was, so one serves every call of :func:`main`)."""
     parser = argparse.ArgumentParser(
         prog="clubratings",
         description="Rating lists for mind-sport clubs: result files in, rating lists out.",
