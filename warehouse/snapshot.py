@@ -23,7 +23,8 @@ rating runs with larger ids), or, where that does not make the two tables equal,
 replaced; tables that did not change are not touched. Each table ends with the warehouse's
 rows (checked by a count and two sums of every row's hash), so the file says what a fresh copy
 says, and a run that added a quarter to a large warehouse writes that quarter's rows, not the
-whole history again. With no snapshot yet, or after a migration (the schemas differ), the
+whole history again. With no snapshot yet, after a migration (the schemas differ), or for a
+warehouse file under ``UPDATE_FROM_BYTES`` (32 MiB, which copies faster than it compares), the
 database is copied whole: ``ATTACH`` a new file and ``COPY FROM DATABASE``, on the writer's
 own connection while it holds no open transaction (the run lock keeps other writers away).
 Copying the file's bytes instead (``CHECKPOINT`` plus a file copy) is not safe inside the
@@ -81,6 +82,11 @@ EXPORTS: dict[str, str] = {
                       "ORDER BY pool, player_id, period_start, period",
 }
 """Parquet file name (without ``.parquet``) -> the query that fills it."""
+
+
+UPDATE_FROM_BYTES = 32 << 20
+"""A warehouse file smaller than this is copied whole into the snapshot: comparing the two
+databases table by table costs more than copying a small one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,16 +170,14 @@ def _table_rows(wh: Warehouse, catalog: str) -> dict[str, tuple[int, int, int]]:
     return {str(t): (int(n), int(h), int(m)) for t, n, h, m in wh.con.execute(parts).fetchall()}
 
 
-def _append_key(wh: Warehouse, table: str) -> str | None:
-    """The integer id a table's rows are appended by (its first column, ``run_id``,
-    ``event_id``, ``file_id`` ...), or None."""
-    row = wh.con.execute(
-        "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = "
-        "current_database() AND schema_name = 'main' AND table_name = ? "
-        "ORDER BY column_index LIMIT 1", [table]).fetchone()
-    if row is None or not str(row[0]).endswith("_id") or row[1] not in ("INTEGER", "BIGINT"):
-        return None
-    return str(row[0])
+def _append_keys(wh: Warehouse) -> dict[str, str]:
+    """Per base table: the integer id its rows are appended by (its first column, ``run_id``,
+    ``event_id``, ``file_id`` ...), where it has one."""
+    return {str(table): str(column) for table, column, kind in wh.con.execute(
+        "SELECT table_name, first(column_name ORDER BY column_index), "
+        "first(data_type ORDER BY column_index) FROM duckdb_columns() "
+        "WHERE database_name = current_database() AND schema_name = 'main' GROUP BY ALL"
+    ).fetchall() if str(column).endswith("_id") and kind in ("INTEGER", "BIGINT")}
 
 
 def _update_database(wh: Warehouse, final: Path) -> bool:
@@ -199,12 +203,13 @@ def _update_database(wh: Warehouse, final: Path) -> bool:
                 _remove(tmp, wal)
                 return False
             have, want = _table_rows(wh, alias), _table_rows(wh, source)
+            keys = _append_keys(wh)
             for table, state in want.items():
                 if have.get(table) == state:
                     continue
                 target = f"{alias}.main.{_ident(table)}"
                 origin = f"{_ident(source)}.main.{_ident(table)}"
-                key = _append_key(wh, table)
+                key = keys.get(table)
                 if key is not None:
                     wh.con.execute(
                         f"INSERT INTO {target} SELECT * FROM {origin} WHERE {_ident(key)} > "
@@ -260,9 +265,9 @@ def _export_parquet(wh: Warehouse, folder: Path) -> tuple[dict[str, Path], dict[
         final = folder / f"{name}.parquet"
         tmp = temp_path(final)
         _remove(tmp)
-        wh.con.execute(f"COPY ({query}) TO {_sql_string(str(tmp))} (FORMAT parquet)")
+        # COPY answers with the rows it wrote
         counts[name] = int(wh.con.execute(
-            f"SELECT count(*) FROM read_parquet({_sql_string(str(tmp))})").fetchall()[0][0])
+            f"COPY ({query}) TO {_sql_string(str(tmp))} (FORMAT parquet)").fetchall()[0][0])
         _publish(tmp, final)
         paths[name] = final
     return paths, counts
@@ -279,9 +284,8 @@ _STAMPS = {"current_runs": "pool, run_id"}
 current run was last confirmed): only these columns count for the state."""
 
 
-def state_digest(wh: Warehouse) -> str:
-    """A digest of every row of every base table: equal digests, equal warehouses (one query,
-    about 0.1 s for a national history)."""
+def _state(wh: Warehouse) -> tuple[str, dict[str, int]]:
+    """:func:`state_digest` and the rows of every base table, from one query."""
     tables = [str(r[0]) for r in wh.con.execute(
         "SELECT table_name FROM information_schema.tables "
         "WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
@@ -290,7 +294,14 @@ def state_digest(wh: Warehouse) -> str:
         f"coalesce(bit_xor(hash({_STAMPS.get(t, 'x')})), 0) AS h FROM {_ident(t)} x"
         for t in tables)
     rows = wh.con.execute(f"SELECT * FROM ({parts}) ORDER BY t").fetchall()
-    return hashlib.sha256(repr(rows).encode("utf-8")).hexdigest()
+    return (hashlib.sha256(repr(rows).encode("utf-8")).hexdigest(),
+            {str(t): int(n) for t, n, _ in rows})
+
+
+def state_digest(wh: Warehouse) -> str:
+    """A digest of every row of every base table: equal digests, equal warehouses (one query,
+    about 0.1 s for a national history)."""
+    return _state(wh)[0]
 
 
 def _unchanged(folder: Path, database: Path, state: str) -> Snapshot | None:
@@ -323,15 +334,14 @@ def write_snapshot(wh: Warehouse, folder: Path | None = None) -> Snapshot:
     folder = folder if folder is not None else snapshot_dir(wh.path)
     folder.mkdir(parents=True, exist_ok=True)
     database = folder / wh.path.name
-    state = state_digest(wh)
+    state, row_counts = _state(wh)
     kept = _unchanged(folder, database, state)
     if kept is not None:
         return kept
     taken_at = datetime.now().astimezone().isoformat(timespec="seconds")
-    row_counts = wh.row_counts()
     runs = {str(pool): int(run_id) for pool, run_id in wh.con.execute(
         "SELECT pool, run_id FROM runs_in_force ORDER BY pool").fetchall()}
-    if not _update_database(wh, database):
+    if wh.path.stat().st_size < UPDATE_FROM_BYTES or not _update_database(wh, database):
         _copy_database(wh, database)
     parquet, exported = _export_parquet(wh, folder / "parquet")
     manifest = folder / "manifest.json"
