@@ -84,16 +84,16 @@ def games_frame(wh: Warehouse, period: str = "month") -> pd.DataFrame:
     held every year under one name is one period a year; docs/rules/go-rfg.md "One
     rating period"), ``month``, ``quarter`` or ``year`` of the game's date.
     """
-    games = wh.query(
+    games = wh.query(  # the grades read once (go_entries names active_events)
+        "WITH grades AS MATERIALIZED (SELECT event_id, player_id, max(grade) AS grade "
+        "                             FROM go_entries GROUP BY ALL) "
         "SELECT g.event_id, ev.file_id, g.date, g.tournament, g.black, g.white, "
         "g.black_result, "
         "g.handicap, g.komi, coalesce(b.grade, '') AS black_grade, "
         "coalesce(w.grade, '') AS white_grade "
         "FROM go_games g JOIN events ev ON ev.event_id = g.event_id "
-        "LEFT JOIN (SELECT event_id, player_id, max(grade) AS grade FROM go_entries "
-        "           GROUP BY ALL) b ON b.event_id = g.event_id AND b.player_id = g.black "
-        "LEFT JOIN (SELECT event_id, player_id, max(grade) AS grade FROM go_entries "
-        "           GROUP BY ALL) w ON w.event_id = g.event_id AND w.player_id = g.white "
+        "LEFT JOIN grades b ON b.event_id = g.event_id AND b.player_id = g.black "
+        "LEFT JOIN grades w ON w.event_id = g.event_id AND w.player_id = g.white "
         "ORDER BY g.date, g.event_id"
     )
     dates = pd.to_datetime(games["date"])
