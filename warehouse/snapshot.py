@@ -25,14 +25,14 @@ rows (checked by a count and two sums of every row's hash), so the file says wha
 says, and a run that added a quarter to a large warehouse writes that quarter's rows, not the
 whole history again. With no snapshot yet, after a migration (the schemas differ), or for a
 warehouse file under ``UPDATE_FROM_BYTES`` (32 MiB, which copies faster than it compares), the
-database is copied whole: ``ATTACH`` a new file and ``COPY FROM DATABASE``, on the writer's
-own connection while it holds no open transaction (the run lock keeps other writers away).
-Copying the file's bytes instead (``CHECKPOINT`` plus a file copy) is not safe inside the
-writing process: DuckDB locks the warehouse with POSIX ``fcntl`` record locks, which a process
-loses as soon as it closes *any* descriptor of that file, so the copy's ``close()`` would let
-another process open the live warehouse mid-run (tests/test_concurrency.py shows the lock
-holding after a snapshot). ``COPY FROM DATABASE`` never opens the warehouse file a second time,
-and it leaves a compact file (free blocks are not copied).
+database is copied whole: ``CHECKPOINT``, then the file's bytes copied by another process
+(``cp``). The copy must not be made in the writing process: DuckDB locks the warehouse with
+POSIX ``fcntl`` record locks, which a process loses as soon as it closes *any* descriptor of
+that file, so a ``close()`` here would let another process open the live warehouse mid-run
+(tests/test_concurrency.py shows the lock holding after a snapshot); another process's
+descriptors are its own. Where that cannot be done (no ``cp``, a write-ahead log left after
+the checkpoint), ``ATTACH`` a new file and ``COPY FROM DATABASE`` on the writer's own
+connection, which never opens the warehouse file a second time.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -240,21 +241,47 @@ def _copy_database(wh: Warehouse, final: Path) -> None:
     tmp = temp_path(final)
     wal = tmp.with_name(tmp.name + ".wal")
     _remove(tmp, wal)  # left over by a run that died half-way
-    source = wh.con.execute("SELECT current_database()").fetchall()[0][0]
-    alias = "clubratings_snapshot"
-    wh.con.execute(f"ATTACH {_sql_string(str(tmp))} AS {alias}")
     try:
-        try:
-            wh.con.execute(f"COPY FROM DATABASE {_ident(source)} TO {alias}")
-            wh.con.execute(f"CHECKPOINT {alias}")
-        finally:
-            wh.con.execute(f"DETACH {alias}")
-        if wal.exists():  # everything must be in the one file that is renamed
-            raise RuntimeError(f"snapshot {str(tmp)!r} left a write-ahead log after DETACH")
+        if not _copy_file(wh, tmp):
+            _copy_by_attach(wh, tmp, wal)
         _publish(tmp, final)
     except BaseException:
         _remove(tmp, wal)  # the old snapshot stays as it was
         raise
+
+
+def _copy_file(wh: Warehouse, tmp: Path) -> bool:
+    """The warehouse's bytes, checkpointed, copied to ``tmp`` by another process (``cp``): the
+    copy's descriptors are that process's, so this one keeps its lock (a copy made here would
+    drop it, see the module docstring). False (nothing written) where the warehouse keeps a
+    write-ahead log after the checkpoint, is in memory, or ``cp`` is missing or fails."""
+    cp = shutil.which("cp")
+    live = Path(wh.path)
+    if cp is None or str(live) == ":memory:":
+        return False
+    wh.con.execute("CHECKPOINT")
+    if live.with_name(live.name + ".wal").exists():
+        return False
+    done = subprocess.run([cp, "--", str(live), str(tmp)], capture_output=True, check=False)
+    if done.returncode != 0 or not tmp.is_file():
+        _remove(tmp)
+        return False
+    tmp.chmod(0o644)
+    return True
+
+
+def _copy_by_attach(wh: Warehouse, tmp: Path, wal: Path) -> None:
+    """``COPY FROM DATABASE`` into a new file ``tmp``, on the warehouse's own connection."""
+    source = wh.con.execute("SELECT current_database()").fetchall()[0][0]
+    alias = "clubratings_snapshot"
+    wh.con.execute(f"ATTACH {_sql_string(str(tmp))} AS {alias}")
+    try:
+        wh.con.execute(f"COPY FROM DATABASE {_ident(source)} TO {alias}")
+        wh.con.execute(f"CHECKPOINT {alias}")
+    finally:
+        wh.con.execute(f"DETACH {alias}")
+    if wal.exists():  # everything must be in the one file that is renamed
+        raise RuntimeError(f"snapshot {str(tmp)!r} left a write-ahead log after DETACH")
 
 
 def _export_parquet(wh: Warehouse, folder: Path) -> tuple[dict[str, Path], dict[str, int]]:
