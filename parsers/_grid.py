@@ -310,9 +310,11 @@ expression contains (case folded): a text without any of them is not searched wi
 texts are searched by a few expressions, not by all 25."""
 
 
+@functools.lru_cache(maxsize=4)
 def program_mark(text: str) -> str | None:
     """The scoring program whose marks ``text`` (a page's source, a sheet's cells as tab-separated
-    lines) carries, or None."""
+    lines) carries, or None. Remembered for the last few texts: the readers asked in turn
+    about one file each ask of its same text."""
     # case folded as the expressions match (ſ, K and İ/ı fold to their ASCII letters)
     folded = text.casefold().replace("\u0131", "i").replace("\u0307", "")
     for name, pattern in PROGRAMS:

@@ -119,12 +119,13 @@ def _utf8(data: bytes) -> str | None:
         return None
 
 
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+
+
 def _oddness(text: str) -> int:
     """How implausible a decoding is: C1 controls weigh 3, other non-ASCII non-letters 1."""
     score = 0
-    for ch in text:
-        if ch < "\x80":
-            continue
+    for ch in _NON_ASCII.findall(text):  # ASCII weighs nothing: only the rest is looked at
         category = unicodedata.category(ch)
         if category == "Cc":
             score += 3
