@@ -90,12 +90,15 @@ def test_a_real_file_that_is_not_a_result_list_is_refused_in_one_line(
 
 
 def test_every_real_result_file_loads_and_no_loaded_name_looks_like_junk(wh: object) -> None:
-    """The path users run: each real result file through ingest into one warehouse; each
-    refusal recorded in its golden is a rejection there too; every player created passes the
-    gate's name checks."""
+    """The path users run: each real result file through ingest into one warehouse, by one
+    loader as a run loads its files; each refusal recorded in its golden is a rejection there
+    too; every player created passes the gate's name checks."""
     from flows import ingest_file
     from parsers import PlayerAsWritten
     from parsers._gate import filler_reason, junk_reason
+    from warehouse import Loader
+
+    loader = Loader(wh)  # type: ignore[arg-type]
 
     handles: set[str] = set()  # user names of online platforms, as the readers marked them
     for path in _inputs():
@@ -105,7 +108,7 @@ def test_every_real_result_file_loads_and_no_loaded_name_looks_like_junk(wh: obj
                             .read_text(encoding="utf-8"))
         handles |= {p["name"] for e in golden.get("events", ()) for u in e["units"]
                     for p in u["players"] if p.get("handle")}
-        outcome = ingest_file(wh, path)  # type: ignore[arg-type]
+        outcome = ingest_file(wh, path, loader=loader)  # type: ignore[arg-type]
         want = "rejected" if "error" in golden else "loaded"
         assert outcome.status == want, outcome.message
         if want == "loaded":
