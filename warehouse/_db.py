@@ -60,15 +60,8 @@ class Warehouse:
 
     def insert_frame(self, table: str, frame: pd.DataFrame) -> None:
         """Append a DataFrame whose columns name columns of ``table`` (Arrow scan, no executemany)."""
-        if frame.empty:
-            return
-        view = f"_insert_{table}"
-        self.con.register(view, frame)
-        try:
-            cols = ", ".join(frame.columns)
-            self.con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {view}")
-        finally:
-            self.con.unregister(view)
+        if not frame.empty:
+            self._insert(table, list(frame.columns), frame)
 
     def insert_columns(self, table: str, columns: Mapping[str, Sequence[object]]) -> None:
         """Append rows given column by column (each list one column of ``table``, in row order)
@@ -79,10 +72,14 @@ class Warehouse:
 
         if not columns or not len(next(iter(columns.values()))):
             return
-        arrow = pa.table({name: pa.array(values, from_pandas=True)
-                          for name, values in columns.items()})
+        self._insert(table, list(columns), pa.table(
+            {name: pa.array(values, from_pandas=True) for name, values in columns.items()}))
+
+    def _insert(self, table: str, columns: list[str], data: object) -> None:
+        """``INSERT INTO table`` the named columns of ``data`` (a DataFrame or an Arrow table),
+        registered for the statement only."""
         view = f"_insert_{table}"
-        self.con.register(view, arrow)
+        self.con.register(view, data)
         try:
             cols = ", ".join(columns)
             self.con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {view}")

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
-
 from games import GAMES
 from parsers import Event, ParseResult
 from parsers._gate import check as gate_check

@@ -254,10 +254,10 @@ def _copy_file(wh: Warehouse, tmp: Path) -> bool:
     """The warehouse's bytes, checkpointed, copied to ``tmp`` by another process (``cp``): the
     copy's descriptors are that process's, so this one keeps its lock (a copy made here would
     drop it, see the module docstring). False (nothing written) where the warehouse keeps a
-    write-ahead log after the checkpoint, is in memory, or ``cp`` is missing or fails."""
+    write-ahead log after the checkpoint, or ``cp`` is missing or fails."""
     cp = shutil.which("cp")
-    live = Path(wh.path)
-    if cp is None or str(live) == ":memory:":
+    live = wh.path
+    if cp is None:
         return False
     wh.con.execute("CHECKPOINT")
     if live.with_name(live.name + ".wal").exists():
