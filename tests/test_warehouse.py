@@ -194,8 +194,8 @@ def _table_rows(wh: Warehouse) -> dict[str, list[tuple[object, ...]]]:
     for table in wh.row_counts():
         cols = [
             r[0] for r in wh.con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-                "ORDER BY ordinal_position", [table]).fetchall() if r[0] not in skip
+                "SELECT column_name FROM information_schema.columns WHERE table_catalog = "
+                "current_database() AND table_name = ? ORDER BY ordinal_position", [table]).fetchall() if r[0] not in skip
         ]
         out[table] = wh.con.execute(
             f"SELECT {', '.join(cols)} FROM {table} ORDER BY ALL").fetchall()

@@ -50,15 +50,16 @@ def relations(wh: Warehouse) -> list[Relation]:
     """Every table and view of the warehouse's main schema, tables first, each by name."""
     found = wh.con.execute(
         "SELECT table_name, 'table' AS kind, coalesce(comment, '') FROM duckdb_tables() "
-        "WHERE schema_name = 'main' AND NOT internal AND NOT temporary "
-        "UNION ALL "
+        "WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal "
+        "AND NOT temporary UNION ALL "
         "SELECT view_name, 'view', coalesce(comment, '') FROM duckdb_views() "
-        "WHERE schema_name = 'main' AND NOT internal AND NOT temporary "
-        "ORDER BY kind, table_name").fetchall()
+        "WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal "
+        "AND NOT temporary ORDER BY kind, table_name").fetchall()
     columns: dict[str, list[Column]] = {}
     for table, name, data_type, comment in wh.con.execute(
             "SELECT table_name, column_name, data_type, coalesce(comment, '') "
-            "FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal "
+            "FROM duckdb_columns() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND NOT internal "
             "ORDER BY table_name, column_index").fetchall():
         columns.setdefault(str(table), []).append(
             Column(str(name), str(data_type), " ".join(str(comment).split())))

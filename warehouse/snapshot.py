@@ -41,6 +41,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -196,7 +197,7 @@ def _update_database(wh: Warehouse, final: Path) -> bool:
     shutil.copyfile(final, tmp)
     tmp.chmod(0o644)
     source = str(wh.con.execute("SELECT current_database()").fetchall()[0][0])
-    alias = "clubratings_snapshot"
+    alias = _snapshot_alias(source)
     try:
         wh.con.execute(f"ATTACH {_sql_string(str(tmp))} AS {alias}")
         try:
@@ -270,10 +271,16 @@ def _copy_file(wh: Warehouse, tmp: Path) -> bool:
     return True
 
 
+def _snapshot_alias(source: str) -> str:
+    """The snapshot's name while it is attached beside the warehouse ``source``: one per
+    warehouse, as the warehouses open in one process share one DuckDB instance."""
+    return "clubratings_snapshot_" + re.sub(r"\W", "_", source, flags=re.ASCII)
+
+
 def _copy_by_attach(wh: Warehouse, tmp: Path, wal: Path) -> None:
     """``COPY FROM DATABASE`` into a new file ``tmp``, on the warehouse's own connection."""
     source = wh.con.execute("SELECT current_database()").fetchall()[0][0]
-    alias = "clubratings_snapshot"
+    alias = _snapshot_alias(source)
     wh.con.execute(f"ATTACH {_sql_string(str(tmp))} AS {alias}")
     try:
         wh.con.execute(f"COPY FROM DATABASE {_ident(source)} TO {alias}")
@@ -314,8 +321,9 @@ current run was last confirmed): only these columns count for the state."""
 def _state(wh: Warehouse) -> tuple[str, dict[str, int]]:
     """:func:`state_digest` and the rows of every base table, from one query."""
     tables = [str(r[0]) for r in wh.con.execute(
-        "SELECT table_name FROM information_schema.tables "
-        "WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
+        "SELECT table_name FROM information_schema.tables WHERE table_catalog = "
+        "current_database() AND table_schema = 'main' AND table_type = 'BASE TABLE' "
+        "ORDER BY 1").fetchall()]
     parts = " UNION ALL ".join(
         f"SELECT {_sql_string(t)} AS t, count(*) AS n, "
         f"coalesce(bit_xor(hash({_STAMPS.get(t, 'x')})), 0) AS h FROM {_ident(t)} x"
