@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import tempfile
@@ -16,6 +17,21 @@ from hypothesis import settings
 # so an example's time says more about the machine than about the code (no test is timed)
 settings.register_profile("clubratings", deadline=None)
 settings.load_profile("clubratings")
+
+# Python's cycle collector after 50,000 new objects, not 700, as the command line sets it
+# (cli/app.py), and none of what collection made (modules, strategies) looked at again: a test
+# process holds a large heap, and each full collection went over all of it
+gc.set_threshold(50_000, *gc.get_threshold()[1:])
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.collect()
+    gc.freeze()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    gc.unfreeze()  # the process's end collects everything, as always
+
 
 # each pytest-xdist worker starts its own temporary Prefect server, so each needs a home of its
 # own (the controller's would otherwise be inherited and its database shared)
