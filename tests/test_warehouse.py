@@ -80,6 +80,56 @@ def test_a_new_warehouse_is_the_migrations_replayed(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "copied").iterdir()) == ["wh.duckdb"]
 
 
+def test_warehouses_open_at_once_in_one_process_keep_apart_and_give_their_files_back(
+        tmp_path: Path) -> None:
+    """The warehouses a process opens share one DuckDB instance (each file attached once):
+    two files open at once each see their own rows and tables; the same file opened twice is
+    one database; its lock is given back when the last of them closes, or when one is dropped
+    without closing; one file is not opened read-only and for writing at once."""
+    import subprocess
+    import sys
+
+    from warehouse import TransientWarehouseError, WarehouseError
+
+    a_path, b_path = tmp_path / "a" / "wh.duckdb", tmp_path / "b" / "wh.duckdb"
+    probe = ("import duckdb, sys; duckdb.connect(sys.argv[1], read_only=True).close()")
+
+    def free(path: Path) -> bool:  # another process can open it
+        return subprocess.run([sys.executable, "-c", probe, str(path)], check=False,
+                              capture_output=True).returncode == 0
+
+    with open_warehouse(a_path) as a, open_warehouse(b_path) as b:
+        _load(a, csv_file(club_event("2013-10-03")), "a.csv")
+        assert b.row_counts()["events"] == 0 and a.row_counts()["events"] == 1
+        assert set(a.row_counts()) == set(b.row_counts())  # each its own tables, once
+        with open_warehouse(a_path) as again:
+            assert again.row_counts() == a.row_counts()
+            with pytest.raises(WarehouseError, match="different configuration"):
+                open_warehouse(a_path, read_only=True)
+        assert a.con.execute("SELECT count(*) FROM events").fetchall() == [(1,)]
+        assert not free(a_path)
+    assert free(a_path) and free(b_path)
+    assert not a_path.with_name("wh.duckdb.wal").exists()  # checkpointed when given back
+    dropped = open_warehouse(b_path)
+    assert not free(b_path)
+    del dropped
+    assert free(b_path)
+    with open_warehouse(a_path, read_only=True) as ro:
+        assert ro.row_counts()["events"] == 1
+    held = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; "
+                             "c = duckdb.connect(sys.argv[1]); print(1, flush=True); "
+                             "time.sleep(30)", str(a_path)], stdout=subprocess.PIPE)
+    try:
+        assert held.stdout is not None and held.stdout.readline()
+        with pytest.raises(TransientWarehouseError):
+            open_warehouse(a_path)
+    finally:
+        held.kill()
+        held.wait()
+    with open_warehouse(a_path) as a:  # and the failed attempt left nothing behind
+        assert a.row_counts()["events"] == 1
+
+
 def test_load_writes_every_table_and_keeps_the_raw_file(wh: Warehouse) -> None:
     data = csv_file(club_event())
     report = _load(wh, data)

@@ -231,14 +231,16 @@ def _attach(path: Path, read_only: bool) -> tuple[duckdb.DuckDBPyConnection, Cal
                 _detach(host, key, seen)
             raise
         seen.users += 1
-    return con, functools.partial(_give_back, key, seen, con)
+    return con, functools.partial(_give_back, key, seen, con, os.getpid())
 
 
-def _give_back(key: str, seen: _Attached, con: duckdb.DuckDBPyConnection) -> None:
+def _give_back(key: str, seen: _Attached, con: duckdb.DuckDBPyConnection, pid: int) -> None:
+    if os.getpid() != pid:
+        return  # a forked child leaves its parent's connection alone
     con.close()
     with _HOST_LOCK:
         seen.users -= 1
-        if seen.users == 0 and _ATTACHED.get(key) is seen and _HOST_PID == os.getpid():
+        if seen.users == 0 and _ATTACHED.get(key) is seen and _HOST_PID == pid:
             assert _HOST is not None
             _detach(_HOST, key, seen)
 
