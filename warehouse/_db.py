@@ -100,16 +100,18 @@ class Warehouse:
 
     def row_counts(self) -> dict[str, int]:
         """Rows per base table: what a test compares before and after a failed load."""
-        tables = [
-            r[0] for r in self.con.execute(
-                "SELECT table_name FROM information_schema.tables "
-                "WHERE table_catalog = current_database() AND table_schema = 'main' "
-                "AND table_type = 'BASE TABLE' ORDER BY 1"
-            ).fetchall()
-        ]
         return {
-            t: int(self.con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]) for t in tables
+            t: int(self.con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0])
+            for t in self.base_tables()
         }
+
+    def base_tables(self) -> list[str]:
+        """The names of the warehouse's own base tables (not those of a database attached
+        beside it), in name order."""
+        return [str(r[0]) for r in self.con.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_catalog = current_database() AND table_schema = 'main' "
+            "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
 
 
 def _migrations() -> list[tuple[int, str, str]]:
@@ -216,7 +218,7 @@ def _attach(path: Path, read_only: bool) -> tuple[duckdb.DuckDBPyConnection, Cal
         seen = _ATTACHED.get(key)
         if seen is None:
             alias = f"warehouse_{next(_ALIASES)}"
-            host.execute(f"ATTACH {_quoted(str(path))} AS {alias}"
+            host.execute(f"ATTACH {sql_string(str(path))} AS {alias}"
                          + (" (READ_ONLY)" if read_only else ""))
             seen = _ATTACHED[key] = _Attached(alias, read_only)
         elif seen.read_only != read_only:
@@ -251,7 +253,8 @@ def _detach(host: duckdb.DuckDBPyConnection, key: str, seen: _Attached) -> None:
     del _ATTACHED[key]
 
 
-def _quoted(text: str) -> str:
+def sql_string(text: str) -> str:
+    """``text`` as an SQL string literal."""
     return "'" + text.replace("'", "''") + "'"
 
 
@@ -269,11 +272,10 @@ def _template() -> bytes:
         if _TEMPLATE is None:
             with tempfile.TemporaryDirectory(prefix="clubratings-schema-") as folder:
                 file = Path(folder) / "template.duckdb"
-                quoted = str(file).replace("'", "''")
                 schema = duckdb.connect(":memory:")
                 try:
                     _migrate(schema)
-                    schema.execute(f"ATTACH '{quoted}' AS new_warehouse")
+                    schema.execute(f"ATTACH {sql_string(str(file))} AS new_warehouse")
                     schema.execute("COPY FROM DATABASE memory TO new_warehouse")
                     schema.execute("DETACH new_warehouse")
                 finally:

@@ -49,7 +49,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ._atomic import temp_path
-from ._db import Warehouse
+from ._db import Warehouse, sql_string
 
 __all__ = ["EXPORTS", "Snapshot", "snapshot_dir", "state_digest", "write_snapshot"]
 
@@ -122,10 +122,6 @@ def snapshot_dir(warehouse_path: Path | str) -> Path:
     return Path(warehouse_path).parent / "snapshot"
 
 
-def _sql_string(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
-
-
 def _ident(value: str) -> str:
     return '"' + value.replace('"', '""') + '"'
 
@@ -167,7 +163,7 @@ def _table_rows(wh: Warehouse, catalog: str) -> dict[str, tuple[int, int, int]]:
         "SELECT table_name FROM duckdb_tables() WHERE database_name = ? "
         "AND schema_name = 'main' ORDER BY 1", [catalog]).fetchall()]
     parts = " UNION ALL ".join(
-        f"SELECT {_sql_string(t)} AS t, {_ROWS} FROM {_ident(catalog)}.main.{_ident(t)} x"
+        f"SELECT {sql_string(t)} AS t, {_ROWS} FROM {_ident(catalog)}.main.{_ident(t)} x"
         for t in tables)
     return {str(t): (int(n), int(h), int(m)) for t, n, h, m in wh.con.execute(parts).fetchall()}
 
@@ -199,7 +195,7 @@ def _update_database(wh: Warehouse, final: Path) -> bool:
     source = str(wh.con.execute("SELECT current_database()").fetchall()[0][0])
     alias = _snapshot_alias(source)
     try:
-        wh.con.execute(f"ATTACH {_sql_string(str(tmp))} AS {alias}")
+        wh.con.execute(f"ATTACH {sql_string(str(tmp))} AS {alias}")
         try:
             if _schema(wh, alias) != _schema(wh, source):
                 _remove(tmp, wal)
@@ -281,7 +277,7 @@ def _copy_by_attach(wh: Warehouse, tmp: Path, wal: Path) -> None:
     """``COPY FROM DATABASE`` into a new file ``tmp``, on the warehouse's own connection."""
     source = wh.con.execute("SELECT current_database()").fetchall()[0][0]
     alias = _snapshot_alias(source)
-    wh.con.execute(f"ATTACH {_sql_string(str(tmp))} AS {alias}")
+    wh.con.execute(f"ATTACH {sql_string(str(tmp))} AS {alias}")
     try:
         wh.con.execute(f"COPY FROM DATABASE {_ident(source)} TO {alias}")
         wh.con.execute(f"CHECKPOINT {alias}")
@@ -301,7 +297,7 @@ def _export_parquet(wh: Warehouse, folder: Path) -> tuple[dict[str, Path], dict[
         _remove(tmp)
         # COPY answers with the rows it wrote
         counts[name] = int(wh.con.execute(
-            f"COPY ({query}) TO {_sql_string(str(tmp))} (FORMAT parquet)").fetchall()[0][0])
+            f"COPY ({query}) TO {sql_string(str(tmp))} (FORMAT parquet)").fetchall()[0][0])
         _publish(tmp, final)
         paths[name] = final
     return paths, counts
@@ -320,12 +316,9 @@ current run was last confirmed): only these columns count for the state."""
 
 def _state(wh: Warehouse) -> tuple[str, dict[str, int]]:
     """:func:`state_digest` and the rows of every base table, from one query."""
-    tables = [str(r[0]) for r in wh.con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_catalog = "
-        "current_database() AND table_schema = 'main' AND table_type = 'BASE TABLE' "
-        "ORDER BY 1").fetchall()]
+    tables = wh.base_tables()
     parts = " UNION ALL ".join(
-        f"SELECT {_sql_string(t)} AS t, count(*) AS n, "
+        f"SELECT {sql_string(t)} AS t, count(*) AS n, "
         f"coalesce(bit_xor(hash({_STAMPS.get(t, 'x')})), 0) AS h FROM {_ident(t)} x"
         for t in tables)
     rows = wh.con.execute(f"SELECT * FROM ({parts}) ORDER BY t").fetchall()
