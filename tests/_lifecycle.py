@@ -225,8 +225,14 @@ Signature = tuple[tuple[object, ...], ...]
 
 def active_signature(db_path: Path) -> Signature:
     """The events in force, sorted: (organiser, date, title, section, units), each unit as
-    (place, score, its names as written, sorted)."""
+    (place, score, its names as written, sorted). The table of events in force must be what
+    its rules derive (every change of force derives it again)."""
     with open_warehouse(db_path) as wh:
+        kept = wh.con.execute("SELECT event_id FROM events_in_force ORDER BY 1").fetchall()
+        derived = wh.con.execute(
+            "SELECT event_id FROM events_in_force_rules ORDER BY 1").fetchall()
+        assert kept == derived, ("the table of events in force is not what its rules derive "
+                                 f"(migration 026): kept {kept}, derived {derived}")
         events = wh.con.execute(
             "SELECT event_id, organiser, event_date::VARCHAR, title, section "
             "FROM active_events").fetchall()

@@ -28,6 +28,11 @@ DEFAULT_PATH = Path("data/clubratings.duckdb")
 _MIGRATION_NAME = re.compile(r"^(\d{3})_(\w+)\.sql$")
 
 
+REFRESH_FORCE = ("DELETE FROM events_in_force; "
+                 "INSERT INTO events_in_force SELECT event_id FROM events_in_force_rules")
+"""Derive the events in force again (table ``events_in_force``, view ``events_in_force_rules``)."""
+
+
 @dataclass
 class Warehouse:
     """An open warehouse: the DuckDB connection plus the folder that keeps raw files."""
@@ -55,11 +60,16 @@ class Warehouse:
         self.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """All or nothing: commit when the block ends, roll back if it raises."""
+    def transaction(self, *, force: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        """All or nothing: commit when the block ends, roll back if it raises. ``force``: the
+        block may change which events are in force (a load, a withdrawal or restore, an answer
+        to a held version or correction), so the table of them is derived again from the rules
+        before the commit, with the change (migration 026)."""
         self.con.begin()
         try:
             yield self.con
+            if force:
+                self.con.execute(REFRESH_FORCE)
         except BaseException:
             self.con.rollback()
             raise
@@ -114,13 +124,16 @@ class Warehouse:
             "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
 
 
-def _migrations() -> list[tuple[int, str, str]]:
+@functools.cache
+def _migrations() -> tuple[tuple[int, str, str], ...]:
+    """The migrations shipped with this code (version, name, SQL), read once per process: every
+    opening of a warehouse compares them with those it has applied."""
     found = []
     for entry in resources.files("warehouse.migrations").iterdir():
         m = _MIGRATION_NAME.match(entry.name)
         if m:
             found.append((int(m.group(1)), m.group(2), entry.read_text(encoding="utf-8")))
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def _migrate(con: duckdb.DuckDBPyConnection) -> list[int]:

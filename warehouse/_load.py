@@ -598,7 +598,8 @@ class Loader:
         try:
             for f in files:
                 reports.append(self._stage(f, rows, learned, new_raw, now))
-            with self.wh.transaction():
+            # a new file may change which events are in force (versions, corrections, twins)
+            with self.wh.transaction(force=bool(rows["source_files"])):
                 for table in _TABLES:
                     if rows[table]:
                         self.wh.insert_columns(table, rows[table])

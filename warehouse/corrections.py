@@ -286,7 +286,7 @@ def answer_correction(wh: Warehouse, key: str, *, decision: Decision, note: str 
                              "(clubratings review --list shows those that do)")
     item = held[int(wanted)]
     stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
-    with wh.transaction():
+    with wh.transaction(force=True):
         if decision == "accepted":
             wh.con.execute(
                 "INSERT INTO event_replacements (event_id, replaced_by, file_id, replaced_at) "
@@ -314,7 +314,7 @@ def _answer_version(wh: Warehouse, key: str, *, decision: Decision, note: str,
                              "--accept (it supersedes the version in force) or --keep")
     item = held[key]
     stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
-    with wh.transaction():
+    with wh.transaction(force=True):
         wh.con.execute("UPDATE file_versions SET decision = ?, decided_at = ?, note = ? "
                        "WHERE file_id = ?", [decision, stamp, note, item.file_id])
         record_action(wh.con, item.file_id, decision, stamp,

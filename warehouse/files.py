@@ -160,7 +160,7 @@ def withdraw_file(wh: Warehouse, file_id: int, *, reason: str = "",
         raise WarehouseError(f"file {file_id} is already withdrawn (since "
                              f"{current.withdrawn_at:%Y-%m-%d %H:%M})")
     stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
-    with wh.transaction() as con:
+    with wh.transaction(force=True) as con:
         new_id = int(con.execute(
             "SELECT coalesce(max(withdrawal_id), 0) + 1 FROM file_withdrawals").fetchall()[0][0])
         con.execute("INSERT INTO file_withdrawals VALUES (?, ?, ?, ?, NULL)",
@@ -178,7 +178,7 @@ def restore_file(wh: Warehouse, file_id: int, *, now: dt.datetime | None = None)
     if current is None:
         raise WarehouseError(f"file {file_id} is not withdrawn")
     stamp = now or dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
-    with wh.transaction() as con:
+    with wh.transaction(force=True) as con:
         con.execute("UPDATE file_withdrawals SET undone_at = ? WHERE withdrawal_id = ?",
                     [stamp, current.withdrawal_id])
         record_action(con, file_id, "restored", stamp)
