@@ -598,11 +598,17 @@ class Loader:
         try:
             for f in files:
                 reports.append(self._stage(f, rows, learned, new_raw, now))
-            # a new file may change which events are in force (versions, corrections, twins)
-            with self.wh.transaction(force=bool(rows["source_files"])):
+            plain = _only_adds_events(rows)
+            # a new version, a correction or a second rendering may change which events are
+            # in force: derived again from the rules; a batch of none of them only adds its
+            # events to those in force
+            with self.wh.transaction(force=bool(rows["source_files"]) and not plain):
                 for table in _TABLES:
                     if rows[table]:
                         self.wh.insert_columns(table, rows[table])
+                if plain and rows["events"]:
+                    self.wh.insert_columns("events_in_force",
+                                           {"event_id": rows["events"]["event_id"]})
                 for pid, fid in learned.items():
                     self.wh.con.execute(
                         "UPDATE players SET federation_id = ? "
@@ -922,6 +928,19 @@ class _Taken:
 
 def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _only_adds_events(rows: dict[str, dict[str, list[object]]]) -> bool:
+    """Whether a staged batch leaves every event in force in force and puts each of its own
+    events in force, as the rules (view ``events_in_force_rules``) would derive: no file is a
+    new version of another, no event replaces, corrects or renders again an event (no
+    replacement, held correction or second rendering staged). Such a batch adds its events to
+    ``events_in_force``; any other is derived again from the rules."""
+    versions = rows["file_versions"]
+    return (not rows["event_replacements"] and not rows["correction_holds"]
+            and not rows["event_twins"]
+            and all(previous is None for previous in versions.get("previous", ()))
+            and not any(versions.get("hold", ())))
 
 
 def _add(table: dict[str, list[object]], **values: object) -> None:
