@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cli import main
-from warehouse import open_warehouse
+from warehouse import Warehouse, open_warehouse
 
 from ._csvs import HEADER
 
@@ -223,16 +223,24 @@ LOAD_ORDER_MTIME = 1_700_000_000
 Signature = tuple[tuple[object, ...], ...]
 
 
+def events_in_force(wh: Warehouse) -> list[int]:
+    """The ids of the events in force the warehouse keeps (table ``events_in_force``), which
+    must be what their rules derive (view ``events_in_force_rules``, migration 026)."""
+    kept = [int(r[0]) for r in wh.con.execute(
+        "SELECT event_id FROM events_in_force ORDER BY 1").fetchall()]
+    derived = [int(r[0]) for r in wh.con.execute(
+        "SELECT event_id FROM events_in_force_rules ORDER BY 1").fetchall()]
+    assert kept == derived, ("the table of events in force is not what its rules derive "
+                             f"(migration 026): kept {kept}, derived {derived}")
+    return kept
+
+
 def active_signature(db_path: Path) -> Signature:
     """The events in force, sorted: (organiser, date, title, section, units), each unit as
     (place, score, its names as written, sorted). The table of events in force must be what
     its rules derive (every change of force derives it again)."""
     with open_warehouse(db_path) as wh:
-        kept = wh.con.execute("SELECT event_id FROM events_in_force ORDER BY 1").fetchall()
-        derived = wh.con.execute(
-            "SELECT event_id FROM events_in_force_rules ORDER BY 1").fetchall()
-        assert kept == derived, ("the table of events in force is not what its rules derive "
-                                 f"(migration 026): kept {kept}, derived {derived}")
+        events_in_force(wh)
         events = wh.con.execute(
             "SELECT event_id, organiser, event_date::VARCHAR, title, section "
             "FROM active_events").fetchall()

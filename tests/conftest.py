@@ -13,15 +13,17 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from cli.app import COLLECT_AFTER
+
 # no per-example time limit: property tests parse and rate, and two processes share the cores,
 # so an example's time says more about the machine than about the code (no test is timed)
 settings.register_profile("clubratings", deadline=None)
 settings.load_profile("clubratings")
 
-# Python's cycle collector after 50,000 new objects, not 700, as the command line sets it
+# Python's cycle collector after as many new objects as the command line waits for
 # (cli/app.py), and none of what collection made (modules, strategies) looked at again: a test
 # process holds a large heap, and each full collection went over all of it
-gc.set_threshold(50_000, *gc.get_threshold()[1:])
+gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -24,6 +24,7 @@ from warehouse import (
 from warehouse._identity_db import resolver_for
 
 from ._csvs import club_event, csv_file
+from ._lifecycle import events_in_force
 
 
 def _load(wh: Warehouse, data: bytes, name: str = "club.csv"):  # type: ignore[no-untyped-def]
@@ -292,32 +293,25 @@ def test_the_events_in_force_kept_are_what_their_rules_derive_after_every_kind_o
         data = csv_file(*events)
         return Parsed(data, parse_bytes(data, source=name), name)
 
-    def in_force(wh: Warehouse) -> list[int]:
-        kept = [r[0] for r in wh.con.execute(
-            "SELECT event_id FROM events_in_force ORDER BY 1").fetchall()]
-        assert kept == [r[0] for r in wh.con.execute(
-            "SELECT event_id FROM events_in_force_rules ORDER BY 1").fetchall()]
-        return kept
-
     swapped = ["2", "1", "3", "4"]
     with open_warehouse(tmp_path / "data" / "wh.duckdb") as wh:
         loader = Loader(wh)
         loaded = loader.load_many([parsed("a.csv", club_event("2013-10-03")),
                                    parsed("b.csv", club_event("2013-10-10"))])
         assert [r.status for r in loaded if isinstance(r, LoadReport)] == ["loaded"] * 2
-        assert in_force(wh) == [1, 2]
+        assert events_in_force(wh) == [1, 2]
         loader.load_many([parsed("a-fixed.csv", club_event("2013-10-03", places=swapped))])
-        assert in_force(wh) == [2, 3]  # the correction replaces event 1
+        assert events_in_force(wh) == [2, 3]  # the correction replaces event 1
         loader.load_many([parsed("b-again.csv", club_event("2013-10-10", title="Pairs"))])
-        assert in_force(wh) == [2, 3]  # a second rendering of event 2, not counted again
+        assert events_in_force(wh) == [2, 3]  # a second rendering of event 2, not counted again
         loader.load_many([parsed("b.csv", club_event("2013-10-10", places=swapped))])
-        assert in_force(wh) == [3, 5]  # b.csv's new version supersedes event 2
+        assert events_in_force(wh) == [3, 5]  # b.csv's new version supersedes event 2
         fixed = int(wh.con.execute(
             "SELECT file_id FROM source_files WHERE name = 'a-fixed.csv'").fetchall()[0][0])
         withdraw_file(wh, fixed)
-        assert in_force(wh) == [1, 5]  # event 1 back while its correction is withdrawn
+        assert events_in_force(wh) == [1, 5]  # event 1 back while its correction is withdrawn
         restore_file(wh, fixed)
-        assert in_force(wh) == [3, 5]
+        assert events_in_force(wh) == [3, 5]
 
         real_insert = wh.insert_columns
 
@@ -330,4 +324,4 @@ def test_the_events_in_force_kept_are_what_their_rules_derive_after_every_kind_o
         outcomes = loader.load_many([parsed("c.csv", club_event("2013-10-17")),
                                      parsed("d.csv", club_event("2013-10-24"))])
         assert [type(o) for o in outcomes] == [OSError, OSError], outcomes
-        assert in_force(wh) == [3, 5]  # nothing of the failed batch, in the table or out
+        assert events_in_force(wh) == [3, 5]  # nothing of the failed batch, in the table or out

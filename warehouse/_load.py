@@ -602,7 +602,7 @@ class Loader:
             # a new version, a correction or a second rendering may change which events are
             # in force: derived again from the rules; a batch of none of them only adds its
             # events to those in force
-            with self.wh.transaction(force=bool(rows["source_files"]) and not plain):
+            with self.wh.transaction(force=not plain):
                 for table in _TABLES:
                     if rows[table]:
                         self.wh.insert_columns(table, rows[table])

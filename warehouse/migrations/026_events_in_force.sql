@@ -1,8 +1,9 @@
 -- The events in force, kept in a table. Which events are in force is still derived, by the
--- rules of migration 016 (now the view events_in_force_rules), and never patched: the table is
--- derived again from those rules inside every transaction that can change the answer (a load,
--- a withdrawal or restore, an answer to a held version or correction), so it is committed or
--- rolled back with the change itself. Every reader of active_events reads the table: the rules
+-- rules of migration 016 (now the view events_in_force_rules): the table is derived again from
+-- those rules inside every transaction that can change the answer (a load, a withdrawal or
+-- restore, an answer to a held version or correction), so it is committed or rolled back with
+-- the change itself; a load whose files are no new version, correction or second rendering of
+-- anything only adds its events, as the rules would. Every reader of active_events reads the table: the rules
 -- cost tens of milliseconds to plan each time a query names them, whatever the warehouse's
 -- size, and a run named them in hundreds of queries.
 
