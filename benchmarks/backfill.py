@@ -22,10 +22,11 @@ and stopped at the end. ``--compare`` runs both, back to back, and prints the sp
 whether the checksums agree.
 
     python benchmarks/backfill.py [--preset national-archive] [--seed 1] [--years N]
-                                  [--dask | --compare] [--files DIR] [--json FILE]
+                                  [--dask | --compare] [--files DIR] [--keep DIR] [--json FILE]
 
 ``--years N`` keeps the first N years (a shorter try); ``--files DIR`` reuses (or keeps) the
-simulated files there. Nothing is asserted.
+simulated files there; ``--keep DIR`` builds the projects there and leaves them (to profile
+or query afterwards). Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -251,10 +252,14 @@ def main() -> None:
                      help="in process, then on Dask; print the speed-up and the checksums")
     ap.add_argument("--files", type=Path, help="the simulated files: reused, or made and kept")
     ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
+    ap.add_argument("--keep", type=Path,
+                    help="build the projects in this folder and keep them (default: a "
+                         "temporary folder, removed at the end)")
     args = ap.parse_args()
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="backfill-") as tmp:
-        work = Path(tmp)
+        work = args.keep or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
         files_dir = args.files or work / "files"
         if not files_dir.is_dir() or not any(files_dir.glob("*.csv")):
             started = time.perf_counter()

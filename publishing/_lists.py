@@ -46,6 +46,10 @@ def _with_deals(frame: pd.DataFrame) -> bool:
     return "deals" in frame and bool(frame["deals"].notna().any())
 
 
+_READ = ("player_id", "name", "club", "rating", "events", "federation_id", "deviation", "deals")
+"""The columns of a period's frame that :func:`list_rows` reads."""
+
+
 def list_rows(
     period_frame: pd.DataFrame, previous: pd.DataFrame | None,
     grade: Callable[[float], str] | None = None,
@@ -53,7 +57,8 @@ def list_rows(
 ) -> list[ListRow]:
     """Rank one period's ratings. Equal shown ratings share a rank (1, 2, 2, 4). With a
     deviation, also the 95% interval and, given ``grade``, the grade of the rating."""
-    frame = period_frame.copy()
+    # only the columns read below: a row of dates and Arrow strings costs more to walk
+    frame = period_frame[[c for c in _READ if c in period_frame]].copy()
     frame["shown"] = frame["rating"].round(1)
     frame = frame.sort_values(
         ["shown", "name", "player_id"], ascending=[False, True, True], kind="mergesort",

@@ -55,8 +55,9 @@ from warehouse import RunRecord, Warehouse, latest_run, run_tables
 from warehouse.clubs import club_key, without_accents
 from warehouse.identity import fold, name_key
 from warehouse.editions import (
-    boards_by_period, clubs_by_date, crosstable_games, registered_clubs, run_explanations,
-    declared_strength, organisers_by_date, run_games, run_partners, store_list_entries,
+    ALL_PLAYERS, boards_by_period, clubs_by_date, crosstable_games, declared_strength,
+    event_rows_html, explained_players, organisers_by_date, partner_rows_html,
+    registered_clubs, run_games, store_list_entries,
 )
 
 from warehouse.editions import (
@@ -470,6 +471,16 @@ def _edition_digest(pool: str, run: RunRecord, ed: _Edition, previous: _Edition 
     return digest.hexdigest()
 
 
+PAGE_ROWS = 200_000
+"""About how many explanation rows of a run the player pages read at a time."""
+_HISTORY_ROW = ('<tr><td><a href="../{}/index.html">{}</a></td><td class="num">{}</td>'
+                '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>'
+                '<td>{}{}</td></tr>\n')
+"""One row of a player page's editions table (player.html), newest first: written here, as
+the page's other long tables are, rather than cell by cell in the template (a national
+history has a row per player and edition)."""
+
+
 def _player_pages(
     wh: Warehouse, pool: str, run: RunRecord, editions: list[_Edition], out: Path,
     hidden: set[int], written: list[Path], slugs: dict[str, str] | None = None,
@@ -479,64 +490,47 @@ def _player_pages(
     for ed in editions:
         for r in ed.rows:
             per_player.setdefault(r.player_id, []).append((ed, r))
-    events = _event_rows_by_player(run_explanations(wh, run.run_id, run.scheme))
-    partners = _rows_by_player(run_partners(wh, run.run_id))
     games = _group(run_games(wh, run.run_id)) if _game(run).per_game else {}
     declared = declared_strength(wh) if _game(run).graded else {}
     pages: set[Path] = set()
     template = _ENV.get_template("player.html")
     played = _played_links(run, editions)
     shown = {r.player_id: r.player for ed in editions for r in ed.rows}
-    with_page = set(per_player)
     newest = {ed.period: -i for i, ed in enumerate(editions)}  # games: newest period first
-    for pid, history in per_player.items():
+    # the events and partners tables a range of players at a time (their rows follow the
+    # whole history: millions in a national archive)
+    spans = iter(explained_players(wh, run.run_id, rows=PAGE_ROWS))
+    span: tuple[int, int] = (ALL_PLAYERS[0], ALL_PLAYERS[0] - 1)
+    events: dict[int, str] = {}
+    partners: dict[int, str] = {}
+    for pid in sorted(per_player):
+        if pid > span[1]:
+            while pid > span[1]:
+                span = next(spans)
+            events = event_rows_html(wh, run.run_id, run.scheme, span)
+            partners = partner_rows_html(wh, run.run_id, hidden, per_player, span)
+        history = per_player[pid]
         latest = history[-1][1]
         chart = rating_chart([(ed.period, date.fromisoformat(ed.start), r.rating_value)
                               for ed, r in history])
         html = template.render(
-            pool=pool, player=latest, history=history[::-1], chart=chart,
+            pool=pool, player=latest, history=Markup("".join(
+                _HISTORY_ROW.format(escape(ed.slug), escape(ed.period),
+                                    "" if r.rank is None else r.rank, escape(r.rating),
+                                    escape(r.change), r.events_period, escape(r.standing),
+                                    ", new" if r.status == "new" else "")
+                for ed, r in reversed(history))), chart=chart,
             latest_edition=history[-1][0],
-            events=events.get(pid, ""),
+            events=Markup(events.get(pid, "")),
             games=_game_rows(games.get(pid), hidden, newest, shown),
             whole_history=_whole_history(run), club_slug=slugs.get(latest.club),
-            partners=_partner_rows(partners.get(pid), hidden, with_page),
+            partners=Markup(partners.get(pid, "")),
             root="../../", played=played, declared=declared.get(pid),
         )
         path = out / PLAYERS_DIR / f"{pid}.html"
         _write(path, html.encode("utf-8"), written)
         pages.add(path)
     return pages
-
-
-_EVENT_ROW = ('<tr><td class="date">{}</td><td>{}</td><td>{}</td><td class="num">{}</td>'
-              '<td class="num">{}</td>'
-              '<td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>\n')
-"""One row of a player page's events table (player.html): a national history has hundreds
-of thousands of them, so they are written here once per run, every text cell escaped, rather
-than cell by cell in the template."""
-
-
-def _event_rows_by_player(frame: pd.DataFrame) -> dict[int, Markup]:
-    """Every player's rows of the events table as HTML, newest first, formatted once for the
-    whole run (column by column, not row by row); text is escaped, numbers and dates are
-    ours. ``frame`` is in date order, oldest first."""
-    if frame.empty:
-        return {}
-    dates = pd.to_datetime(frame["event_date"]).dt.strftime("%Y-%m-%d").fillna("")
-    section = frame["section"].fillna("").astype(str)
-    titles = frame["title"].astype(str) + section.map(lambda s: f" ({s})" if s else "")
-    counted = frame["counted"].fillna(False).astype(bool).tolist()
-    reasons = frame["reason"].fillna("").astype(str).tolist()
-    by_player: dict[int, list[str]] = {}
-    for pid, d, t, o, pl, n, rp, sh, c, why in zip(
-            frame["player_id"].tolist(), dates.tolist(), titles.tolist(),
-            frame["organiser"].tolist(), frame["place"].tolist(), frame["n"].tolist(),
-            frame["r_prime"].tolist(), frame["share"].tolist(), counted, reasons, strict=True):
-        by_player.setdefault(int(pid), []).append(_EVENT_ROW.format(
-            d, escape(t), escape(str(o)), _place(pl), "" if pd.isna(n) else str(int(n)),
-            _num(rp, 1), _num(sh, 2) if c else "",
-            "yes" if c else escape(f"no: {why}") if why else "no"))
-    return {pid: Markup("".join(reversed(rows))) for pid, rows in by_player.items()}
 
 
 def _game_rows(frame: pd.DataFrame | None, hidden: set[int],
@@ -561,37 +555,6 @@ def _game_rows(frame: pd.DataFrame | None, hidden: set[int],
         "colour": "black" if g.colour == "b" else "white",
         "handicap": int(g.handicap), "expected": _num(g.expected, 2),
     } for g in frame.itertuples(index=False)]
-
-
-def _rows_by_player(frame: pd.DataFrame) -> dict[int, list[dict[str, object]]]:
-    """A frame's rows as dicts, grouped by ``player_id`` in frame order (once for the run)."""
-    out: dict[int, list[dict[str, object]]] = {}
-    for row in frame.to_dict("records"):
-        out.setdefault(int(row["player_id"]), []).append(row)
-    return out
-
-
-_PARTNER_ROW = ('<tr><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>\n')
-_PARTNER_LINK = '<a href="{}.html">{}</a>'
-"""Rows of a player page's partners table (player.html), written once per run like
-:data:`_EVENT_ROW`: a national history has several hundred thousand of them."""
-
-
-def _partner_rows(
-    rows: list[dict[str, object]] | None, hidden: set[int], with_page: set[int],
-) -> Markup:
-    if rows is None:
-        return Markup("")
-    out = []
-    for p in rows:
-        pid = int(p["partner_id"])  # type: ignore[call-overload]
-        if pid in hidden:
-            continue
-        name = escape(str(p["partner"]))
-        out.append(_PARTNER_ROW.format(
-            _PARTNER_LINK.format(pid, name) if pid in with_page else name,
-            int(p["events"]), _num(p["mean_r_prime"], 1)))  # type: ignore[call-overload]
-    return Markup("".join(out))
 
 
 def _game(run: RunRecord) -> Game:

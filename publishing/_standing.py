@@ -6,7 +6,7 @@ these rows; the warehouse keeps them (``list_entries``) for analysts.
 from __future__ import annotations
 
 import bisect
-import dataclasses
+import functools
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -130,6 +130,7 @@ def edition_rows(
     grade: Callable[[float], str] | None = None, totals: pd.DataFrame | None = None,
     last_played: Mapping[int, str] | None = None,
     year: Mapping[int, int] | None = None, max_deviation: float | None = None,
+    boards: Mapping[int, int] | None = None,
 ) -> list[EditionRow]:
     """One edition's rows in the order of the per-period lists (``list_rows``: rating, then
     name), each with its status (new / played / absent in the period), its standing and, for
@@ -140,7 +141,8 @@ def edition_rows(
     period of the last one, per player. A player who has played nothing so far is not listed.
     Standing: ``inactive`` without an event in the active window; otherwise ``provisional``
     with fewer than ``provisional_events`` events so far (or, given ``max_deviation``, a
-    deviation above it); otherwise ``ranked``."""
+    deviation above it); otherwise ``ranked``. ``boards`` (bridge): the boards each player
+    played in the period, a list column (``extra``)."""
     before = {} if previous is None else dict(
         zip(previous["player_id"].astype(int), previous["rating"], strict=True))
     values = dict(zip(frame["player_id"].astype(int), frame["rating"], strict=True))
@@ -182,9 +184,11 @@ def edition_rows(
             rating=r.rating, rating_value=round(value, 4), change=r.change,
             change_value=None if old is None else round(value - float(old), 4),
             events_period=r.events, events_total=total, status=status,
-            provisional=total < provisional_events, extra=_extra(r), standing=standing,
-            events_year=recent, last_played=played.get(r.player_id, ""),
-            sort_name=surname_key(r.player), federation_id=r.federation_id,
+            provisional=total < provisional_events,
+            extra=_extra(r) if boards is None else
+            {**_extra(r), "boards": str(boards.get(r.player_id, 0))},
+            standing=standing, events_year=recent, last_played=played.get(r.player_id, ""),
+            sort_name=_sort_name(r.player), federation_id=r.federation_id,
         ))
     return rows
 
@@ -196,6 +200,10 @@ def list_order(rows: Sequence[EditionRow]) -> list[EditionRow]:
     part = {s: i for i, s in enumerate(STANDINGS)}
     return sorted(rows, key=lambda r: (part.get(r.standing, len(part)), r.rank or 0,
                                        r.sort_name, r.player_id))
+
+
+_sort_name = functools.lru_cache(maxsize=1 << 16)(surname_key)
+""":func:`surname_key`, once per name however many editions list it."""
 
 
 def _extra(r: ListRow) -> dict[str, str]:
@@ -263,6 +271,9 @@ def _editions(
     if "phantom_state" in table and table["phantom_state"].notna().any():
         table = _with_phantoms(table, periods)
     shown = table[~table["player_id"].astype(int).isin(hidden)]
+    # each period's rows, split once (not the whole table filtered again per period)
+    full_of = dict(tuple(table.groupby("period", sort=False)))
+    shown_of = dict(tuple(shown.groupby("period", sort=False)))
     history: dict[int, int] = {}
     last_played: dict[int, str] = {}
     plays: dict[int, deque[tuple[date, int]]] = {}  # per player: (end of period, events)
@@ -270,10 +281,15 @@ def _editions(
     previous: pd.DataFrame | None = None
     editions = []
     deals = "deals" in table and bool(table["deals"].notna().any())
+    boards_in: dict[str, dict[int, int]] | None = None
+    if boards:
+        boards_in = {}
+        for (at, pid), n in boards.items():
+            boards_in.setdefault(str(at), {})[pid] = n
     for i, period in enumerate(periods):
-        full = table[table["period"] == period]
+        full = full_of[period]
         end = full["period_end"].iloc[0].date()
-        frame = shown[shown["period"] == period]
+        frame = shown_of.get(period, shown.iloc[:0])
         for pid, events in zip(frame["player_id"].astype(int), frame["events"], strict=True):
             history[pid] = history.get(pid, 0) + int(events)
             if events > 0:
@@ -304,10 +320,10 @@ def _editions(
         rows = edition_rows(frame, previous, history, seen,
                             provisional_events=settings.provisional_events, grade=grade,
                             totals=totals, last_played=last_played, year=year,
-                            max_deviation=settings.max_deviation)
-        if boards:  # bridge: boards played in the period
-            rows = [dataclasses.replace(r, extra={**r.extra, "boards": str(
-                        boards.get((str(period), r.player_id), 0))}) for r in rows]
+                            max_deviation=settings.max_deviation,
+                            # bridge: the boards played in the period
+                            boards=None if boards_in is None
+                            else boards_in.get(str(period), {}))
         seen.update(r.player_id for r in rows)
         editions.append(_Edition(
             str(period), _slug(str(period)), full["period_start"].iloc[0].date().isoformat(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import shutil
 from collections.abc import Iterator
@@ -21,6 +22,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from bs4 import BeautifulSoup
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from flows import load_config
 from flows._steps import publish, rate_pool
@@ -383,6 +386,33 @@ def test_player_page_history_chart_events_and_partners(public: Path) -> None:
             for tr in soup.select("#partners tbody tr")] == [[SCRIPT_NAME, "1", f"{r_prime:.1f}"]]
     assert soup.select_one("#partners a")["href"] == f"{partner}.html"
     assert run_id > 0
+
+
+def test_player_pages_read_a_range_of_players_at_a_time_and_come_out_the_same(
+        public: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player pages read their events and partners tables a range of players at a time
+    (publishing/_site.py ``PAGE_ROWS``, so that a national history's millions of rows are
+    not held at once): ranges of a few rows each write the pages one range writes."""
+    import dataclasses
+
+    import publishing._site as site
+    from warehouse import latest_run
+    from warehouse.editions import explained_players
+
+    cfg = load_config(public.parent / "clubratings.toml")
+    monkeypatch.setattr(site, "PAGE_ROWS", 7)
+    with open_warehouse(cfg.warehouse) as wh:
+        run = latest_run(wh, "bridge")
+        assert run is not None
+        spans = explained_players(wh, run.run_id, rows=7)
+        assert len(spans) > 5
+        assert all(a[1] + 1 == b[0] for a, b in zip(spans, spans[1:], strict=False))
+        publish(wh, dataclasses.replace(cfg, public=tmp_path / "public"), cfg.pools[0])
+    pages = sorted((public / "bridge" / "players").glob("*.html"))
+    again = sorted((tmp_path / "public" / "bridge" / "players").glob("*.html"))
+    assert [p.name for p in again] == [p.name for p in pages]
+    assert [p.read_bytes() for p in again] == [p.read_bytes() for p in pages]
+    assert any(b"<table id=\"partners\">" in p.read_bytes() for p in again)
 
 
 def test_player_page_with_two_editions_draws_a_line(public: Path) -> None:
@@ -919,3 +949,39 @@ def test_go_last_played_is_the_tournaments_day_linked_to_its_edition(public: Pat
     # bridge keeps the period label
     bridge = _soup(sorted((public / "bridge").glob("2*/index.html"))[-1])
     assert all(not td.select("a") for td in bridge.select("#list tbody td:nth-last-child(2)"))
+
+
+# ---------------------------------------------------------------- the warehouse's formatting
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.one_of(st.none(), st.floats(-1e15, 1e15),
+                                 st.integers(-10**6, 10**6).map(float),
+                                 st.sampled_from([-0.0, 0.05, 0.15, 2.675, -0.04, 1e-9, 3.5,
+                                                  math.nan, math.inf, -math.inf])),
+                       min_size=1, max_size=40),
+       texts=st.lists(st.text(alphabet=st.sampled_from(list("ab <>&\"'éš;#")), max_size=12),
+                      min_size=1, max_size=10))
+def test_the_warehouse_writes_numbers_places_and_text_as_the_site_does(
+        values: list[float | None], texts: list[str]) -> None:
+    """The player pages' long tables are formatted by the warehouse (warehouse/editions.py,
+    ``event_rows_html``, ``partner_rows_html``): each number, place and text must come out as
+    the site's own formatting writes it elsewhere (``_num``, ``_place``, Jinja's escaping).
+    Numbers up to 1e15 in size: DuckDB writes the digits of larger ones only approximately,
+    and no rating, place, share or count comes near them."""
+    import duckdb
+    from markupsafe import escape
+
+    from publishing._site import _num, _place
+    from warehouse.editions import _count, _html, _number, _place as place_sql
+
+    con = duckdb.connect()
+    got = con.execute(
+        f"SELECT {_number('x', 1)}, {_number('x', 2)}, {place_sql('x')}, {_count('x')} "
+        "FROM unnest($v::DOUBLE[]) WITH ORDINALITY AS t(x, i) ORDER BY i",
+        {"v": values}).fetchall()
+    assert got == [(_num(v, 1), _num(v, 2), _place(v),
+                    "" if v is None or math.isnan(v) else str(int(v)) if math.isfinite(v)
+                    else f"{v:.0f}") for v in values]
+    written = con.execute(f"SELECT {_html('s')} FROM unnest($t::VARCHAR[]) "
+                          "WITH ORDINALITY AS t(s, i) ORDER BY i", {"t": texts}).fetchall()
+    assert [w for (w,) in written] == [str(escape(t)) for t in texts]

@@ -4,6 +4,7 @@ explanation rows, partners, games and boards, and the players' clubs, as named q
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import date
 
 import pandas as pd
@@ -16,10 +17,10 @@ from ._errors import translated
 from .clubs import club_names
 
 __all__ = [
-    "LIST_ENTRY_COLUMNS", "boards_by_period", "clubs_by_date", "crosstable_games",
+    "ALL_PLAYERS", "LIST_ENTRY_COLUMNS", "boards_by_period", "clubs_by_date", "crosstable_games",
     "crosstable_marks", "crosstable_rounds", "declared_strength",
     "organiser_events", "organisers_by_date", "registered_clubs", "run_created",
-    "run_explanations", "run_games", "run_partners",
+    "event_rows_html", "explained_players", "partner_rows_html", "run_games",
     "store_list_entries", "written_names",
 ]
 
@@ -29,49 +30,132 @@ _HELD = "(SELECT file_id FROM file_holds WHERE released_at IS NULL)"
 so they name nobody's club and are no club's events until released."""
 
 
+def _html(expr: str) -> str:
+    """SQL of ``expr`` escaped for HTML as the site's templates escape text (markupsafe:
+    ``& < > " '``)."""
+    for char, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"),
+                         ("'", "&#39;")):
+        expr = f"replace({expr}, '{char.replace(chr(39), chr(39) * 2)}', '{entity}')"
+    return expr
+
+
+def _number(expr: str, digits: int) -> str:
+    """SQL of a number written with ``digits`` decimals, ``""`` when missing (NULL or NaN), a
+    negative zero without its sign: what the site writes for a number (publishing/_site.py
+    ``_num``; DuckDB's ``printf`` rounds the binary value as Python's format does)."""
+    return (f"CASE WHEN {expr} IS NULL OR isnan({expr}::DOUBLE) THEN '' "
+            f"ELSE regexp_replace(printf('%.{digits}f', {expr}::DOUBLE), '^-(0\\.?0*)$', '\\1') "
+            "END")
+
+
+def _count(expr: str) -> str:
+    """SQL of a whole number (a fraction cut off, as ``int()`` does), ``""`` when missing."""
+    return (f"CASE WHEN {expr} IS NULL OR isnan({expr}::DOUBLE) THEN '' "
+            f"ELSE printf('%.0f', trunc({expr}::DOUBLE) + 0.0) END")  # + 0.0: no '-0'
+
+
+def _place(expr: str) -> str:
+    """SQL of a place: a whole place as a whole number, a shared one as Python's ``{:g}``."""
+    return (f"CASE WHEN {expr} IS NULL OR isnan({expr}::DOUBLE) THEN '' "
+            f"WHEN {expr}::DOUBLE = trunc({expr}::DOUBLE) "
+            f"THEN printf('%.0f', {expr}::DOUBLE + 0.0) "
+            f"ELSE printf('%g', {expr}::DOUBLE) END")
+
+
+_EVENT_ROW = (
+    "concat('<tr><td class=\"date\">', coalesce(strftime(event_date, '%Y-%m-%d'), ''), "
+    "'</td><td>', " + _html("title || CASE WHEN section <> '' THEN ' (' || section || ')' "
+                            "ELSE '' END") + ", "
+    "'</td><td>', " + _html("organiser") + ", "
+    "'</td><td class=\"num\">', " + _place("place") + ", "
+    "'</td><td class=\"num\">', " + _count("n") + ", "
+    "'</td><td class=\"num\">', " + _number("r_prime", 1) + ", "
+    "'</td><td class=\"num\">', CASE WHEN counted THEN " + _number("share", 2) + " ELSE '' END, "
+    "'</td><td>', CASE WHEN counted THEN 'yes' WHEN reason <> '' THEN "
+    + _html("'no: ' || reason") + " ELSE 'no' END, '</td></tr>\n')"
+)
+"""One row of a player page's events table (publishing/templates/site/player.html): date,
+event (with its section), organiser, place, n, the two explaining numbers, counted."""
+
+
 @translated
-def run_explanations(wh: Warehouse, run_id: int, scheme: str) -> pd.DataFrame:
-    """Per player the events of the run with place, n and the scheme's two explaining numbers:
-    ``r'`` and the share of the period's change (docs/rules/bridge-belo.md §13), or, for the
-    whole-history rating, the place the fit expected and the points the event moved the
-    estimate (docs/rules/bridge-whr.md §10), in the columns ``r_prime`` and ``share``."""
+def explained_players(wh: Warehouse, run_id: int, *, rows: int) -> list[tuple[int, int]]:
+    """Player ids cut into ranges ``(first, last)``, both ends included, that together hold
+    every id, each with about ``rows`` of the run's explanation rows (a player's rows are
+    never split): a player page's long tables are read a range at a time
+    (:func:`event_rows_html`, :func:`partner_rows_html`), so that the memory they take
+    follows the range, not the history."""
+    ranges: list[tuple[int, int]] = []
+    first, taken = ALL_PLAYERS[0], 0
+    for pid, n in wh.con.execute(
+            "SELECT player_id, count(*) FROM rating_contributions WHERE run_id = ? "
+            "GROUP BY player_id ORDER BY player_id", [run_id]).fetchall():
+        taken += int(n)
+        if taken >= rows:
+            ranges.append((first, int(pid)))
+            first, taken = int(pid) + 1, 0
+    return [*ranges, (first, ALL_PLAYERS[1])]
+
+
+ALL_PLAYERS = (-2**31, 2**31 - 1)
+"""Every player id (the range of the ``player_id`` columns)."""
+
+
+@translated
+def event_rows_html(wh: Warehouse, run_id: int, scheme: str,
+                    players: tuple[int, int] = ALL_PLAYERS) -> dict[int, str]:
+    """Per player, the rows of their page's events table as HTML, newest first: each event of
+    the run with place, n and the scheme's two explaining numbers, ``r'`` and the share of the
+    period's change (docs/rules/bridge-belo.md §13), or, for the whole-history rating, the
+    place the fit expected and the points the event moved the estimate
+    (docs/rules/bridge-whr.md §10). Text is escaped. Formatted here, in one pass over the
+    rows, because a national history has millions of them. ``players``: only the players
+    with ids in this range (both ends included; :func:`explained_players`)."""
     if scheme in SCHEMES and SCHEMES[scheme].whole_history:
-        return wh.query(
-            """
-            SELECT c.player_id, c.period, c.event_id, e.event_date,
+        rows = """
+            SELECT c.player_id, e.event_date, c.event_id, c.unit_no,
                    coalesce(e.title, '') AS title, coalesce(e.section, '') AS section,
                    coalesce(e.organiser, '') AS organiser, c.place, c.n,
-                   c.expected AS r_prime, c.moved AS share, c.counted,
-                   coalesce(c.reason, '') AS reason
+                   c.expected AS r_prime, c.moved AS share,
+                   coalesce(c.counted, false) AS counted, coalesce(c.reason, '') AS reason
             FROM rating_contributions c LEFT JOIN events e ON e.event_id = c.event_id
-            WHERE c.run_id = ? AND NOT coalesce(c.phantom, false)
-            ORDER BY c.player_id, e.event_date, c.event_id, c.unit_no
-            """,
-            [run_id],
-        )
-    return wh.query(
-        """
-        SELECT player_id, period, event_id, event_date, coalesce(title, '') AS title,
-               coalesce(section, '') AS section, coalesce(organiser, '') AS organiser,
-               place, n, r_prime, share, counted, coalesce(reason, '') AS reason
-        FROM rating_explanations WHERE run_id = ?
-        ORDER BY player_id, event_date, event_id, unit_no
-        """,
-        [run_id],
-    )
+            WHERE c.run_id = $run AND NOT coalesce(c.phantom, false)
+                  AND c.player_id BETWEEN $first AND $last"""
+    else:
+        rows = """
+            SELECT player_id, event_date, event_id, unit_no, coalesce(title, '') AS title,
+                   coalesce(section, '') AS section, coalesce(organiser, '') AS organiser,
+                   place, n, r_prime, share, coalesce(counted, false) AS counted,
+                   coalesce(reason, '') AS reason
+            FROM rating_explanations
+            WHERE run_id = $run AND player_id BETWEEN $first AND $last"""
+    return {int(pid): str(html) for pid, html in wh.con.execute(
+        f"SELECT player_id, string_agg({_EVENT_ROW}, '' ORDER BY event_date DESC NULLS FIRST, "
+        "event_id DESC NULLS FIRST, unit_no DESC NULLS FIRST) "
+        f"FROM ({rows}) GROUP BY player_id",
+        {"run": run_id, "first": players[0], "last": players[1]}).fetchall()}
 
 
 @translated
-def run_partners(wh: Warehouse, run_id: int) -> pd.DataFrame:
-    return wh.query(
-        """
-        SELECT r.player_id, r.partner_id, p.name AS partner, r.events, r.mean_r_prime
-        FROM rating_partners r JOIN players p ON p.player_id = r.partner_id
-        WHERE r.run_id = ?
-        ORDER BY r.player_id, r.events DESC, p.name, r.partner_id
-        """,
-        [run_id],
-    )
+def partner_rows_html(wh: Warehouse, run_id: int, hidden: Collection[int],
+                      linked: Collection[int],
+                      players: tuple[int, int] = ALL_PLAYERS) -> dict[int, str]:
+    """Per player, the rows of their page's partners table as HTML (partner, events
+    together, mean r'), most events together first, then by name: a partner in ``hidden`` is
+    left out, one in ``linked`` (who has a page) links to their page. Text is escaped.
+    ``players``: only the players with ids in this range (both ends included)."""
+    name = _html("p.name")
+    row = ("concat('<tr><td>', CASE WHEN r.partner_id IN (SELECT unnest($linked)) "
+           f"THEN concat('<a href=\"', r.partner_id, '.html\">', {name}, '</a>') ELSE {name} END, "
+           "'</td><td class=\"num\">', " + _count("r.events") + ", "
+           "'</td><td class=\"num\">', " + _number("r.mean_r_prime", 1) + ", '</td></tr>\n')")
+    return {int(pid): str(html) for pid, html in wh.con.execute(
+        f"SELECT r.player_id, string_agg({row}, '' ORDER BY r.events DESC, p.name, "
+        "r.partner_id) FROM rating_partners r JOIN players p ON p.player_id = r.partner_id "
+        "WHERE r.run_id = $run AND r.partner_id NOT IN (SELECT unnest($hidden)) "
+        "AND r.player_id BETWEEN $first AND $last GROUP BY r.player_id",
+        {"run": run_id, "hidden": sorted(hidden), "linked": sorted(linked),
+         "first": players[0], "last": players[1]}).fetchall()}
 
 
 @translated
