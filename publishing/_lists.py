@@ -57,7 +57,7 @@ def list_rows(
 ) -> list[ListRow]:
     """Rank one period's ratings. Equal shown ratings share a rank (1, 2, 2, 4). With a
     deviation, also the 95% interval and, given ``grade``, the grade of the rating."""
-    # only the columns read below: a row of dates and Arrow strings costs more to walk
+    # only the columns read below
     frame = period_frame[[c for c in _READ if c in period_frame]].copy()
     frame["shown"] = frame["rating"].round(1)
     frame = frame.sort_values(
@@ -70,31 +70,34 @@ def list_rows(
         totals_deals = totals["deals"].to_dict()
         totals_vists = totals["vists"].to_dict()
     rows, rank, last_shown = [], 0, None
-    for position, rec in enumerate(frame.itertuples(index=False), 1):
-        if rec.shown != last_shown:
-            rank, last_shown = position, rec.shown
-        old = before.get(rec.player_id)
-        change = "" if old is None else f"{rec.rating - old:+.1f}"
+    column = {c: frame[c].tolist() for c in frame.columns}  # plain values, column by column
+    absent = [None] * len(frame)
+    for position, (pid, name, club, rating, events, shown, deviation, deals, federation_id) \
+            in enumerate(zip(column["player_id"], column["name"], column["club"],
+                             column["rating"], column["events"], column["shown"],
+                             column.get("deviation", absent), column.get("deals", absent),
+                             column.get("federation_id", absent), strict=True), 1):
+        if shown != last_shown:
+            rank, last_shown = position, shown
+        old = before.get(pid)
+        change = "" if old is None else f"{rating - old:+.1f}"
         if change in ("+0.0", "-0.0"):
             change = "0.0"
         extra: dict[str, str] = {}
-        deviation = getattr(rec, "deviation", None)
         if deviation is not None and not pd.isna(deviation):
             extra = {
                 "deviation": f"{deviation:.1f}",
-                "interval": f"{rec.rating - 2 * deviation:.0f}..{rec.rating + 2 * deviation:.0f}",
-                "grade": grade(float(rec.rating)) if grade else "",
+                "interval": f"{rating - 2 * deviation:.0f}..{rating + 2 * deviation:.0f}",
+                "grade": grade(float(rating)) if grade else "",
             }
-        deals = getattr(rec, "deals", None)
         if deals is not None and not pd.isna(deals):
             # totals over the player's whole history up to this period
-            extra["deals"] = str(int(totals_deals.get(rec.player_id, 0)))
-            per = totals_vists.get(rec.player_id, 0.0) / max(totals_deals.get(rec.player_id, 0), 1)
+            extra["deals"] = str(int(totals_deals.get(pid, 0)))
+            per = totals_vists.get(pid, 0.0) / max(totals_deals.get(pid, 0), 1)
             extra["vists_per_deal"] = f"{per:+.3f}"
         rows.append(ListRow(
-            rank, str(rec.name), str(rec.club), _number(rec.rating), change, int(rec.events),
-            int(rec.player_id), federation_id=str(getattr(rec, "federation_id", "") or ""),
-            extra=extra,
+            rank, str(name), str(club), _number(rating), change, int(events), int(pid),
+            federation_id=str(federation_id or ""), extra=extra,
         ))
     return rows
 

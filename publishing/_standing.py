@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import heapq
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -207,6 +208,8 @@ _sort_name = functools.lru_cache(maxsize=1 << 16)(surname_key)
 
 
 def _extra(r: ListRow) -> dict[str, str]:
+    if not r.extra:
+        return {}
     return {c.name: r.extra[c.name] for c in COLUMNS if r.extra.get(c.name, "") != ""}
 
 
@@ -277,6 +280,10 @@ def _editions(
     history: dict[int, int] = {}
     last_played: dict[int, str] = {}
     plays: dict[int, deque[tuple[date, int]]] = {}  # per player: (end of period, events)
+    year: dict[int, int] = {}  # per player: the events of ``plays`` (the active window)
+    # a heap: the day (as an ordinal: any active_days) each player's oldest play leaves it
+    due: list[tuple[int, int]] = []
+    window = settings.active_days
     seen: set[int] = set()
     previous: pd.DataFrame | None = None
     editions = []
@@ -294,18 +301,26 @@ def _editions(
             history[pid] = history.get(pid, 0) + int(events)
             if events > 0:
                 last_played[pid] = str(period)
-                plays.setdefault(pid, deque()).append((end, int(events)))
+                mine = plays.get(pid)
+                if mine is None:
+                    mine = plays[pid] = deque()
+                    heapq.heappush(due, (end.toordinal() + window, pid))
+                mine.append((end, int(events)))
+                year[pid] = year.get(pid, 0) + int(events)
         if not (full["events"] > 0).any():
             continue  # nobody played: no edition
-        # the active window: periods ending less than active_days before this one's end
-        year: dict[int, int] = {}
-        for pid, mine in list(plays.items()):
-            while mine and (end - mine[0][0]).days >= settings.active_days:
-                mine.popleft()
+        # the active window: periods ending less than active_days before this one's end;
+        # only the players whose oldest play has left it are looked at
+        today = end.toordinal()
+        while due and due[0][0] <= today:
+            _, pid = heapq.heappop(due)
+            mine = plays[pid]
+            while mine and mine[0][0].toordinal() + window <= today:
+                year[pid] -= mine.popleft()[1]
             if mine:
-                year[pid] = sum(n for _, n in mine)
+                heapq.heappush(due, (mine[0][0].toordinal() + window, pid))
             else:
-                del plays[pid]
+                del plays[pid], year[pid]
         totals = None
         if deals:  # preferans: deals and vists over the history so far (as _lists does)
             so_far = table[table["period"].isin(periods[: i + 1])]

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 
@@ -129,6 +131,52 @@ def test_last_year_window_ends_with_the_fourth_quarter_back() -> None:
     assert standing[("2014Q3", "Anna Early")] == ("ranked", 5, "2013Q4")
     assert standing[("2014Q4", "Anna Early")] == ("inactive", 0, "2013Q4")
     assert standing[("2014Q4", "Ben Steady")] == ("ranked", 20, "2014Q4")
+
+
+@settings(max_examples=40, deadline=None)
+@given(spans=st.lists(st.tuples(st.integers(0, 400), st.integers(0, 120)), min_size=1,
+                      max_size=9),
+       played=st.lists(st.lists(st.integers(0, 3), min_size=4, max_size=4), min_size=9,
+                       max_size=9),
+       active_days=st.sampled_from([0, 1, 30, 91, 365, 730, 10**12]))
+def test_the_active_window_counts_each_players_events_as_walking_every_player_would(
+        spans: list[tuple[int, int]], played: list[list[int]], active_days: int) -> None:
+    """Each edition's events in the active window (``events_year``, which decides who is
+    inactive) as the plain walk over every player and edition counts them: ``_editions``
+    only looks at the players whose oldest event has left the window. Periods may overlap
+    and end out of order (go tournaments); any ``active_days``, however large."""
+    from collections import deque
+    from datetime import timedelta
+
+    from publishing._standing import SiteSettings, _editions
+
+    day = date(2013, 1, 1)
+    periods = [(f"P{i}", day + timedelta(days=start), day + timedelta(days=start + length))
+               for i, (start, length) in enumerate(spans)]
+    rows = [{"period": period, "period_start": pd.Timestamp(start),
+             "period_end": pd.Timestamp(end), "player_id": pid, "name": f"Player {pid}",
+             "federation_id": "", "club": "", "rating_before": 500.0, "rating": 500.0 + pid,
+             "events": played[i][pid], "played": played[i][pid], "deviation": None,
+             "deals": None, "vists": None}
+            for i, (period, start, end) in enumerate(periods) for pid in range(4)]
+    got = {(e.period, r.player_id): r.events_year
+           for e in _editions(pd.DataFrame(rows), set(), SiteSettings(active_days=active_days),
+                              None) for r in e.rows}
+    # the plain walk, in the editions' order (by start, then name)
+    expected: dict[tuple[str, int], int] = {}
+    plays: dict[int, deque[tuple[date, int]]] = {}
+    for i, (period, _, end) in sorted(enumerate(periods), key=lambda x: (x[1][1], x[1][0])):
+        for pid in range(4):
+            if played[i][pid] > 0:
+                plays.setdefault(pid, deque()).append((end, played[i][pid]))
+        if not any(played[i]):
+            continue
+        for pid, mine in plays.items():
+            while mine and (end - mine[0][0]).days >= active_days:
+                mine.popleft()
+            expected.update({(period, pid): sum(n for _, n in mine)})
+    assert {k: v for k, v in got.items()} == {
+        k: expected.get(k, 0) for k in got}
 
 
 def test_the_warehouse_keeps_the_lists_as_published(bundled: object) -> None:
