@@ -17,8 +17,8 @@ from ._errors import translated
 from .clubs import club_names
 
 __all__ = [
-    "ALL_PLAYERS", "LIST_ENTRY_COLUMNS", "boards_by_period", "clubs_by_date", "crosstable_games",
-    "crosstable_marks", "crosstable_rounds", "declared_strength",
+    "ALL_PLAYERS", "LIST_ENTRY_COLUMNS", "boards_by_period", "clubs_by_date",
+    "crosstable_games", "crosstable_marks", "crosstable_rounds", "declared_strength",
     "organiser_events", "organisers_by_date", "registered_clubs", "run_created",
     "event_rows_html", "explained_players", "partner_rows_html", "run_games",
     "store_list_entries", "written_names",
@@ -78,6 +78,10 @@ _EVENT_ROW = (
 event (with its section), organiser, place, n, the two explaining numbers, counted."""
 
 
+ALL_PLAYERS = (-2**31, 2**31 - 1)
+"""Every player id (the range of the ``player_id`` columns)."""
+
+
 @translated
 def explained_players(wh: Warehouse, run_id: int, *, rows: int) -> list[tuple[int, int]]:
     """Player ids cut into ranges ``(first, last)``, both ends included, that together hold
@@ -95,10 +99,6 @@ def explained_players(wh: Warehouse, run_id: int, *, rows: int) -> list[tuple[in
             ranges.append((first, int(pid)))
             first, taken = int(pid) + 1, 0
     return [*ranges, (first, ALL_PLAYERS[1])]
-
-
-ALL_PLAYERS = (-2**31, 2**31 - 1)
-"""Every player id (the range of the ``player_id`` columns)."""
 
 
 @translated
