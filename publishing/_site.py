@@ -30,6 +30,7 @@ Rules kept here:
 from __future__ import annotations
 
 import csv
+import bisect
 import dataclasses
 import functools
 import hashlib
@@ -55,7 +56,7 @@ from warehouse import RunRecord, Warehouse, latest_run, run_tables
 from warehouse.clubs import club_key, without_accents
 from warehouse.identity import fold, name_key
 from warehouse.editions import (
-    ALL_PLAYERS, boards_by_period, clubs_by_date, crosstable_games, declared_strength,
+    boards_by_period, clubs_by_date, crosstable_games, declared_strength,
     event_rows_html, explained_players, organisers_by_date, partner_rows_html,
     registered_clubs, run_games, store_list_entries,
 )
@@ -499,37 +500,35 @@ def _player_pages(
     newest = {ed.period: -i for i, ed in enumerate(editions)}  # games: newest period first
     # the events and partners tables a range of players at a time (their rows follow the
     # whole history: millions in a national archive)
-    spans = iter(explained_players(wh, run.run_id, rows=PAGE_ROWS))
-    span: tuple[int, int] = (ALL_PLAYERS[0], ALL_PLAYERS[0] - 1)
-    events: dict[int, str] = {}
-    partners: dict[int, str] = {}
-    for pid in sorted(per_player):
-        if pid > span[1]:
-            while pid > span[1]:
-                span = next(spans)
-            events = event_rows_html(wh, run.run_id, run.scheme, span)
-            partners = partner_rows_html(wh, run.run_id, hidden, per_player, span)
-        history = per_player[pid]
-        latest = history[-1][1]
-        chart = rating_chart([(ed.period, date.fromisoformat(ed.start), r.rating_value)
-                              for ed, r in history])
-        html = template.render(
-            pool=pool, player=latest, history=Markup("".join(
-                _HISTORY_ROW.format(escape(ed.slug), escape(ed.period),
-                                    "" if r.rank is None else r.rank, escape(r.rating),
-                                    escape(r.change), r.events_period, escape(r.standing),
-                                    ", new" if r.status == "new" else "")
-                for ed, r in reversed(history))), chart=chart,
-            latest_edition=history[-1][0],
-            events=Markup(events.get(pid, "")),
-            games=_game_rows(games.get(pid), hidden, newest, shown),
-            whole_history=_whole_history(run), club_slug=slugs.get(latest.club),
-            partners=Markup(partners.get(pid, "")),
-            root="../../", played=played, declared=declared.get(pid),
-        )
-        path = out / PLAYERS_DIR / f"{pid}.html"
-        _write(path, html.encode("utf-8"), written)
-        pages.add(path)
+    ids = sorted(per_player)
+    for span in explained_players(wh, run.run_id, rows=PAGE_ROWS):
+        some = ids[bisect.bisect_left(ids, span[0]):bisect.bisect_right(ids, span[1])]
+        if not some:
+            continue
+        events = event_rows_html(wh, run.run_id, run.scheme, span)
+        partners = partner_rows_html(wh, run.run_id, hidden, ids, span)
+        for pid in some:
+            history = per_player[pid]
+            latest = history[-1][1]
+            chart = rating_chart([(ed.period, date.fromisoformat(ed.start), r.rating_value)
+                                  for ed, r in history])
+            html = template.render(
+                pool=pool, player=latest, history=Markup("".join(
+                    _HISTORY_ROW.format(escape(ed.slug), escape(ed.period),
+                                        "" if r.rank is None else r.rank, escape(r.rating),
+                                        escape(r.change), r.events_period, escape(r.standing),
+                                        ", new" if r.status == "new" else "")
+                    for ed, r in reversed(history))), chart=chart,
+                latest_edition=history[-1][0],
+                events=Markup(events.get(pid, "")),
+                games=_game_rows(games.get(pid), hidden, newest, shown),
+                whole_history=_whole_history(run), club_slug=slugs.get(latest.club),
+                partners=Markup(partners.get(pid, "")),
+                root="../../", played=played, declared=declared.get(pid),
+            )
+            path = out / PLAYERS_DIR / f"{pid}.html"
+            _write(path, html.encode("utf-8"), written)
+            pages.add(path)
     return pages
 
 
