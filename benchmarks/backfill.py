@@ -21,10 +21,13 @@ local Prefect server is started for the whole backfill (as a federation running 
 and stopped at the end. ``--compare`` runs both, back to back, and prints the speed-up and
 whether the checksums agree.
 
-    python benchmarks/backfill.py [--preset national-archive] [--seed 1] [--years N]
+    python benchmarks/backfill.py [--preset national-archive] [--seed 1] [--years N] [--tail N]
                                   [--dask | --compare] [--files DIR] [--keep DIR] [--json FILE]
 
-``--years N`` keeps the first N years (a shorter try); ``--files DIR`` reuses (or keeps) the
+``--years N`` keeps the first N years (a shorter try); ``--tail N`` loads the first quarter,
+then everything up to the last N quarters in one run, then those N a quarter at a time: what a
+late quarter costs, and the memory it takes, on the whole history, in a fraction of the time
+(the total is then not the quarterly backfill's); ``--files DIR`` reuses (or keeps) the
 simulated files there; ``--keep DIR`` builds the projects there and leaves them (to profile
 or query afterwards). Nothing is asserted.
 """
@@ -48,7 +51,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.pipeline_national import CONFIG, clubratings  # noqa: E402
+from benchmarks.pipeline_national import CONFIG, clubratings, measured  # noqa: E402
 from benchmarks.run_all import result_row, write_json  # noqa: E402
 
 DASK = """
@@ -105,6 +108,19 @@ def quarters(files: list[Path], years: int | None) -> list[tuple[str, list[Path]
     return [(label, sorted(by[label])) for label in labels]
 
 
+def catch_up(batches: list[tuple[str, list[Path]]],
+             tail: int) -> list[tuple[str, list[Path]]]:
+    """The first quarter, then every quarter up to the last ``tail`` in one run (an archive
+    taken in at once), then the last ``tail`` quarters one at a time: the cost of a quarter on
+    a warehouse that holds the whole history, without the hours of loading it a quarter at a
+    time."""
+    if tail < 1 or len(batches) <= tail + 2:
+        return batches
+    middle = batches[1:-tail]
+    label = f"{middle[0][0]}..{middle[-1][0]}"
+    return [batches[0], (label, [f for _, files in middle for f in files]), *batches[-tail:]]
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -146,23 +162,11 @@ class Server:
 
 
 def _run(project: Path, env: dict[str, str]) -> tuple[float, float, str, int]:
-    """(seconds, peak MiB, output, exit code) of one ``clubratings run``."""
-    started = time.perf_counter()
-    proc = subprocess.Popen([*clubratings(), "run", "--no-scrape", "--config",
-                             str(project / "clubratings.toml")], cwd=project, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    out, _ = proc.communicate()
-    seconds = time.perf_counter() - started
-    # the run's own process; its parsing workers are its children, waited for by it
-    peak = 0.0
-    try:
-        status = os.wait4(proc.pid, 0)
-        peak = status[2].ru_maxrss / 1024
-    except ChildProcessError:  # already reaped by communicate()
-        import resource
-
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return seconds, peak, out, int(proc.returncode)
+    """(seconds, peak MiB, output, exit code) of one ``clubratings run``: the peak is that
+    run's own, its parsing workers included (pipeline_national.measured)."""
+    seconds, code, out, peak = measured([*clubratings(), "run", "--no-scrape", "--config",
+                                         str(project / "clubratings.toml")], project, env)
+    return seconds, peak, out, code
 
 
 STEPS = ("ingest", "recompute", "publish", "snapshot")
@@ -250,6 +254,9 @@ def main() -> None:
     how.add_argument("--dask", action="store_true", help="parse on Dask (with a Prefect server)")
     how.add_argument("--compare", action="store_true",
                      help="in process, then on Dask; print the speed-up and the checksums")
+    ap.add_argument("--tail", type=int, default=0,
+                    help="load the quarters between the first and the last N in one run, "
+                         "then the last N one at a time (the total is then not the target's)")
     ap.add_argument("--files", type=Path, help="the simulated files: reused, or made and kept")
     ap.add_argument("--json", type=Path, help="also write the results as JSON rows here")
     ap.add_argument("--keep", type=Path,
@@ -271,6 +278,11 @@ def main() -> None:
         batches = quarters(sorted(files_dir.glob("*.csv")), args.years)
         total = sum(len(f) for _, f in batches)
         print(f"{args.preset} preset: {total:,} files in {len(batches)} quarterly batches")
+        if args.tail:
+            batches = catch_up(batches, args.tail)
+            print(f"the quarters {batches[1][0]} in one run ({len(batches[1][1]):,} files), "
+                  f"then the last {args.tail} one at a time: the total time is not a "
+                  "quarterly backfill's")
         ways = [False, True] if args.compare else [args.dask]
         done = [backfill(batches, work, dask=d) for d in ways]
         print()

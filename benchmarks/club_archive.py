@@ -85,7 +85,7 @@ def junk_names(names: list[str]) -> list[str]:
 def run(root: Path) -> tuple[float, str]:
     """``clubratings run`` in ``root`` as cron runs it (pipeline_national.timed_run): its time
     and its summary line; exit 1 (a file refused) is a normal night."""
-    seconds, code, output = timed_run(root)
+    seconds, code, output, _ = timed_run(root)
     if code not in (0, 1):
         print(output[-6000:], file=sys.stderr)
         raise SystemExit(f"clubratings run failed with exit code {code}")

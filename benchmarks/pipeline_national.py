@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -72,14 +71,26 @@ def clubratings() -> list[str]:
     return [str(exe)] if exe.is_file() else [sys.executable, "-m", "cli"]
 
 
-def timed_run(root: Path, *extra: str) -> tuple[float, int, str]:
-    """(seconds, exit code, output) of ``clubratings run`` in ``root``."""
+def measured(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int, str, float]:
+    """(seconds, exit code, output, peak MiB) of one command: the peak is that process's own,
+    its workers included (``os.wait4``), not the largest of every child the benchmark has had
+    (``RUSAGE_CHILDREN``, which a simulation run before it can set)."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as log:
+        started = time.perf_counter()
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log,
+                                stderr=subprocess.STDOUT, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        log.seek(0)
+        return seconds, proc.returncode, log.read(), usage.ru_maxrss / 1024
+
+
+def timed_run(root: Path, *extra: str) -> tuple[float, int, str, float]:
+    """(seconds, exit code, output, peak MiB) of ``clubratings run`` in ``root``."""
     env = dict(os.environ, PREFECT_HOME=str(root / ".prefect"))
-    started = time.perf_counter()
-    done = subprocess.run([*clubratings(), "run", "--config", str(root / "clubratings.toml"),
-                           *extra], cwd=root, env=env, capture_output=True, text=True,
-                          check=False)
-    return time.perf_counter() - started, done.returncode, done.stdout + done.stderr
+    return measured([*clubratings(), "run", "--config", str(root / "clubratings.toml"),
+                     *extra], root, env)
 
 
 def tenths_line(files: int, first_ms: float, last_ms: float) -> str:
@@ -133,8 +144,7 @@ def main() -> None:
         files = len(list((root / "files").glob("*.csv")))
         print(f"{args.preset} preset: {files} files in {root / 'files'}")
 
-        seconds, code, output = timed_run(root, *extra)
-        peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        seconds, code, output, peak_mib = timed_run(root, *extra)
         if code not in (0, 1):
             print(output[-3000:])
             raise SystemExit(f"clubratings run failed with exit code {code}")
@@ -157,7 +167,7 @@ def main() -> None:
                                f"{files:,} files", seconds, peak_mib, "≤ 60 s, ≤ 1 GB",
                                f"per file {first} -> {last} ms (first -> last tenth)"))
 
-        again, code, output = timed_run(root, *extra)
+        again, code, output, _ = timed_run(root, *extra)
         print(f"clubratings run, nothing new     {again:7.1f} s")
         for line in output.splitlines():
             if "constants" in line:

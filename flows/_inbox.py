@@ -16,7 +16,7 @@ import os
 import re
 import traceback
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -385,12 +385,15 @@ def ingest_batch(
     *,
     loader: Loader,
     errors_log: Path | None = None,
+    hashes: Mapping[Path, str] | None = None,
 ) -> list[FileOutcome]:
     """:func:`ingest_file` for several files (path, archive, rejected, parsed) at once, with the
     same outcome for each: the files that parse are loaded by ``loader.load_many`` in one
     transaction (if that fails, one transaction per file, so one bad file never takes the
     others with it), then each is archived or rejected. A run killed before the transaction
-    commits leaves the warehouse and the inbox as they were."""
+    commits leaves the warehouse and the inbox as they were. ``hashes``: the SHA-256 of read-only
+    source files as this run found them (``Project.new_files``): a file whose hash the
+    warehouse has loaded is a duplicate without being read again."""
     outcomes: list[FileOutcome | None] = [None] * len(files)
     ready: list[tuple[int, Parsed]] = []
     for index, (path, archive, rejected, parsed) in enumerate(files):
@@ -398,6 +401,14 @@ def ingest_batch(
         if too_large is not None:
             outcomes[index] = too_large
             continue
+        seen = hashes.get(path) if hashes and archive is None else None
+        if seen is not None:
+            known = loader.file_id_of(seen)
+            if known is not None:  # loaded before: nothing to read
+                early = _already_known(wh, path, seen, archive, rejected, known, loader)
+                if early is not None:
+                    outcomes[index] = early
+                    continue
         try:
             data = path.read_bytes()
         except OSError as exc:  # gone or unreadable since it was listed: left as it is

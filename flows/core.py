@@ -90,6 +90,8 @@ class Project:
         self.cfg = cfg
         self.wh = wh
         self._loader: Loader | None = None
+        self._hashes: dict[Path, str] = {}
+        """The source files' hashes :meth:`new_files` found, for the loading after it."""
 
     @classmethod
     @contextlib.contextmanager
@@ -190,19 +192,32 @@ class Project:
             ahead.close()
 
     def new_files(self, files: Sequence[tuple[Path, bool]]) -> list[int]:
-        """Indexes of the files whose bytes were not loaded before: the only ones parsed (a
-        source folder of thousands of loaded files costs their hashing, not their reading)."""
+        """Indexes of the files whose bytes were not loaded before: the only ones parsed. A
+        source folder of thousands of loaded files costs a ``stat`` of each: their hashes are
+        remembered by the files' status (flows/_hashes.py), and kept for the loading that
+        follows (:meth:`ingest`), which then reads none of them again."""
+        from ._hashes import SourceHashes
+
         known = loaded_hashes(self.wh)
+        remembered = SourceHashes(self.cfg.warehouse.parent)
+        self._hashes = {}
         new = []
-        for i, (path, _) in enumerate(files):
+        for i, (path, from_inbox) in enumerate(files):
             try:
                 # a file far too large is not read here: the worker refuses it by its size
-                check_size(path.stat().st_size)
-                if file_sha256(path.read_bytes()) in known:
+                st = path.stat()
+                check_size(st.st_size)
+                if from_inbox:
+                    sha = file_sha256(path.read_bytes())
+                else:
+                    sha = remembered.sha256(path, st)
+                    self._hashes[path] = sha
+                if sha in known:
                     continue
             except (OSError, LimitExceeded):  # unreadable or too large: the worker says so
                 pass
             new.append(i)
+        remembered.save()
         return new
 
     def _load(self, files: list[tuple[Path, bool]],
@@ -219,7 +234,8 @@ class Project:
                      for path, from_inbox in files[start:start + BATCH]]
             started = time.perf_counter()
             with noting(journal.file):  # each file noted before it is moved
-                done = ingest_batch(self.wh, batch, loader=self.loader, errors_log=errors)
+                done = ingest_batch(self.wh, batch, loader=self.loader, errors_log=errors,
+                                    hashes=self._hashes)
             share = (time.perf_counter() - started) / max(len(done), 1)
             for outcome in done:
                 outcome = dataclasses.replace(outcome, seconds=share)

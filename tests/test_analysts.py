@@ -67,11 +67,14 @@ def _fill(wh: Warehouse) -> None:
                 events = (0 if pid in (1, 2) and i == 1 else 3) if run_id == 1 else 7
                 ratings.append((run_id, label, start, end, pid, rating, rating + events, events))
                 rating += events
-    wh.insert_frame("ratings", pd.DataFrame(ratings, columns=[
+    wh.insert_frame("stored_ratings", pd.DataFrame(ratings, columns=[
         "run_id", "period", "period_start", "period_end", "player_id", "rating_before",
         "rating", "events"]))
+    wh.insert_frame("run_periods", pd.DataFrame(  # each run's periods are its own rows
+        [(run_id, label, run_id) for run_id in (1, 2) for label, _, _ in _PERIODS],
+        columns=["run_id", "period", "stored_run"]))
     # player 2 played in 2015Q1, but the skip rule left the event out: played, not counted
-    wh.insert_frame("rating_contributions", pd.DataFrame({
+    wh.insert_frame("stored_rating_contributions", pd.DataFrame({
         "run_id": [1], "period": ["2015Q1"], "event_id": [1], "player_id": [2], "unit_no": [1],
         "place": [1.0], "n": [10], "counted": [False], "reason": ["skip rule"]}))
     entries = []

@@ -243,13 +243,13 @@ def test_phantom_part_is_shown_next_to_the_newcomer(club: Warehouse) -> None:
     run_id = _rate(club, periodic_normalisation="never")
     before = explain_player(club, 1, period="2013Q4").rows["share"].tolist()
     club.con.execute(
-        "INSERT INTO rating_contributions (run_id, period, event_id, player_id, unit_no, place, "
+        "INSERT INTO stored_rating_contributions (run_id, period, event_id, player_id, unit_no, place, "
         "n, r, field_factor, partner_factor, weight, norm_factor, r_prime, counted, reason, "
         "phantom) VALUES "
         "(?, '2013Q4', 1, 1, 1, 1, 4, 875, 1, 1.2, 0.98, 1, 1050, true, '', true), "
         "(?, '2013Q4', 2, 1, 2, 2, 4, 625, 1, 1.2, 1.1, 1, 750, true, '', true)",
         [run_id, run_id])
-    club.con.execute("INSERT INTO rating_phantoms VALUES (?, '2013Q4', 1, 700, 702, 2, 'active')",
+    club.con.execute("INSERT INTO stored_rating_phantoms VALUES (?, '2013Q4', 1, 700, 702, 2, 'active')",
                      [run_id])
     ex = explain_player(club, 1, period="2013Q4")
     assert ex.rows["share"].tolist() == before
@@ -386,11 +386,11 @@ def test_cli_periodic_factor_line(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_cli_shows_the_phantom(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open_warehouse(project / "data" / "wh.duckdb") as wh:
         wh.con.execute(
-            "INSERT INTO rating_contributions (run_id, period, event_id, player_id, unit_no, "
+            "INSERT INTO stored_rating_contributions (run_id, period, event_id, player_id, unit_no, "
             "place, n, r, field_factor, partner_factor, weight, norm_factor, r_prime, counted, "
             "reason, phantom) VALUES "
             "(1, '2013Q4', 1, 1, 1, 1, 4, 875, 1, 1.2, 0.98, 1, 1050, true, '', true)")
-        wh.con.execute("INSERT INTO rating_phantoms VALUES (1, '2013Q4', 1, 700, 705.5, 1, "
+        wh.con.execute("INSERT INTO stored_rating_phantoms VALUES (1, '2013Q4', 1, 700, 705.5, 1, "
                        "'active')")
     code, out, _ = _explain(project, capsys, "1", "--period", "2013Q4")
     assert code == 0

@@ -118,6 +118,20 @@ def _stored(wh: Warehouse, run_id: int) -> dict[str, Any]:
                         [run_id]) for t in _PERIOD_TABLES}
 
 
+def _holders(wh: Warehouse, run_id: int) -> dict[str, int]:
+    """Each period of a run, and the run whose stored rows hold it."""
+    return {str(p): int(r) for p, r in wh.con.execute(
+        "SELECT period, stored_run FROM run_periods WHERE run_id = ?", [run_id]).fetchall()}
+
+
+def _stored_periods(wh: Warehouse, run_id: int) -> list[str]:
+    """The periods of which a run stored rows itself, in any of its tables."""
+    return sorted({str(r[0]) for t in ("ratings", "rating_contributions", "rating_phantoms",
+                                       "rating_normalisations")
+                   for r in wh.con.execute(f"SELECT DISTINCT period FROM stored_{t} "
+                                           "WHERE run_id = ?", [run_id]).fetchall()})
+
+
 def test_a_run_and_the_site_start_from_the_first_changed_quarter_as_full_ones_would(
         wh: Warehouse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """BELO rates forward (docs/rules/bridge-belo.md §8): a run whose results changed from one
@@ -168,6 +182,10 @@ def test_a_run_and_the_site_start_from_the_first_changed_quarter_as_full_ones_wo
     more = steps.rate_pool(wh, pool)
     assert started == ["2014Q1"]
     assert more.periods == tuple(f"{y}Q{q}" for y in (2013, 2014) for q in range(1, 5))[:6]
+    # the quarters kept are the first run's rows, not copies of them (migration 027)
+    assert _holders(wh, more.run_id) == {**{f"2013Q{q}": first.run_id for q in range(1, 5)},
+                                         "2014Q1": more.run_id, "2014Q2": more.run_id}
+    assert _stored_periods(wh, more.run_id) == ["2014Q1", "2014Q2"]
     again = full()
     assert again is not None and more.run_id is not None
     whole = _stored(wh, again)
@@ -179,6 +197,10 @@ def test_a_run_and_the_site_start_from_the_first_changed_quarter_as_full_ones_wo
     load(_quarter(tmp_path, 3, corrected=8), status="correction")
     corrected = steps.rate_pool(wh, pool)
     assert started[-1] == "2013Q3" and corrected.run_id is not None
+    # what it kept is still the first run's rows (not the second's pointer to them)
+    assert _holders(wh, corrected.run_id) == {
+        "2013Q1": first.run_id, "2013Q2": first.run_id,
+        **{p: corrected.run_id for p in ("2013Q3", "2013Q4", "2014Q1", "2014Q2")}}
     kept, redone = _stored(wh, more.run_id), _stored(wh, corrected.run_id)
     ratings_before, ratings_after = kept["ratings"], redone["ratings"]
 

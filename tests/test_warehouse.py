@@ -325,3 +325,67 @@ def test_the_events_in_force_kept_are_what_their_rules_derive_after_every_kind_o
                                      parsed("d.csv", club_event("2013-10-24"))])
         assert [type(o) for o in outcomes] == [OSError, OSError], outcomes
         assert events_in_force(wh) == [3, 5]  # nothing of the failed batch, in the table or out
+
+
+def test_runs_stored_whole_before_migration_027_read_as_they_did(tmp_path: Path) -> None:
+    """Migration 027: a run that took up an earlier one used to copy its kept periods; after
+    the migration every run still reads its own rows, period for period, through the views of
+    the old names, and a run stored afterwards points at the kept rows instead."""
+    import duckdb
+    import pandas as pd
+
+    from warehouse._db import _migrate, _migrations
+
+    con = duckdb.connect(str(tmp_path / "old.duckdb"))
+    try:
+        con.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+                    "name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")
+        for version, name, sql in _migrations():
+            if version < 27:
+                con.execute(sql)
+                con.execute("INSERT INTO schema_migrations VALUES (?, ?, now()::TIMESTAMP)",
+                            [version, name])
+        # run 2 took up run 1 at 2013Q2 and so holds a copy of its 2013Q1
+        for run_id, period, rating in ((1, "2013Q1", 510.0), (1, "2013Q2", 520.0),
+                                       (2, "2013Q1", 510.0), (2, "2013Q2", 525.0)):
+            con.execute("INSERT INTO ratings VALUES (?, ?, '2013-01-01', '2013-03-31', 7, "
+                        "500, ?, 1, NULL, NULL, NULL, NULL, NULL, NULL)",
+                        [run_id, period, rating])
+        con.execute("INSERT INTO rating_normalisations VALUES (2, '2013Q3', 0.99)")
+        before = {r: con.execute("SELECT * FROM ratings WHERE run_id = ? ORDER BY ALL",
+                                 [r]).fetchall() for r in (1, 2)}
+        assert _migrate(con) == [v for v, _, _ in _migrations() if v >= 27]
+        after = {r: con.execute("SELECT * FROM ratings WHERE run_id = ? ORDER BY ALL",
+                                [r]).fetchall() for r in (1, 2)}
+        assert after == before
+        assert con.execute("SELECT * FROM rating_normalisations").fetchall() == [
+            (2, "2013Q3", 0.99)]
+        assert con.execute("SELECT run_id, period, stored_run FROM run_periods "
+                           "ORDER BY ALL").fetchall() == [
+            (1, "2013Q1", 1), (1, "2013Q2", 1), (2, "2013Q1", 2), (2, "2013Q2", 2),
+            (2, "2013Q3", 2)]
+    finally:
+        con.close()
+    # a run stored now over that warehouse keeps 2013Q1 of run 2 by pointing at its rows
+    from warehouse._runs import store_run
+
+    with open_warehouse(tmp_path / "old.duckdb") as wh:
+        wh.insert_frame("rating_runs", pd.DataFrame({
+            "run_id": [1, 2], "pool": "bridge", "scheme": "belo2", "options": "{}",
+            "period_unit": "quarter", "first_period": "2013Q1", "last_period": "2013Q2",
+            "inputs_sha256": ["a", "b"], "code_version": "y",
+            "created_at": pd.Timestamp("2014-01-01")}))
+        ratings = pd.DataFrame({"period": ["2013Q2"], "period_start": [pd.Timestamp("2013-04-01")],
+                                "period_end": [pd.Timestamp("2013-06-30")], "player": ["7"],
+                                "rating_before": [510.0], "rating": [530.0], "events": [2]})
+        run_id = store_run(wh, pool="bridge", scheme="belo2", options={}, period_unit="quarter",
+                           inputs_sha256="x", code_version="y", ratings=ratings,
+                           contributions=pd.DataFrame(), normalisations=pd.DataFrame(),
+                           kept=(2, "2013Q2"))
+        assert run_id == 3
+        assert wh.con.execute("SELECT period, rating FROM ratings WHERE run_id = ? "
+                              "ORDER BY 1", [run_id]).fetchall() == [
+            ("2013Q1", 510.0), ("2013Q2", 530.0)]
+        assert wh.con.execute("SELECT count(*) FROM stored_ratings").fetchall() == [(5,)]
+        assert wh.con.execute("SELECT period, stored_run FROM run_periods WHERE run_id = 3 "
+                              "ORDER BY 1").fetchall() == [("2013Q1", 2), ("2013Q2", 3)]

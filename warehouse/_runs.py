@@ -27,8 +27,17 @@ __all__ = [
 
 _BY_PERIOD = ("ratings", "rating_contributions", "rating_normalisations", "rating_phantoms",
               "game_contributions", "segment_contributions")
-"""A run's tables with one period per row: a run that takes up an earlier one copies that
-run's rows of the periods it keeps (``store_run(kept=...)``); its digests it records whole."""
+"""A run's tables with one period per row. Each is a view over ``stored_<table>``, which
+holds only the periods a run rated itself; ``run_periods`` names, for every period of a run,
+the run whose stored rows hold it (migration 027): a run that takes up an earlier one
+(``store_run(kept=...)``) points at that run's rows of the periods it keeps instead of copying
+them, so a warehouse rated every quarter stores each period once. Its digests a run records
+whole."""
+
+_OWN_PERIODS = ("INSERT INTO run_periods SELECT DISTINCT ? AS run_id, period, ? AS stored_run "
+                "FROM (" + " UNION ALL ".join(
+                    f"SELECT period FROM stored_{t} WHERE run_id = ?" for t in _BY_PERIOD) + ")")
+"""The periods a run stored rows of, recorded as its own in ``run_periods``."""
 
 
 def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
@@ -205,8 +214,8 @@ def store_run(
     ``digests``: per period with results, what it was rated from (a scheme's
     ``period_digests``; table ``rating_period_digests``), so that a later run can take this
     one up. ``kept = (run_id, period)``: the frames hold the periods from ``period`` on only,
-    and the periods before it are that stored run's, copied row for row (its start-up passes
-    too); ``digests`` then covers every period."""
+    and the periods before it are that stored run's: ``run_periods`` points at its rows (not
+    copied; its start-up passes are); ``digests`` then covers every period."""
     now = now or utc_now()
     periods = sorted(ratings["period"].unique()) if not ratings.empty else []
     if kept is not None:
@@ -218,10 +227,9 @@ def store_run(
         run_id = int(con.execute(
             "SELECT coalesce(max(run_id), 0) + 1 FROM rating_runs").fetchall()[0][0])
         if kept is not None:
-            for table in _BY_PERIOD:
-                con.execute(f"INSERT INTO {table} BY NAME SELECT * REPLACE (? AS run_id) "
-                            f"FROM {table} WHERE run_id = ? AND period < ?",
-                            [run_id, *kept])
+            # the periods kept are the earlier run's rows, wherever that run found them
+            con.execute("INSERT INTO run_periods SELECT ?, period, stored_run FROM run_periods "
+                        "WHERE run_id = ? AND period < ?", [run_id, *kept])
             con.execute("INSERT INTO rating_startup BY NAME SELECT * REPLACE (? AS run_id) "
                         "FROM rating_startup WHERE run_id = ?", [run_id, kept[0]])
         if digests:
@@ -237,7 +245,7 @@ def store_run(
         r = ratings.assign(run_id=run_id, player_id=ratings["player"].astype("int64"))
         extra = [c for c in ("deviation_before", "deviation", "anomaly", "entry", "deals",
                              "vists") if c in r]
-        wh.insert_frame("ratings", r[[
+        wh.insert_frame("stored_ratings", r[[
             "run_id", "period", "period_start", "period_end", "player_id", "rating_before",
             "rating", "events", *extra,
         ]])
@@ -250,7 +258,7 @@ def store_run(
                                     ("change", float("nan"))):
                 if column not in g:
                     g[column] = default
-            wh.insert_frame("game_contributions", g[[
+            wh.insert_frame("stored_game_contributions", g[[
                 "run_id", "period", "player_id", "opponent_id", "result", "handicap", "colour",
                 "expected", "weight", "change",
             ]])
@@ -258,7 +266,7 @@ def store_run(
             g = contributions.assign(run_id=run_id,
                                      player_id=contributions["player"].astype("int64"),
                                      table_rating=contributions["rs"])
-            wh.insert_frame("segment_contributions", g[[
+            wh.insert_frame("stored_segment_contributions", g[[
                 "run_id", "period", "player_id", "game", "segment", "date", "deals", "vists",
                 "table_rating", "rating_before", "change",
             ]])
@@ -273,13 +281,13 @@ def store_run(
                 c["phantom"] = False
             # the whole-history rating's explanation (docs/rules/bridge-whr.md §10, migration 014)
             explained = [col for col in ("expected", "gradient", "moved") if col in c]
-            wh.insert_frame("rating_contributions", c[[
+            wh.insert_frame("stored_rating_contributions", c[[
                 "run_id", "period", "event_id", "player_id", "unit_no", "place", "n", "r",
                 "field_factor", "partner_factor", "weight", "norm_factor", "r_prime", "counted",
                 "reason", "phantom", *explained,
             ]])
         if phantoms is not None and not phantoms.empty:
-            wh.insert_frame("rating_phantoms", pd.DataFrame({
+            wh.insert_frame("stored_rating_phantoms", pd.DataFrame({
                 "run_id": run_id, "period": phantoms["period"],
                 "player_id": phantoms["player"].astype("int64"),
                 "rating_before": phantoms["rating_before"], "rating": phantoms["rating"],
@@ -290,9 +298,10 @@ def store_run(
                 "run_id", "pass", "max_change", "mean_before_normalisation"]])
         if not normalisations.empty:
             wh.insert_frame(
-                "rating_normalisations",
+                "stored_rating_normalisations",
                 normalisations.assign(run_id=run_id)[["run_id", "period", "factor"]],
             )
+        con.execute(_OWN_PERIODS, [run_id, run_id, *[run_id] * len(_BY_PERIOD)])
         set_current_run(wh, pool, run_id)
     return run_id
 
