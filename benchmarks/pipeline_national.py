@@ -153,7 +153,7 @@ def main() -> None:
         assert isinstance(ingest, dict)
         first, last = ingest.get("first_tenth_ms"), ingest.get("last_tenth_ms")
         print(f"clubratings run, end to end      {seconds:7.1f} s   (target ≤ 60 s)")
-        for name in ("identity", "ingest", "recompute", "publish", "snapshot"):
+        for name in ("identity", "ingest", "recompute", "report", "publish", "snapshot"):
             if name in log:
                 print(f"  step {name:<27} {float(log[name]['duration_s']):7.1f} s")  # type: ignore[arg-type]
         if first and last:

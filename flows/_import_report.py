@@ -30,7 +30,7 @@ import pandas as pd
 
 from warehouse import Warehouse, atomic_write, file_sha256, utc_now
 from warehouse.corrections import held_corrections, held_versions
-from warehouse.files import file_details, list_files
+from warehouse.files import event_keys_of_files, list_files
 from warehouse.history import Action, actions_since
 from warehouse.reporting import (
     events_not_rated, not_counted, organisers_by_file, organisers_of_path, organisers_of_sha,
@@ -220,13 +220,12 @@ def _held_rows(wh: Warehouse, unrated: object) -> list[tuple[str, ...]]:
             key = (str(r.organiser), _day(r.event_date), str(r.title), str(r.section))
             held_reasons[key] = str(r.review_keys)[len("held: "):]
     rows: list[tuple[str, ...]] = []
-    for loaded in list_files(wh):
-        if loaded.status != "held":
-            continue
-        events = file_details(wh, loaded.file_id).events
+    held = [loaded for loaded in list_files(wh) if loaded.status == "held"]
+    events_of = event_keys_of_files(wh, [loaded.file_id for loaded in held])  # one query
+    for loaded in held:
         reasons = list(dict.fromkeys(
-            held_reasons[key] for _, date, organiser, title, section, _ in events
-            if (key := (str(organiser), _day(date), str(title), str(section))) in held_reasons))
+            held_reasons[key] for date, organiser, title, section in events_of[loaded.file_id]
+            if (key := (organiser, _day(date), title, section)) in held_reasons))
         rows.append(("held for its dates", f"{loaded.name} (file {loaded.file_id})",
                      "; ".join(reasons) or "an event dated in the future or years away",
                      f"clubratings files release {loaded.file_id}"))

@@ -27,7 +27,7 @@ from typing import Protocol, TypeVar
 
 from warehouse import Warehouse, atomic_write
 from warehouse.history import actions_since
-from warehouse.reporting import loaded_file_since
+from warehouse.reporting import hashes_loaded_since, loaded_file_since
 
 from ._config import Config
 from ._inbox import FileOutcome, warning_line
@@ -298,11 +298,15 @@ class Unreported:
                 continue
             seen[key] = len(files)
             files.append(outcome)
+        recent: set[str] | None = None  # files loaded since the last report, looked up once
         for outcome in outcomes:  # normally in the journal already; a caller's own list too
             key = outcome.sha256 or outcome.path
             if key not in seen:
                 if outcome.status == "duplicate" and wh is not None and since:
-                    outcome = _loaded_since(wh, outcome, since) or outcome
+                    if recent is None:
+                        recent = hashes_loaded_since(wh, since)
+                    if outcome.sha256 in recent:
+                        outcome = _loaded_since(wh, outcome, since) or outcome
                 seen[key] = len(files)
                 files.append(outcome)
         kept = [dataclasses.replace(r, reused=False) if r.reused and r.run_id in made else r

@@ -382,7 +382,8 @@ class Project:
         identity: list[str] = []
         outcomes, _ = self.load(log=log, step=step, on_file=on_file, on_line=identity.append)
         runs = timed(log, "recompute", run_step, "recompute", self.recompute)
-        report = run_step("report", lambda: self.report(outcomes, runs))  # the site links it
+        report = timed(log, "report", run_step, "report",  # the site links it
+                       lambda: self.report(outcomes, runs))
         written = timed(log, "publish", run_step, "publish", self.publish)
         timed(log, "snapshot", run_step, "snapshot", self.snapshot)
         return RunResult(files=tuple(outcomes), runs=tuple(runs), published=tuple(written),

@@ -128,7 +128,12 @@ def _slug(period: str) -> str:
 
 
 def _write_if_changed(path: Path, data: bytes) -> bool:
-    if path.exists() and path.read_bytes() == data:
+    """Write ``data`` unless ``path`` holds it already (a file of another size is not read)."""
+    try:
+        same = path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:  # not there yet (or unreadable: written over)
+        same = False
+    if same:
         return False
     atomic_write(path, data)
     return True

@@ -391,3 +391,38 @@ def test_two_imports_of_one_name_in_one_minute_keep_two_reports(tmp_path: Path) 
         encoding="utf-8"))["reports"]
     assert sorted(e["id"] for e in entries) == ["2026-11-27-0930-club-csv",
                                                 "2026-11-27-0930-club-csv-2"]
+
+
+def test_a_file_a_killed_run_loaded_counts_as_loaded_in_the_next_report(tmp_path: Path) -> None:
+    """A run killed after its load committed but before it noted the file leaves the journal
+    without it; the next run finds the file a duplicate, and its report shows it loaded all the
+    same, while a file loaded before the last report stays a duplicate. The files loaded since
+    are found in one query, whatever the number of duplicates."""
+    from flows._runlog import Unreported
+
+    (tmp_path / "clubratings.toml").write_text(CONFIG.replace(
+        '"fixtures/identity/modra-*"', '"archive/*.csv"'), encoding="utf-8")
+    (tmp_path / "archive").mkdir()
+    old, new = tmp_path / "archive" / "old.csv", tmp_path / "archive" / "new.csv"
+    old.write_bytes(csv_file(club_event("2014-01-07", "Old night")))
+    cfg = load_config(tmp_path / "clubratings.toml")
+    with Project.open(cfg, command="run") as project:
+        project.run(scrape=False)  # old.csv loaded and reported
+        journal = Unreported(cfg)
+        time.sleep(1.05)  # files are stamped to the second
+        new.write_bytes(csv_file(club_event("2014-02-07", "New night")))
+        project.ingest()
+        journal.clear()  # the note of new.csv lost, as a kill before it would
+        outcomes = project.ingest()  # both duplicates now
+        assert {Path(o.path).name: o.status for o in outcomes} == {
+            "old.csv": "duplicate", "new.csv": "duplicate"}
+        # a "since" before new.csv was loaded, after old.csv was: as the report before left it
+        at = dict(project.wh.con.execute(
+            "SELECT regexp_extract(path, '[a-z]+\\.csv$'), loaded_at FROM source_files"
+        ).fetchall())
+        assert at["old.csv"] < at["new.csv"]
+        since = at["old.csv"] + (at["new.csv"] - at["old.csv"]) / 2
+        journal.path.write_text(json.dumps({"since": str(since)}) + "\n", encoding="utf-8")
+        files, _ = journal.merged(outcomes, [], project.wh)
+    assert {Path(f.path).name: f.status for f in files} == {
+        "old.csv": "duplicate", "new.csv": "loaded"}

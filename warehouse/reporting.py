@@ -16,7 +16,7 @@ from ._db import Warehouse
 from ._errors import translated
 
 __all__ = [
-    "LoadedFile", "events_not_rated", "loaded_file_since", "loaded_hashes", "not_counted",
+    "LoadedFile", "events_not_rated", "hashes_loaded_since", "loaded_file_since", "loaded_hashes", "not_counted",
     "organisers_by_file",
     "organisers_of_path", "organisers_of_sha", "people_state", "review_counts", "run_ratings",
     "run_summary", "unrated_events", "versions_loaded", "waiting_by_club",
@@ -202,6 +202,14 @@ class LoadedFile:
 
 
 @translated
+def hashes_loaded_since(wh: Warehouse, since: str) -> set[str]:
+    """The SHA-256 of every file loaded after ``since``: one query for a run's thousands of
+    duplicates, of which only these can have been loaded by a run killed before its report."""
+    return {str(r[0]) for r in wh.con.execute(
+        "SELECT sha256 FROM source_files WHERE loaded_at >= CAST(? AS TIMESTAMP)",
+        [since]).fetchall()}
+
+
 def loaded_file_since(wh: Warehouse, sha256: str, since: str) -> LoadedFile | None:
     """What loading the file with these bytes did, if it was loaded after ``since``."""
     rows = wh.con.execute(
