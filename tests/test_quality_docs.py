@@ -76,10 +76,19 @@ def test_documented_command_reproduces_quality_json(rerun: dict[str, object]) ->
             for key, value in a.items():
                 if key == "seconds":
                     continue
-                if isinstance(value, float):
-                    assert b[key] == pytest.approx(value, rel=1e-9, abs=1e-12), (a["scheme"], key)
-                else:
-                    assert b[key] == value, (a["scheme"], key)
+                assert _close(b[key], value), (a["scheme"], key)
+
+
+def _close(new: object, old: object) -> bool:
+    """Equal, floats (also inside a calibration's bins) to the last few digits: the same code
+    sums in another order on another processor's vector units."""
+    if isinstance(old, float) and isinstance(new, float):
+        return new == pytest.approx(old, rel=1e-9, abs=1e-12)
+    if isinstance(old, dict) and isinstance(new, dict):
+        return old.keys() == new.keys() and all(_close(new[k], old[k]) for k in old)
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(_close(n, o) for n, o in zip(new, old, strict=True))
+    return new == old
 
 
 def _tables(reports: list[dict[str, object]]) -> list[str]:

@@ -112,9 +112,15 @@ class Warehouse:
         Arrow, which makes no Python object per text value. The results frame of a 15-year
         history (2.9 million rows) took the process to 2.6 GB by :meth:`query` and takes it
         to 1.7 GB so, in half the time."""
+        import warnings
+
         import pyarrow as pa
 
-        table = self.con.sql(sql, params=params or None).to_arrow_table()
+        with warnings.catch_warnings():
+            # the result is copied once more than by con.sql(), which refuses to run while a
+            # caller's result is unfinished; the copy is Arrow's, a fraction of the objects
+            warnings.filterwarnings("ignore", "Arrow output on a DB-API result")
+            table = self.con.execute(sql, params or []).to_arrow_table()
         if not table.num_rows:  # no rows: the columns' dtypes as DuckDB gives them
             return self.con.from_arrow(table).df()
         frame = table.to_pandas(date_as_object=False)

@@ -424,9 +424,13 @@ def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | Non
     per_game = game in GAMES and GAMES[game].per_game
     name = player_name(wh, canonical)
     table = "game_contributions" if per_game else "segment_contributions"
+    # in the order stored (the views of a run's rows have no rowid: their stored rows do,
+    # each period's in the run that rated it, migration 027)
     periods = tuple(str(r[0]) for r in wh.con.execute(
-        f"SELECT period FROM {table} WHERE run_id = ? AND player_id = ? GROUP BY period "
-        "ORDER BY min(rowid)", [run, canonical]).fetchall())
+        f"SELECT s.period FROM run_periods r JOIN stored_{table} s "
+        "ON s.run_id = r.stored_run AND s.period = r.period "
+        "WHERE r.run_id = ? AND s.player_id = ? GROUP BY s.period ORDER BY min(s.rowid)",
+        [run, canonical]).fetchall())
     if not periods:
         raise ExplainError(f"player {canonical} ({name}) has no games in rating run {run}")
     if period is None:
@@ -437,8 +441,9 @@ def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | Non
     if per_game:
         rows = wh.query(
             "SELECT g.opponent_id, p.name AS opponent, g.colour, g.handicap, g.expected, "
-            "g.weight, g.result, g.change FROM game_contributions g JOIN players p "
-            "ON p.player_id = g.opponent_id WHERE g.run_id = ? AND g.player_id = ? "
+            "g.weight, g.result, g.change FROM run_periods r JOIN stored_game_contributions g "
+            "ON g.run_id = r.stored_run AND g.period = r.period JOIN players p "
+            "ON p.player_id = g.opponent_id WHERE r.run_id = ? AND g.player_id = ? "
             "AND g.period = ? ORDER BY g.rowid", [run, canonical, period])
     else:
         rows = wh.query(

@@ -259,8 +259,12 @@ def run_summary(wh: Warehouse, run_id: int) -> tuple[tuple[str, ...], int]:
 def run_ratings(wh: Warehouse, run_id: int) -> pd.DataFrame:
     """``period, player, rating`` of a stored run (player as text): where a whole-history fit
     starts from."""
-    return wh.query("SELECT period, player_id::VARCHAR AS player, rating FROM ratings "
-                    "WHERE run_id = ?", [run_id])
+    # in the order the run stored them (the view ratings has no order of its own; a fit
+    # started from the same rows in another order ends a rounding error elsewhere)
+    return wh.query("SELECT s.period, s.player_id::VARCHAR AS player, s.rating "
+                    "FROM run_periods r JOIN stored_ratings s "
+                    "ON s.run_id = r.stored_run AND s.period = r.period "
+                    "WHERE r.run_id = ? ORDER BY s.run_id, s.rowid", [run_id])
 
 
 @translated
