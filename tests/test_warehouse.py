@@ -390,37 +390,3 @@ def test_runs_stored_whole_before_migration_027_read_as_they_did(tmp_path: Path)
         assert wh.con.execute("SELECT period, stored_run FROM run_periods WHERE run_id = 3 "
                               "ORDER BY 1").fetchall() == [("2013Q1", 2), ("2013Q2", 3)]
 
-
-def test_a_large_query_gives_the_frame_a_query_gives(tmp_path: Path) -> None:
-    """``large_query`` reads through Arrow (no Python object per text value) and must give
-    what ``query`` gives, dtypes and NULLs included: the results frame is hashed to decide
-    whether a rating run is new (``frame_sha256``)."""
-    import pandas as pd
-
-    with open_warehouse(tmp_path / "wh.duckdb") as wh:
-        wh.con.execute(
-            "CREATE TABLE t AS SELECT * FROM (VALUES "
-            "('1', DATE '2013-10-03', TIMESTAMP '2013-10-03 19:30:00', 1.5::DOUBLE, true, "
-            " 'Ján', NULL, 7::INTEGER, 8::BIGINT, true), "
-            "('2', DATE '1999-12-31', NULL, NULL, false, NULL, 'x', NULL, 9, false), "
-            "(NULL, NULL, TIMESTAMP '2030-01-01 00:00:00.123456', -0.0, NULL, '', 'ü', 3, 1, "
-            " true)) v(id, day, moment, score, flag, name, other, n, m, always)")
-        sql = "SELECT * FROM t ORDER BY day NULLS LAST"
-        pd.testing.assert_frame_equal(wh.large_query(sql), wh.query(sql), check_exact=True)
-        empty = "SELECT * FROM t WHERE false"
-        assert list(wh.large_query(empty).columns) == list(wh.query(empty).columns)
-        pd.testing.assert_frame_equal(wh.large_query(empty), wh.query(empty), check_exact=True)
-
-    # the results frame of a loaded warehouse, both ways
-    from warehouse._runs import frame_sha256
-
-    with open_warehouse(tmp_path / "loaded.duckdb") as wh:
-        _load(wh, csv_file(club_event("2013-10-03"), club_event("2013-11-07", "Cup")))
-        quick = results_frame(wh)
-        plain = wh.query("SELECT 1")  # the connection still answers
-        assert not plain.empty
-        wh_query = wh.query
-        wh.large_query = wh_query  # type: ignore[method-assign]
-        slow = results_frame(wh)
-        pd.testing.assert_frame_equal(quick, slow, check_exact=True)
-        assert frame_sha256(quick) == frame_sha256(slow)

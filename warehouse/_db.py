@@ -105,37 +105,6 @@ class Warehouse:
         which translate its errors (``_errors.translated``)."""
         return self.con.execute(sql, params or []).df()
 
-    def large_query(self, sql: str, params: list[object] | None = None) -> pd.DataFrame:
-        """:meth:`query` for millions of rows: the same frame, dtypes and NULLs included (text,
-        dates, timestamps, floats, whole numbers and booleans; a whole-number or boolean
-        column with NULLs becomes a nullable one, as :meth:`query` makes it), read through
-        Arrow, which makes no Python object per text value. The results frame of a 15-year
-        history (2.9 million rows) took the process to 2.6 GB by :meth:`query` and takes it
-        to 1.7 GB so, in half the time."""
-        import warnings
-
-        import pyarrow as pa
-
-        with warnings.catch_warnings():
-            # the result is copied once more than by con.sql(), which refuses to run while a
-            # caller's result is unfinished; the copy is Arrow's, a fraction of the objects
-            warnings.filterwarnings("ignore", "Arrow output on a DB-API result")
-            table = self.con.execute(sql, params or []).to_arrow_table()
-        if not table.num_rows:  # no rows: the columns' dtypes as DuckDB gives them
-            return self.con.from_arrow(table).df()
-        frame = table.to_pandas(date_as_object=False)
-        nullable = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(),
-                    pa.int32(): pd.Int32Dtype(), pa.int64(): pd.Int64Dtype(),
-                    pa.uint8(): pd.UInt8Dtype(), pa.uint16(): pd.UInt16Dtype(),
-                    pa.uint32(): pd.UInt32Dtype(), pa.uint64(): pd.UInt64Dtype(),
-                    pa.bool_(): pd.BooleanDtype()}
-        for name, column in zip(table.column_names, table.columns, strict=True):
-            if column.null_count and column.type in nullable:
-                frame[name] = column.to_pandas(types_mapper=nullable.get)
-            elif str(frame[name].dtype) == "datetime64[ms]":  # DATE: .df() gives µs
-                frame[name] = frame[name].astype("datetime64[us]")
-        return frame
-
     def row_counts(self) -> dict[str, int]:
         """Rows per base table: what a test compares before and after a failed load."""
         return {

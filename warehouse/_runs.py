@@ -56,7 +56,7 @@ def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:
     of the units with names close up over it: ``place`` is each unit's rank among them, equal
     places sharing the mean of the ranks they take (1..n with n the units rated).
     """
-    return wh.large_query(
+    return wh.query(
         """
         WITH u AS (
             SELECT event_id, unit_no, score,
