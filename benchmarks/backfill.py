@@ -51,8 +51,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.pipeline_national import CONFIG, clubratings, measured  # noqa: E402
-from benchmarks.run_all import result_row, write_json  # noqa: E402
+from benchmarks.pipeline_national import CONFIG, clubratings  # noqa: E402
+from benchmarks.run_all import measured, result_row, write_json  # noqa: E402
 
 DASK = """
 [run]
@@ -165,7 +165,7 @@ class Server:
 
 def _run(project: Path, env: dict[str, str]) -> tuple[float, float, str, int]:
     """(seconds, peak MiB, output, exit code) of one ``clubratings run``: the peak is that
-    run's own, its parsing workers included (pipeline_national.measured)."""
+    run's own, its parsing workers included (run_all.measured)."""
     seconds, code, out, peak = measured([*clubratings(), "run", "--no-scrape", "--config",
                                          str(project / "clubratings.toml")], project, env)
     return seconds, peak, out, code

@@ -33,13 +33,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.run_all import growth_line, result_row, write_json  # noqa: E402
+from benchmarks.run_all import growth_line, measured, result_row, write_json  # noqa: E402
 
 CONFIG = """\
 [paths]
@@ -69,21 +68,6 @@ def clubratings() -> list[str]:
     """The installed command, else the module (a source tree without the entry point)."""
     exe = Path(sys.executable).parent / "clubratings"
     return [str(exe)] if exe.is_file() else [sys.executable, "-m", "cli"]
-
-
-def measured(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int, str, float]:
-    """(seconds, exit code, output, peak MiB) of one command: the peak is that process's own,
-    its workers included (``os.wait4``), not the largest of every child the benchmark has had
-    (``RUSAGE_CHILDREN``, which a simulation run before it can set)."""
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as log:
-        started = time.perf_counter()
-        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log,
-                                stderr=subprocess.STDOUT, text=True)
-        _, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - started
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-        log.seek(0)
-        return seconds, proc.returncode, log.read(), usage.ru_maxrss / 1024
 
 
 def timed_run(root: Path, *extra: str) -> tuple[float, int, str, float]:

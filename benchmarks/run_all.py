@@ -166,6 +166,23 @@ def _check_rows(data: object, source: str) -> list[dict[str, Any]]:
 # --- running the scripts --------------------------------------------------------------------
 
 
+def measured(command: Sequence[str], cwd: Path,
+             env: dict[str, str] | None = None) -> tuple[float, int, str, float]:
+    """(seconds, exit code, output, peak MiB) of one command: the peak is that process's own,
+    its workers included (``os.wait4`` reaps the child and returns its resource usage,
+    ``ru_maxrss`` in KiB on Linux), not the largest of every child so far
+    (``RUSAGE_CHILDREN``, which a simulation run before it can set)."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+        started = time.perf_counter()
+        proc = subprocess.Popen(list(command), cwd=cwd, env=env, stdout=log,
+                                stderr=subprocess.STDOUT, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        log.seek(0)
+        return seconds, proc.returncode, log.read(), usage.ru_maxrss / 1024
+
+
 def run_benchmark(benchmark: Benchmark, args: Sequence[str] = (),
                   python: str = sys.executable) -> Process:
     """Run one script with ``args`` and ``--json`` in a subprocess; its rows and resources.
@@ -173,25 +190,18 @@ def run_benchmark(benchmark: Benchmark, args: Sequence[str] = (),
     Raises :class:`BenchmarkError` when the script exits non-zero or writes no valid rows.
     """
     with tempfile.TemporaryDirectory() as tmp:
-        out, log = Path(tmp) / "rows.json", Path(tmp) / "output.txt"
+        out = Path(tmp) / "rows.json"
         command = [python, str(HERE / benchmark.script), *args, "--json", str(out)]
-        start = time.perf_counter()
-        with log.open("w", encoding="utf-8") as sink:
-            child = subprocess.Popen(command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT)
-            # wait4 reaps the child and returns its own resource usage (ru_maxrss in KiB on
-            # Linux), unlike RUSAGE_CHILDREN, which is the maximum over all children so far.
-            _, status, usage = os.wait4(child.pid, 0)
-            child.returncode = os.waitstatus_to_exitcode(status)
-        seconds = time.perf_counter() - start
-        output = log.read_text(encoding="utf-8", errors="replace").strip()
-        if child.returncode != 0:
-            raise BenchmarkError(f"{benchmark.name} exited with {child.returncode}:\n"
+        seconds, code, output, peak = measured(command, ROOT)
+        output = output.strip()
+        if code != 0:
+            raise BenchmarkError(f"{benchmark.name} exited with {code}:\n"
                                  f"{output[-3000:]}")
         if not out.exists():
             raise BenchmarkError(f"{benchmark.name} wrote no --json file; output:\n"
                                  f"{output[-3000:]}")
         rows = _check_rows(json.loads(out.read_text(encoding="utf-8")), benchmark.name)
-    return Process(benchmark, rows, seconds, usage.ru_maxrss / 1024.0, output)
+    return Process(benchmark, rows, seconds, peak, output)
 
 
 def collect(benchmarks: Iterable[Benchmark], quick: bool = False,

@@ -401,27 +401,23 @@ def ingest_batch(
         if too_large is not None:
             outcomes[index] = too_large
             continue
-        seen = hashes.get(path) if hashes and archive is None else None
-        if seen is not None:
-            known = loader.file_id_of(seen)
-            if known is not None:  # loaded before: nothing to read
-                early = _already_known(wh, path, seen, archive, rejected, known, loader)
-                if early is not None:
-                    outcomes[index] = early
-                    continue
-        try:
-            data = path.read_bytes()
-        except OSError as exc:  # gone or unreadable since it was listed: left as it is
-            outcomes[index] = FileOutcome(str(path), "rejected",
-                                          f"{display_name(path)}: could not be read "
-                                          f"({exc.strerror or exc}); left where it is")
-            continue
-        sha = file_sha256(data)
+        sha = hashes.get(path) if hashes else None  # a source file this run hashed already
+        data: bytes | None = None
+        if sha is None or loader.file_id_of(sha) is None:  # bytes not loaded before: read
+            try:
+                data = path.read_bytes()
+            except OSError as exc:  # gone or unreadable since it was listed: left as it is
+                outcomes[index] = FileOutcome(str(path), "rejected",
+                                              f"{display_name(path)}: could not be read "
+                                              f"({exc.strerror or exc}); left where it is")
+                continue
+            sha = file_sha256(data)
         early = _already_known(wh, path, sha, archive, rejected, loader.file_id_of(sha),
                                loader)
         if early is not None:
             outcomes[index] = early
             continue
+        assert data is not None  # bytes left unread were loaded before: a duplicate above
         try:
             result = parsed if parsed is not None else parse_bytes(data, source=str(path))
             if isinstance(result, ParseError):

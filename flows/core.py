@@ -228,6 +228,8 @@ class Project:
 
         errors = logs_dir(self.cfg) / "errors.log"
         journal = Unreported(self.cfg)
+        # the hashes new_files found hold for these files, now: the next load hashes anew
+        hashes, self._hashes = self._hashes, {}
         for start in range(0, len(files), BATCH):
             batch = [(path, self.cfg.archive if from_inbox else None,
                       self.cfg.rejected if from_inbox else None, next(results))
@@ -235,7 +237,7 @@ class Project:
             started = time.perf_counter()
             with noting(journal.file):  # each file noted before it is moved
                 done = ingest_batch(self.wh, batch, loader=self.loader, errors_log=errors,
-                                    hashes=self._hashes)
+                                    hashes=hashes)
             share = (time.perf_counter() - started) / max(len(done), 1)
             for outcome in done:
                 outcome = dataclasses.replace(outcome, seconds=share)

@@ -22,7 +22,7 @@ from ._db import Warehouse
 __all__ = [
     "RunRecord", "find_run", "frame_sha256", "games_frame", "latest_run", "preferans_frame",
     "results_frame", "resumable_run", "run_period_state", "run_tables", "set_current_run",
-    "store_run",
+    "store_run", "stored_rows",
 ]
 
 _BY_PERIOD = ("ratings", "rating_contributions", "rating_normalisations", "rating_phantoms",
@@ -38,6 +38,14 @@ _OWN_PERIODS = ("INSERT INTO run_periods SELECT DISTINCT ? AS run_id, period, ? 
                 "FROM (" + " UNION ALL ".join(
                     f"SELECT period FROM stored_{t} WHERE run_id = ?" for t in _BY_PERIOD) + ")")
 """The periods a run stored rows of, recorded as its own in ``run_periods``."""
+
+
+def stored_rows(table: str) -> str:
+    """A ``FROM`` clause of every run's rows of ``table`` (one of :data:`_BY_PERIOD`), as its
+    view gives them but with the stored rows' ``rowid``, the order they were stored in (the
+    view has none): ``r`` is ``run_periods`` (filter on ``r.run_id``), ``s`` the stored rows."""
+    return (f"run_periods r JOIN stored_{table} s "
+            "ON s.run_id = r.stored_run AND s.period = r.period")
 
 
 def results_frame(wh: Warehouse, game: str = "bridge") -> pd.DataFrame:

@@ -28,7 +28,7 @@ from ratings import SCHEMES
 
 from ._db import Warehouse
 from ._errors import WarehouseError
-from ._runs import latest_run
+from ._runs import latest_run, stored_rows
 from .identity import name_key
 
 __all__ = ["ExplainError", "Explanation", "PhantomState", "WholeHistoryExplanation",
@@ -427,8 +427,7 @@ def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | Non
     # in the order stored (the views of a run's rows have no rowid: their stored rows do,
     # each period's in the run that rated it, migration 027)
     periods = tuple(str(r[0]) for r in wh.con.execute(
-        f"SELECT s.period FROM run_periods r JOIN stored_{table} s "
-        "ON s.run_id = r.stored_run AND s.period = r.period "
+        f"SELECT s.period FROM {stored_rows(table)} "
         "WHERE r.run_id = ? AND s.player_id = ? GROUP BY s.period ORDER BY min(s.rowid)",
         [run, canonical]).fetchall())
     if not periods:
@@ -440,11 +439,10 @@ def explain_games(wh: Warehouse, player_id: int, *, pool: str, period: str | Non
                            f"rating run {run}; periods with games: {', '.join(periods)}")
     if per_game:
         rows = wh.query(
-            "SELECT g.opponent_id, p.name AS opponent, g.colour, g.handicap, g.expected, "
-            "g.weight, g.result, g.change FROM run_periods r JOIN stored_game_contributions g "
-            "ON g.run_id = r.stored_run AND g.period = r.period JOIN players p "
-            "ON p.player_id = g.opponent_id WHERE r.run_id = ? AND g.player_id = ? "
-            "AND g.period = ? ORDER BY g.rowid", [run, canonical, period])
+            "SELECT s.opponent_id, p.name AS opponent, s.colour, s.handicap, s.expected, "
+            f"s.weight, s.result, s.change FROM {stored_rows('game_contributions')} "
+            "JOIN players p ON p.player_id = s.opponent_id WHERE r.run_id = ? "
+            "AND s.player_id = ? AND s.period = ? ORDER BY s.rowid", [run, canonical, period])
     else:
         rows = wh.query(
             "SELECT date, game, segment, deals, table_rating, vists, change "

@@ -22,8 +22,9 @@ from ._errors import WarehouseError
 
 __all__ = [
     "FileInfo", "FileNotFound", "InForce", "LoadedFile", "Withdrawal", "change_line",
-    "event_keys_of_files", "file_details", "files_in_force", "find_file", "in_force", "list_files", "release_file",
-    "restore_file", "withdraw_file", "withdrawal_of", "withdrawals_in_force",
+    "event_keys_of_files", "file_details", "files_in_force", "find_file", "in_force",
+    "list_files", "release_file", "restore_file", "withdraw_file", "withdrawal_of",
+    "withdrawals_in_force",
 ]
 
 

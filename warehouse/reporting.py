@@ -14,10 +14,11 @@ import pandas as pd
 
 from ._db import Warehouse
 from ._errors import translated
+from ._runs import stored_rows
 
 __all__ = [
-    "LoadedFile", "events_not_rated", "hashes_loaded_since", "loaded_file_since", "loaded_hashes", "not_counted",
-    "organisers_by_file",
+    "LoadedFile", "events_not_rated", "hashes_loaded_since", "loaded_file_since",
+    "loaded_hashes", "not_counted", "organisers_by_file",
     "organisers_of_path", "organisers_of_sha", "people_state", "review_counts", "run_ratings",
     "run_summary", "unrated_events", "versions_loaded", "waiting_by_club",
 ]
@@ -210,6 +211,7 @@ def hashes_loaded_since(wh: Warehouse, since: str) -> set[str]:
         [since]).fetchall()}
 
 
+@translated
 def loaded_file_since(wh: Warehouse, sha256: str, since: str) -> LoadedFile | None:
     """What loading the file with these bytes did, if it was loaded after ``since``."""
     rows = wh.con.execute(
@@ -262,9 +264,8 @@ def run_ratings(wh: Warehouse, run_id: int) -> pd.DataFrame:
     # in the order the run stored them (the view ratings has no order of its own; a fit
     # started from the same rows in another order ends a rounding error elsewhere)
     return wh.query("SELECT s.period, s.player_id::VARCHAR AS player, s.rating "
-                    "FROM run_periods r JOIN stored_ratings s "
-                    "ON s.run_id = r.stored_run AND s.period = r.period "
-                    "WHERE r.run_id = ? ORDER BY s.run_id, s.rowid", [run_id])
+                    f"FROM {stored_rows('ratings')} WHERE r.run_id = ? "
+                    "ORDER BY s.run_id, s.rowid", [run_id])
 
 
 @translated
